@@ -1,0 +1,101 @@
+"""The registry of games: find a game by id or alias.
+
+Game modules are listed in :data:`GAME_MODULES` and imported on first use; each calls
+:func:`register` at import time.
+
+>>> from rules.registry import get, games
+>>> get("bar_billiards_4pin").id
+'bar_billiards_4pin'
+>>> get("bar-billiards").id
+'bar_billiards_4pin'
+>>> "bar_billiards_4pin" in [g.id for g in games()]
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, TypeVar
+
+from rules.core import Game
+
+__all__ = ["GAME_MODULES", "UnknownGame", "games", "get", "register"]
+
+#: The modules that define games, imported the first time the registry is asked.
+GAME_MODULES: tuple[str, ...] = ("rules.bar_billiards",)
+
+_GAMES: dict[str, Game[Any]] = {}
+_NAMES: dict[str, str] = {}
+_loaded = False
+
+G = TypeVar("G", bound="Game[Any] | type[Game[Any]]")
+
+
+class UnknownGame(KeyError):
+    """No game has this id or alias."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        super().__init__(name)
+        self.name = name
+        self.message = f"unknown game {name!r} (known: {', '.join(known) or 'none'})"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def register(game: G) -> G:
+    """Register a game (an instance, or a Game subclass, which is instantiated) under its
+    id and aliases; returns its argument, so it also works as a class decorator.
+
+    Registering the same id again replaces the game; an alias already used by another
+    game raises ValueError.
+    """
+    instance: Game[Any] = game() if isinstance(game, type) else game
+    if not instance.id:
+        raise ValueError(f"{instance!r} has no id")
+    for name in (instance.id, *instance.aliases):
+        owner = _NAMES.get(_key(name))
+        if owner is not None and owner != instance.id:
+            raise ValueError(f"{name!r} already names the game {owner!r}")
+    old = _GAMES.get(instance.id)
+    if old is not None:
+        for name in (old.id, *old.aliases):
+            _NAMES.pop(_key(name), None)
+    _GAMES[instance.id] = instance
+    for name in (instance.id, *instance.aliases):
+        _NAMES[_key(name)] = instance.id
+    return game
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in GAME_MODULES:
+        importlib.import_module(module)
+
+
+def get(name: str) -> Game[Any]:
+    """The game with this id or alias (case, ``-`` and ``_`` do not matter).
+
+    >>> get("snooker")
+    Traceback (most recent call last):
+    ...
+    rules.registry.UnknownGame: unknown game 'snooker' (known: bar_billiards_4pin...)
+    """
+    _load()
+    game_id = _NAMES.get(_key(name)) if isinstance(name, str) else None
+    if game_id is None:
+        raise UnknownGame(str(name), sorted(_GAMES))
+    return _GAMES[game_id]
+
+
+def games() -> list[Game[Any]]:
+    """Every registered game, sorted by id."""
+    _load()
+    return [_GAMES[k] for k in sorted(_GAMES)]
