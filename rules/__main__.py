@@ -1,0 +1,111 @@
+"""Command line: ``python -m rules list | describe GAME | replay FILE|-``.
+
+Run from the repository root with a bare ``python3``. Output is JSON on standard output;
+a refusal prints ``{"error", "message", "index"}`` on standard error and exits with 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from rules.core import RuleError, replay
+from rules.registry import UnknownGame, games, get
+
+USAGE = "usage: python -m rules list | describe GAME | replay FILE|-"
+
+
+def _fail(out: TextIO, code: str, message: str, index: int | None = None) -> int:
+    out.write(json.dumps({"error": code, "message": message, "index": index}) + "\n")
+    return 2
+
+
+def _emit(out: TextIO, data: Any) -> int:
+    out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+def _read(source: str, stdin: TextIO) -> str:
+    if source == "-":
+        return stdin.read()
+    with open(source, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the command line and return the exit status (0 ok, 2 refused or bad usage).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> main(["list"], stdout=out)
+    0
+    >>> "bar_billiards_4pin" in out.getvalue()
+    True
+    >>> err = io.StringIO()
+    >>> main(["describe", "snooker"], stdout=out, stderr=err)
+    2
+    >>> json.loads(err.getvalue())["error"]
+    'unknown_game'
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    if not args or args[0] in ("-h", "--help", "help"):
+        if not args:
+            return _fail(stderr, "usage", USAGE)
+        stdout.write(USAGE + "\n")
+        return 0
+    command, rest = args[0], args[1:]
+    if command == "list" and not rest:
+        return _emit(stdout, [g.summary() for g in games()])
+    if command == "describe" and len(rest) == 1:
+        try:
+            return _emit(stdout, get(rest[0]).describe())
+        except UnknownGame as err:
+            return _fail(stderr, "unknown_game", err.message)
+    if command == "replay" and len(rest) == 1:
+        return _replay(rest[0], stdin, stdout, stderr)
+    return _fail(stderr, "usage", USAGE)
+
+
+def _replay(source: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        text = _read(source, stdin)
+    except (OSError, UnicodeDecodeError) as err:
+        return _fail(stderr, "unreadable", f"cannot read {source}: {err}")
+    try:
+        doc = json.loads(text)
+    except ValueError as err:
+        return _fail(stderr, "bad_json", f"{source} is not valid JSON: {err}")
+    if not isinstance(doc, dict):
+        return _fail(stderr, "bad_document", 'expected {"game": ID, "setup": {...}, "events": [...]}')
+    unknown = sorted(set(doc) - {"game", "setup", "events", "expected"})
+    if unknown:
+        return _fail(stderr, "bad_document", f"unknown key(s): {', '.join(unknown)}")
+    name = doc.get("game")
+    if not isinstance(name, str):
+        return _fail(stderr, "bad_document", "the document needs a string 'game'")
+    try:
+        game = get(name)
+    except UnknownGame as err:
+        return _fail(stderr, "unknown_game", err.message)
+    events = doc.get("events", [])
+    if not isinstance(events, list):
+        return _fail(stderr, "bad_document", "'events' must be a list")
+    try:
+        state = replay(game, doc.get("setup"), events)
+    except RuleError as err:
+        return _fail(stderr, err.code, err.message, err.index)
+    return _emit(stdout, game.view(state))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,751 @@
+"""4-pin bar billiards (``bar_billiards_4pin``), as specs/bar-billiards-4pin.md fixes it.
+
+The internal state is a :class:`BBState` named tuple (immutable, cheap to copy with
+``_replace``); :meth:`BarBilliards.view` gives the public JSON state.
+
+>>> from rules import get, replay
+>>> bb = get("bar_billiards_4pin")
+>>> s = replay(bb, {"players": {"home": ["Ann"], "away": ["Bob"]}}, [
+...     {"type": "shot", "pots": [{"ball": "white", "hole": 50}, {"ball": "red", "hole": 100}]},
+...     {"type": "shot", "pots": [{"ball": "white", "hole": 200}]},
+...     {"type": "shot"},
+... ])
+>>> v = bb.view(s)
+>>> v["scores"], v["at_table"], v["player"], v["next"]
+({'home': 450, 'away': 0}, 'away', 'Bob', 'play')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from rules.core import (
+    FOULS,
+    EventType,
+    Field,
+    Foul,
+    Game,
+    IllegalEvent,
+    InvalidEvent,
+    Option,
+    validate_event,
+    validate_setup,
+)
+from rules.registry import register
+
+__all__ = ["BBState", "BarBilliards", "Last", "HOLES", "ENDGAME_HOLES"]
+
+#: The nine holes are named by their value; these are the distinct values.
+HOLES: tuple[int, ...] = (10, 20, 30, 50, 100, 200)
+#: The holes left open in endgame play.
+ENDGAME_HOLES: tuple[int, ...] = (100, 200)
+
+ENTIRE = "entire_score"
+BREAK = "break"
+_WEIGHT = {BREAK: 1, ENTIRE: 2}
+
+#: The gap over which the frame ends with one ball left (rule 2i), by that ball.
+CUTOFF = {"white": 200, "red": 400}
+
+
+# ----------------------------------------------------------------------------- state
+
+
+class Last(NamedTuple):
+    """What the last applied event did (see ``state_doc["last"]``)."""
+
+    type: str
+    side: int
+    player: str | None
+    break_off: bool
+    endgame: bool
+    brought: tuple[str, ...]
+    pots: tuple[tuple[str, int, int], ...]  # (ball, hole, points scored)
+    to_trough: tuple[str, ...]
+    points: int
+    banked: int
+    foul: str | None
+    fouls: tuple[str, ...]
+    penalty: str | None
+    lost: int
+    wiped: int
+
+
+class BBState(NamedTuple):
+    """The internal state of a frame. Side-indexed pairs follow ``sides``."""
+
+    sides: tuple[str, str]
+    players: tuple[tuple[str | None, ...], tuple[str | None, ...]]
+    white_balls: int
+    scores: tuple[int, int]  # banked
+    brk: int  # the running break of the side at the table
+    at: int  # index of the side at the table (the side that was, once over)
+    visits: tuple[int, int]  # visits each side has started
+    phase: str  # play | endgame | over
+    bar: bool
+    red: str  # table | trough | out
+    w_table: int
+    w_trough: int
+    end: str | None  # no_balls | cutoff, once over
+    invoked: bool  # endgame play invoked by the leader (rule 2i)
+    events: int
+    breaks: tuple[int, int]  # breaks banked (> 0) by each side
+    high: tuple[int, int]  # highest break banked by each side
+    fouls: tuple[int, int]  # fouled shots by each side
+    last: Last | None
+
+
+def _pair(t: tuple[int, int], i: int, value: int) -> tuple[int, int]:
+    return (value, t[1]) if i == 0 else (t[0], value)
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+# ------------------------------------------------------------------------ vocabulary
+
+_BALL = ("white", "red")
+
+_SHOT_FIELDS = (
+    Field(
+        "pots",
+        "list",
+        "the balls potted by this shot, each with the hole it went into",
+        default=(),
+        item=Field(
+            "pot",
+            "object",
+            "one ball potted",
+            fields=(
+                Field("ball", "str", "the ball potted", required=True, choices=_BALL),
+                Field(
+                    "hole",
+                    "int",
+                    "the hole, named by its value (only 100 and 200 are open in the endgame)",
+                    required=True,
+                    choices=HOLES,
+                ),
+            ),
+        ),
+    ),
+    Field(
+        "fouls",
+        "list",
+        "the fouls called on this shot; the heaviest penalty applies",
+        default=(),
+        item=Field("foul", "str", "a foul code", choices=FOULS),
+    ),
+    Field(
+        "to_trough",
+        "list",
+        "balls the referee returned from the table to the trough after the shot without "
+        "their being potted (ball off the table, ball in baulk, pin spot occupied)",
+        default=(),
+        item=Field("ball", "str", "the ball returned", choices=_BALL),
+    ),
+    Field(
+        "cushion",
+        "bool",
+        "the ball struck a cushion before reaching a hole; required on endgame shots, "
+        "ignored before",
+        default=None,
+    ),
+)
+
+_FOULS = (
+    Foul("pin_200", ENTIRE, "the pin guarding the 200 hole fell (the black pin)", True),
+    Foul("deliberate", ENTIRE, "a deliberate foul, or no attempt at a legal shot"),
+    Foul("unsporting", ENTIRE, "unsporting conduct: time-wasting, conceding the frame"),
+    Foul(
+        "endgame_no_cushion",
+        ENTIRE,
+        "endgame: the ball was potted without first striking a cushion (added automatically "
+        "to an endgame pot with cushion false)",
+    ),
+    Foul("pin_100", BREAK, "the pin guarding the 100 hole fell", True),
+    Foul("pin_50", BREAK, "a pin guarding a 50 hole fell", True),
+    Foul("foul_break", BREAK, "foul break-off: not from the centre of the D, white missed the "
+         "red, or balls placed the wrong way round", True),
+    Foul("outside_d", BREAK, "the ball was cued from outside the D"),
+    Foul("miss", BREAK, "the cue ball struck no other ball", True),
+    Foul("red_not_played", BREAK, "a white was played while the red was in the trough", True),
+    Foul("ball_in_baulk", BREAK, "a ball came back to the D or baulk", True),
+    Foul("off_table", BREAK, "a ball left the table and did not return by its own means", True),
+    Foul("moved_ball", BREAK, "a ball or pin was moved other than by a correct shot"),
+    Foul("break_off_repeat", BREAK, "the same break-off played more than three times running"),
+    Foul("not_centre_d", BREAK, "a break-off or endgame ball not played from the centre of the D"),
+    Foul("jump", BREAK, "an intentional jump shot"),
+    Foul("push", BREAK, "a push shot"),
+    Foul("not_tip", BREAK, "the cue ball struck with something other than the tip"),
+    Foul("balls_moving", BREAK, "played before all balls had come to rest"),
+    Foul("before_reset", BREAK, "played before balls were returned or pins reset"),
+    Foul("out_of_turn", BREAK, "played out of turn"),
+    Foul("double_hit", BREAK, "the cue struck the ball twice"),
+)
+_FOUL_ORDER = {f.code: i for i, f in enumerate(_FOULS)}
+_PENALTY = {f.code: f.penalty for f in _FOULS}
+
+_STATE_DOC = {
+    "game": "the game id, bar_billiards_4pin",
+    "over": "the frame has ended",
+    "winner": "the side with the higher banked score once over, else null",
+    "shared": "the frame ended level",
+    "scores": "side -> banked score",
+    "break": "the running (unbanked) break of the side at the table",
+    "at_table": "the side to play next (null when over)",
+    "player": "the name of the player at the table, doubles-aware (null when over or unnamed)",
+    "phase": "play, endgame or over",
+    "bar_down": "the bar has dropped: potted balls leave play",
+    "balls_in_play": "balls on the table and in the trough",
+    "on_table": "balls on the table",
+    "trough": "balls in the trough",
+    "red": "where the red is: table, trough or out",
+    "whites": "white balls by place: {table, trough, out}",
+    "next": "what the next shot is: break_off, play, play_red, endgame or none",
+    "events": "how many events have been applied",
+    "visits": "side -> visits started (the current one included)",
+    "breaks": "side -> number of non-zero breaks banked",
+    "high_break": "side -> highest break banked",
+    "fouls": "side -> fouled shots",
+    "cutoff": "with one ball left: the gap over which the frame ends (200, or 400 for the "
+    "red); else null",
+    "gap": "the gap the cut-off is measured on: banked scores plus the break of the side "
+    "at the table",
+    "end": "how the frame ended: no_balls (every ball gone) or cutoff; null while playing",
+    "endgame_invoked": "the leader reopened the frame in endgame play (invoke_endgame)",
+    "can_invoke_endgame": "invoke_endgame would be accepted now (the frame ended on the "
+    "cut-off)",
+    "last": "what the last event did, or null: {type, side, player, break_off, endgame, "
+    "brought (balls brought from the trough onto the table), pots [{ball, hole, points}] "
+    "(points 0 on a foul shot), to_trough, points (scored by this shot), banked (banked by "
+    "this event: end of visit, endgame pot or end of frame), foul (the foul whose penalty "
+    "applied; the first declared among the heaviest), fouls (all fouls called, with "
+    "endgame_no_cushion added when automatic), penalty (break or entire_score; break with "
+    "foul null = an endgame shot that missed without a cushion), lost (the break lost), "
+    "wiped (the banked score lost to an entire_score foul)}",
+}
+
+
+# ------------------------------------------------------------------------------ game
+
+
+class BarBilliards(Game[BBState]):
+    """4-pin bar billiards: one red and seven (or six) whites, nine holes, four pins."""
+
+    id = "bar_billiards_4pin"
+    name = "4-pin bar billiards"
+    aliases = ("bar_billiards", "bar-billiards", "4-pin")
+    family = "bagatelle"
+    players = "2 sides, singles or doubles"
+    options = (
+        Option(
+            "sides",
+            "list",
+            ("home", "away"),
+            "the two sides, by name",
+            item=Field("side", "str", "a side's name"),
+        ),
+        Option(
+            "breaks_first",
+            "str",
+            None,
+            "the side that breaks off first (default: the first side)",
+        ),
+        Option(
+            "white_balls",
+            "int",
+            7,
+            "white balls in the set (a match may go ahead with six)",
+            choices=(6, 7),
+        ),
+        Option(
+            "players",
+            "object",
+            None,
+            "side -> its players' names (one for singles, two for doubles; partners take "
+            "alternate visits). Default: one unnamed player a side",
+            item=Field(
+                "names",
+                "list",
+                "a side's players, in playing order",
+                item=Field("name", "str", "a player's name, or null"),
+            ),
+        ),
+    )
+    events = (
+        EventType("shot", "one stroke by the player at the table", _SHOT_FIELDS),
+        EventType(
+            "bar_down",
+            "the game clock ran out and the bar dropped: potted balls no longer come back",
+        ),
+        EventType(
+            "invoke_endgame",
+            "the leader asks for endgame play although the gap is over the cut-off "
+            "(rule 2i); only after the frame ended on the cut-off",
+        ),
+    )
+    fouls = _FOULS
+    state_doc = _STATE_DOC
+
+    # ---------------------------------------------------------------- setup
+
+    def initial(self, setup: Mapping[str, Any] | None) -> BBState:
+        """The state before the break-off.
+
+        >>> s = BarBilliards().initial({"white_balls": 6, "breaks_first": "away"})
+        >>> s.w_trough, s.red, s.at, s.visits
+        (6, 'trough', 1, (0, 1))
+        """
+        opts = validate_setup(self, setup)
+        sides = tuple(opts["sides"])
+        if len(sides) != 2 or not all(sides) or sides[0] == sides[1]:
+            raise InvalidEvent("bad_setup", "sides must be two different non-empty names", -1)
+        first = opts["breaks_first"]
+        if first is None:
+            first = sides[0]
+        if first not in sides:
+            raise InvalidEvent(
+                "bad_setup", f"breaks_first must be one of the sides, not {first!r}", -1
+            )
+        named = opts["players"] or {}
+        for key in named:
+            if key not in sides:
+                raise InvalidEvent("bad_setup", f"players: {key!r} is not a side", -1)
+        players: list[tuple[str | None, ...]] = []
+        for side in sides:
+            names = tuple(named.get(side) or (None,))
+            if len(names) > 2:
+                raise InvalidEvent(
+                    "bad_setup", f"players: {side} has {len(names)} players (1 or 2)", -1
+                )
+            players.append(names)
+        at = sides.index(first)
+        return BBState(
+            sides=(sides[0], sides[1]),
+            players=(players[0], players[1]),
+            white_balls=opts["white_balls"],
+            scores=(0, 0),
+            brk=0,
+            at=at,
+            visits=(1, 0) if at == 0 else (0, 1),
+            phase="play",
+            bar=False,
+            red="trough",
+            w_table=0,
+            w_trough=opts["white_balls"],
+            end=None,
+            invoked=False,
+            events=0,
+            breaks=(0, 0),
+            high=(0, 0),
+            fouls=(0, 0),
+            last=None,
+        )
+
+    # ---------------------------------------------------------------- apply
+
+    def apply(self, state: BBState, event: Mapping[str, Any]) -> BBState:
+        """The state after ``event`` (pure; raises RuleError with index None).
+
+        >>> bb = BarBilliards()
+        >>> s = bb.apply(bb.initial({}), {"type": "shot", "fouls": ["miss"]})
+        >>> bb.view(s)["at_table"], bb.view(s)["on_table"]
+        ('away', 2)
+        """
+        validate_event(self, event)
+        kind = event["type"]
+        if kind == "invoke_endgame":
+            return self._invoke(state)
+        if state.phase == "over":
+            raise IllegalEvent("game_over", "the frame is over")
+        if kind == "bar_down":
+            if state.bar:
+                raise IllegalEvent("not_now", "the bar is already down")
+            return state._replace(
+                bar=True,
+                events=state.events + 1,
+                last=Last("bar_down", state.at, _player(state), False, False,
+                          (), (), (), 0, 0, None, (), None, 0, 0),
+            )
+        if state.phase == "endgame":
+            return self._endgame_shot(state, event)
+        return self._shot(state, event)
+
+    def _invoke(self, s: BBState) -> BBState:
+        if s.phase != "over" or s.end != "cutoff":
+            raise IllegalEvent(
+                "not_now", "invoke_endgame applies only when the frame ended on the cut-off"
+            )
+        return s._replace(
+            phase="endgame",
+            end=None,
+            invoked=True,
+            brk=0,
+            events=s.events + 1,
+            last=Last("invoke_endgame", s.at, _player(s), False, False,
+                      (), (), (), 0, 0, None, (), None, 0, 0),
+        )
+
+    def _shot(self, s: BBState, ev: Mapping[str, Any]) -> BBState:
+        called: tuple[str, ...] = tuple(ev.get("fouls") or ())
+        pots: Sequence[Mapping[str, Any]] = ev.get("pots") or ()
+        back: tuple[str, ...] = tuple(ev.get("to_trough") or ())
+        if "endgame_no_cushion" in called:
+            raise IllegalEvent("not_now", "endgame_no_cushion is a foul of endgame play only")
+        red, wt, wr = s.red, s.w_table, s.w_trough
+        break_off = wt == 0 and red != "table"
+        if "red_not_played" in called and (break_off or red != "trough"):
+            raise IllegalEvent(
+                "not_now", "red_not_played: the red is not waiting in the trough to be played"
+            )
+        # 1. the balls that come from the trough onto the table
+        brought: tuple[str, ...]
+        if break_off:
+            brought = ()
+            want = 2
+            if red == "trough":
+                red = "table"
+                brought = ("red",)
+                want = 1
+            k = min(want, wr)
+            wr -= k
+            wt += k
+            brought += ("white",) * k
+        elif red == "trough" and "red_not_played" not in called:
+            red = "table"
+            brought = ("red",)
+        elif wr:
+            wr -= 1
+            wt += 1
+            brought = ("white",)
+        else:
+            brought = ()  # trough empty: the ball is retrieved from the table
+        # 2. the pots
+        reds = 0
+        points = 0
+        for p in pots:
+            if p["ball"] == "red":
+                reds += 1
+                points += 2 * p["hole"]
+            else:
+                points += p["hole"]
+        whites = len(pots) - reds
+        if reds and (reds > 1 or red != "table"):
+            raise IllegalEvent("not_on_table", f"the red is not on the table (it is {_where(red)})")
+        if whites > wt:
+            raise IllegalEvent(
+                "not_on_table", f"{whites} whites potted but only {wt} could be on the table"
+            )
+        if reds:
+            red = "out" if s.bar else "trough"
+        wt -= whites
+        if not s.bar:
+            wr += whites
+        # 3. balls returned to the trough by the referee
+        r_back = back.count("red")
+        w_back = len(back) - r_back
+        if r_back and (r_back > 1 or red != "table"):
+            raise IllegalEvent(
+                "not_on_table", f"to_trough: the red is not on the table (it is {_where(red)})"
+            )
+        if w_back > wt:
+            raise IllegalEvent(
+                "not_on_table", f"to_trough: {w_back} whites but only {wt} left on the table"
+            )
+        if r_back:
+            red = "trough"
+        wt -= w_back
+        wr += w_back
+        # 4. the outcome of the visit
+        penalty, foul = _heaviest(called)
+        return self._settle(
+            s, break_off, False, brought, pots, back, called, penalty, foul, points,
+            red, wt, wr, bank=not pots,
+        )
+
+    def _endgame_shot(self, s: BBState, ev: Mapping[str, Any]) -> BBState:
+        cushion = ev.get("cushion")
+        if cushion is None:
+            raise InvalidEvent("missing_field", "shot: cushion is required in endgame play")
+        pots: Sequence[Mapping[str, Any]] = ev.get("pots") or ()
+        called: tuple[str, ...] = tuple(ev.get("fouls") or ())
+        back: tuple[str, ...] = tuple(ev.get("to_trough") or ())
+        for p in pots:
+            if p["hole"] not in ENDGAME_HOLES:
+                raise IllegalEvent(
+                    "closed_hole", f"the {p['hole']} hole is closed in endgame play (100 or 200)"
+                )
+        if "red_not_played" in called:
+            raise IllegalEvent("not_now", "red_not_played: there is no ball in the trough to choose")
+        ball = "white" if s.red == "out" else "red"
+        red, wt, wr = s.red, s.w_table, s.w_trough
+        brought: tuple[str, ...] = ()
+        if ball == "red" and red == "trough":
+            red, brought = "table", ("red",)
+        elif ball == "white" and wr:
+            wr, wt, brought = 0, 1, ("white",)
+        if len(pots) > 1 or (pots and pots[0]["ball"] != ball):
+            other = pots[0]["ball"] if len(pots) == 1 else "second ball"
+            raise IllegalEvent(
+                "not_on_table", f"endgame: the last ball is the {ball}; the {other} is not in play"
+            )
+        if back and (len(back) > 1 or back[0] != ball or pots):
+            raise IllegalEvent("not_on_table", f"to_trough: only the {ball} is left in play")
+        if "endgame_no_cushion" in called and not (pots and not cushion):
+            raise IllegalEvent(
+                "impossible", "endgame_no_cushion needs a pot without a cushion"
+            )
+        if pots and not cushion and "endgame_no_cushion" not in called:
+            called = (*called, "endgame_no_cushion")
+        points = 0
+        if pots:
+            points = pots[0]["hole"] * (2 if ball == "red" else 1)
+            if ball == "red":
+                red = "out"
+            else:
+                wt = 0
+        elif back:
+            if ball == "red":
+                red = "trough"
+            else:
+                wt, wr = 0, 1
+        penalty, foul = _heaviest(called)
+        if penalty is None and not pots and not cushion:
+            penalty = BREAK  # an illegal endgame shot that potted nothing (games.md 6.5 #4)
+        return self._settle(
+            s, False, True, brought, pots, back, called, penalty, foul, points,
+            red, wt, wr, bank=not pots,
+        )
+
+    def _settle(
+        self,
+        s: BBState,
+        break_off: bool,
+        endgame: bool,
+        brought: tuple[str, ...],
+        pots: Sequence[Mapping[str, Any]],
+        back: tuple[str, ...],
+        called: tuple[str, ...],
+        penalty: str | None,
+        foul: str | None,
+        points: int,
+        red: str,
+        wt: int,
+        wr: int,
+        bank: bool,
+    ) -> BBState:
+        """Score the shot, end the visit if it ends, then check for the end of the frame."""
+        at = s.at
+        me = _player(s)
+        scores, brk, visits = s.scores, s.brk, s.visits
+        breaks, high, nfouls = s.breaks, s.high, s.fouls
+        lost = wiped = banked = 0
+        passed = True
+        if penalty is not None:
+            lost, brk, points = brk, 0, 0
+            if penalty == ENTIRE:
+                wiped = scores[at]
+                scores = _pair(scores, at, 0)
+            nfouls = _pair(nfouls, at, nfouls[at] + 1)
+        elif bank:
+            banked, brk = brk, 0
+        else:
+            brk += points
+            passed = False
+        if banked:
+            scores = _pair(scores, at, scores[at] + banked)
+            breaks = _pair(breaks, at, breaks[at] + 1)
+            if banked > high[at]:
+                high = _pair(high, at, banked)
+        if passed:
+            at = 1 - at
+            visits = _pair(visits, at, visits[at] + 1)
+        # the end of the frame, checked after every event once the bar is down
+        phase, end = s.phase, s.end
+        if s.bar:
+            left = wt + wr + (red != "out")
+            over = False
+            if left == 0:
+                over, end = True, "no_balls"
+            elif left == 1 and not s.invoked:
+                cut = CUTOFF["red" if red != "out" else "white"]
+                if _gap(scores, at, brk) > cut:
+                    over, end = True, "cutoff"
+                else:
+                    phase = "endgame"
+            if over:
+                phase = "over"
+                if brk:
+                    scores = _pair(scores, at, scores[at] + brk)
+                    breaks = _pair(breaks, at, breaks[at] + 1)
+                    if brk > high[at]:
+                        high = _pair(high, at, brk)
+                    banked += brk
+                    brk = 0
+        pot_info = tuple(
+            (p["ball"], p["hole"], 0 if penalty else p["hole"] * (2 if p["ball"] == "red" else 1))
+            for p in pots
+        )
+        last = Last("shot", s.at, me, break_off, endgame, brought, pot_info, back,
+                    points, banked, foul, called, penalty, lost, wiped)
+        return BBState(
+            s.sides, s.players, s.white_balls, scores, brk, at, visits, phase, s.bar,
+            red, wt, wr, end, s.invoked, s.events + 1, breaks, high, nfouls, last,
+        )
+
+    # ----------------------------------------------------------------- view
+
+    def view(self, state: BBState) -> dict[str, Any]:
+        """The public JSON state (specs/bar-billiards-4pin.md, plus documented extras).
+
+        >>> v = BarBilliards().view(BarBilliards().initial({}))
+        >>> v["next"], v["balls_in_play"], v["on_table"], v["red"], v["player"]
+        ('break_off', 8, 0, 'trough', None)
+        """
+        s = state
+        sides = s.sides
+        over = s.phase == "over"
+        winner = None
+        shared = False
+        if over:
+            if s.scores[0] == s.scores[1]:
+                shared = True
+            else:
+                winner = sides[0] if s.scores[0] > s.scores[1] else sides[1]
+        on_table = s.w_table + (s.red == "table")
+        trough = s.w_trough + (s.red == "trough")
+        left = on_table + trough
+        cutoff = None
+        if s.bar and left == 1:
+            cutoff = CUTOFF["red" if s.red != "out" else "white"]
+        return {
+            "game": self.id,
+            "over": over,
+            "winner": winner,
+            "shared": shared,
+            "scores": {sides[0]: s.scores[0], sides[1]: s.scores[1]},
+            "break": s.brk,
+            "at_table": None if over else sides[s.at],
+            "player": None if over else _player(s),
+            "phase": s.phase,
+            "bar_down": s.bar,
+            "balls_in_play": left,
+            "on_table": on_table,
+            "trough": trough,
+            "red": s.red,
+            "whites": {
+                "table": s.w_table,
+                "trough": s.w_trough,
+                "out": s.white_balls - s.w_table - s.w_trough,
+            },
+            "next": _next(s),
+            "events": s.events,
+            "visits": {sides[0]: s.visits[0], sides[1]: s.visits[1]},
+            "breaks": {sides[0]: s.breaks[0], sides[1]: s.breaks[1]},
+            "high_break": {sides[0]: s.high[0], sides[1]: s.high[1]},
+            "fouls": {sides[0]: s.fouls[0], sides[1]: s.fouls[1]},
+            "cutoff": cutoff,
+            "gap": _gap(s.scores, s.at, 0 if over else s.brk),
+            "end": s.end,
+            "endgame_invoked": s.invoked,
+            "can_invoke_endgame": over and s.end == "cutoff",
+            "last": None if s.last is None else _last_view(s.last, sides),
+        }
+
+    # ------------------------------------------------------------ dump/load
+
+    def dump(self, state: BBState) -> dict[str, Any]:
+        """The internal state as compact JSON (lists for tuples).
+
+        >>> bb = BarBilliards()
+        >>> s = bb.initial({})
+        >>> bb.load(bb.dump(s)) == s
+        True
+        """
+        data: dict[str, Any] = {k: _lists(v) for k, v in zip(BBState._fields, state, strict=True)}
+        data["v"] = 1
+        return data
+
+    def load(self, data: Mapping[str, Any]) -> BBState:
+        """The internal state back from :meth:`dump` (ValueError if malformed)."""
+        try:
+            if data.get("v") != 1:
+                raise ValueError(f"unknown state version {data.get('v')!r}")
+            values = {k: _tuples(data[k]) for k in BBState._fields}
+            last = values["last"]
+            values["last"] = None if last is None else Last(*last)
+            return BBState(**values)
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"not a dumped bar billiards state: {err}") from None
+
+
+def _lists(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_lists(v) for v in value]
+    return value
+
+
+def _where(red: str) -> str:
+    return {"trough": "in the trough", "out": "out of play", "table": "on the table"}[red]
+
+
+def _player(s: BBState) -> str | None:
+    names = s.players[s.at]
+    return names[(s.visits[s.at] - 1) % len(names)]
+
+
+def _gap(scores: tuple[int, int], at: int, brk: int) -> int:
+    mine = scores[at] + brk
+    return abs(mine - scores[1 - at])
+
+
+def _heaviest(called: Sequence[str]) -> tuple[str | None, str | None]:
+    """(penalty, foul) of the heaviest foul called; ties go to the first declared."""
+    best: str | None = None
+    for code in called:
+        if best is None:
+            best = code
+            continue
+        wa, wb = _WEIGHT[_PENALTY[code]], _WEIGHT[_PENALTY[best]]
+        if wa > wb or (wa == wb and _FOUL_ORDER[code] < _FOUL_ORDER[best]):
+            best = code
+    return (None, None) if best is None else (_PENALTY[best], best)
+
+
+def _next(s: BBState) -> str:
+    if s.phase == "over":
+        return "none"
+    if s.phase == "endgame":
+        return "endgame"
+    if s.w_table == 0 and s.red != "table":
+        return "break_off"
+    if s.red == "trough":
+        return "play_red"
+    return "play"
+
+
+def _last_view(last: Last, sides: tuple[str, str]) -> dict[str, Any]:
+    return {
+        "type": last.type,
+        "side": sides[last.side],
+        "player": last.player,
+        "break_off": last.break_off,
+        "endgame": last.endgame,
+        "brought": list(last.brought),
+        "pots": [{"ball": b, "hole": h, "points": p} for b, h, p in last.pots],
+        "to_trough": list(last.to_trough),
+        "points": last.points,
+        "banked": last.banked,
+        "foul": last.foul,
+        "fouls": list(last.fouls),
+        "penalty": last.penalty,
+        "lost": last.lost,
+        "wiped": last.wiped,
+    }
+
+
+register(BarBilliards())
