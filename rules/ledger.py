@@ -137,9 +137,7 @@ def transfer(balances: tuple[int, ...], party: int, amount: int) -> tuple[int, .
     (8, -4, -4)
     """
     n = len(balances)
-    return tuple(
-        b + amount * (n - 1) if i == party else b - amount for i, b in enumerate(balances)
-    )
+    return tuple(b + amount * (n - 1) if i == party else b - amount for i, b in enumerate(balances))
 
 
 # ------------------------------------------------------------------------- the config
@@ -326,8 +324,9 @@ class SnookerPool(Game[PoolState]):
         self.events = (stroke,)
         # first_hit is required but may be null, which Field cannot say: validate against
         # a copy where it is optional, then check its presence.
-        self._lenient = _Vocabulary(events=(self._stroke_type(first_hit_required=False),),
-                                    fouls=self.fouls)
+        self._lenient = _Vocabulary(
+            events=(self._stroke_type(first_hit_required=False),), fouls=self.fouls
+        )
         self.state_doc = {
             "game": "the game id",
             "over": "true once every ball is down",
@@ -432,8 +431,9 @@ class SnookerPool(Game[PoolState]):
                     default=0,
                 )
             )
-        return EventType("stroke", "one stroke of the cue by the player at the table",
-                         tuple(fields))
+        return EventType(
+            "stroke", "one stroke of the cue by the player at the table", tuple(fields)
+        )
 
     # -- setup -----------------------------------------------------------------
 
@@ -479,8 +479,12 @@ class SnookerPool(Game[PoolState]):
                     "object",
                     None,
                     "side -> its players",
-                    item=Field("players", "list", "a side's players",
-                               item=Field("player", "str", "a player's name")),
+                    item=Field(
+                        "players",
+                        "list",
+                        "a side's players",
+                        item=Field("player", "str", "a player's name"),
+                    ),
                 ),
                 self.options[1],
             )
@@ -528,9 +532,7 @@ say which (aim)
         party = self._party_of(state, stroke.player)
         self._check(state, stroke)
         verdict = self.judge(state, stroke)
-        if party != state.turn or (
-            stroke.player is not None and stroke.player != state.striker
-        ):
+        if party != state.turn or (stroke.player is not None and stroke.player != state.striker):
             return self.out_of_turn(state, party, verdict)
         return self._play(state, verdict)
 
@@ -570,7 +572,7 @@ say which (aim)
                 "not_on_table",
                 f"{moved.count(RED)} reds potted or forced off, {state.reds} on the table",
             )
-        touched = (stroke.first_hit, stroke.simultaneous)
+        touched = [b for b in (stroke.first_hit, stroke.simultaneous) if b is not None]
         for ball in (*moved, *touched):
             if ball in _COLOURS and ball not in state.colours:
                 raise IllegalEvent("not_on_table", f"the {ball} is not on the table")
@@ -682,8 +684,9 @@ say which (aim)
         balances = transfer(balances, state.turn, -verdict.penalty)
         reds = state.reds - verdict.reds_gone
         colours = tuple(c for c in state.colours if c != verdict.down)
-        base = replace(state, balances=balances, reds=reds, colours=colours,
-                       events=state.events + 1)
+        base = replace(
+            state, balances=balances, reds=reds, colours=colours, events=state.events + 1
+        )
         if not reds and not colours:
             return replace(base, on=None, over=True, break_=state.break_ + verdict.score)
         if not verdict.plays_on:
