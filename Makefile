@@ -1,0 +1,41 @@
+# Marker: `make run` serves the demo league; `make test` runs the whole suite.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test install lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py demo_league
+	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: secretary, captain, referee (password marker-demo)"
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(STAMP)
+	@bash scripts/ensure-browser
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: $(STAMP)
+	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .hypothesis

@@ -1,0 +1,44 @@
+"""Test settings: PostgreSQL when reachable (always in CI), else SQLite with PG-only tests skipped."""
+
+import os
+import socket
+
+os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production-0123456789abcdefghijklmnop")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
+
+
+def _postgres_reachable(host: str = "127.0.0.1", port: int = 5432) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+if not os.environ.get("DATABASE_URL") and _postgres_reachable():
+    os.environ["DATABASE_URL"] = "postgres://postgres@127.0.0.1:5432/marker"
+
+from .settings import *  # noqa: E402,F403
+from .settings import DATABASES  # noqa: E402
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+if IN_CI and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("CI must run the suite against PostgreSQL, not SQLite.")
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+SECURE_SSL_REDIRECT = False
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+SECURE_HSTS_SECONDS = 0
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_AUTOREFRESH = True
+CELERY_BROKER_URL = ""
+CELERY_TASK_ALWAYS_EAGER = True
+AXES_FAILURE_LIMIT = 5
+LOGGING = {"version": 1, "disable_existing_loggers": False}

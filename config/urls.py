@@ -1,0 +1,16 @@
+"""Wires the apps' URLs together."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("frames.api_urls")),
+    path("api/", include("leagues.api_urls")),
+    path("", include("frames.urls")),
+    path("", include("leagues.urls")),
+]

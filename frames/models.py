@@ -1,0 +1,1 @@
+"""Match nights: the draw, frames, shot events and scorecards."""

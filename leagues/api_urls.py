@@ -1,0 +1,32 @@
+from django.urls import path
+from rest_framework.routers import DefaultRouter
+
+from . import api
+
+router = DefaultRouter()
+router.register("leagues", api.LeagueViewSet, basename="api-league")
+router.register("seasons", api.SeasonViewSet, basename="api-season")
+router.register("divisions", api.DivisionViewSet, basename="api-division")
+router.register("venues", api.VenueViewSet, basename="api-venue")
+router.register("teams", api.TeamViewSet, basename="api-team")
+router.register("players", api.PlayerViewSet, basename="api-player")
+router.register("fixtures", api.FixtureViewSet, basename="api-fixture")
+
+urlpatterns = [
+    path("teams/<int:pk>/roster/", api.RosterView.as_view(), name="api-team-roster"),
+    path(
+        "teams/<int:pk>/roster/<int:registration_id>/",
+        api.RosterEntryView.as_view(),
+        name="api-team-roster-entry",
+    ),
+    path(
+        "seasons/<int:pk>/generate-fixtures/",
+        api.FixturesGenerateView.as_view(),
+        name="api-fixtures-generate",
+    ),
+    path("fixtures/<int:pk>/move/", api.FixtureMoveView.as_view(), name="api-fixture-move"),
+    path(
+        "fixtures/<int:pk>/postpone/", api.FixturePostponeView.as_view(), name="api-fixture-postpone"
+    ),
+    *router.urls,
+]

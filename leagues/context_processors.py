@@ -1,0 +1,15 @@
+"""Template context: what the signed-in user is, for menus."""
+
+from .permissions import is_secretary
+
+
+def roles(request):
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"is_secretary": False, "my_teams": []}
+    return {
+        "is_secretary": is_secretary(user),
+        "my_teams": list(
+            user.captained_teams.select_related("season").all()[:5]
+        ) + list(user.vice_captained_teams.select_related("season").all()[:5]),
+    }

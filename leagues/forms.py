@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from datetime import date
+
+from django import forms
+
+from .models import Division, Venue
+
+
+class TeamRegisterForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    venue = forms.ModelChoiceField(queryset=Venue.objects.all())
+    division = forms.ModelChoiceField(queryset=Division.objects.none(), required=False)
+
+    def __init__(self, *args, season=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if season is not None:
+            self.fields["division"].queryset = season.divisions.all()
+
+
+class AddPlayerForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Player's name")
+    email = forms.EmailField(required=False)
+
+
+class InviteForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    email = forms.EmailField()
+
+
+class RemovePlayerForm(forms.Form):
+    registration = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class DateListField(forms.CharField):
+    """Dates, one per line or comma-separated, as YYYY-MM-DD."""
+
+    def to_python(self, value):
+        text = super().to_python(value) or ""
+        dates: list[date] = []
+        for part in text.replace(",", "\n").split():
+            try:
+                dates.append(date.fromisoformat(part.strip()))
+            except ValueError:
+                raise forms.ValidationError(
+                    f"{part!r} is not a date; write dates as YYYY-MM-DD.", code="bad_date"
+                ) from None
+        return dates
+
+
+class FixturesGenerateForm(forms.Form):
+    start_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    blackout_dates = DateListField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Nights with no matches (Christmas, cup nights), YYYY-MM-DD, one per line.",
+    )
+
+
+class FixtureMoveForm(forms.Form):
+    action = forms.ChoiceField(choices=[("move", "Move to a new date"), ("postpone", "Postpone")])
+    new_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    reason = forms.CharField(max_length=200, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("action") == "move" and not data.get("new_date"):
+            self.add_error("new_date", "Choose the new date.")
+        return data
+
+
+class AcceptInvitationForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    password = forms.CharField(widget=forms.PasswordInput, min_length=8)
