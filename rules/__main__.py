@@ -14,6 +14,8 @@ from typing import Any, TextIO
 from rules.core import RuleError, replay
 from rules.registry import UnknownGame, games, get
 
+__all__ = ["USAGE", "main"]
+
 USAGE = "usage: python -m rules list | describe GAME | replay FILE|-"
 
 

@@ -239,7 +239,7 @@ class BarBilliards(Game[BBState]):
     id = "bar_billiards_4pin"
     name = "4-pin bar billiards"
     aliases = ("bar_billiards", "bar-billiards", "4-pin")
-    family = "bagatelle"
+    family = "bar_billiards"
     players = "2 sides, singles or doubles"
     options = (
         Option(
