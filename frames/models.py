@@ -1,1 +1,235 @@
-"""Match nights: the draw, frames, shot events and scorecards."""
+"""Match nights: the draw, frames, shot events and scorecards.
+
+A `Match` is the night of one league fixture. Its nine `Frame`s come from the draw. A
+frame's shots are an append-only log of `FrameEvent`s: `UniqueConstraint(frame, seq)` and a
+unique client `event_id` give optimistic concurrency (409) and idempotent retries; undo is
+an event; nothing is updated or deleted. The frame keeps the engine's latest state as a
+cache (`state`), rebuilt from the log whenever in doubt.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from leagues.models import Fixture, Player, Team
+
+
+class Side(models.TextChoices):
+    HOME = "home", "Home"
+    AWAY = "away", "Away"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Squads being marked"
+        DRAWN = "drawn", "Drawn"
+        IN_PLAY = "in_play", "In play"
+        COMPLETE = "complete", "Complete, awaiting confirmation"
+        DISPUTED = "disputed", "Disputed"
+        CONFIRMED = "confirmed", "Confirmed"
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.PROTECT, related_name="match")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
+    game_id = models.CharField(max_length=60, default="bar_billiards_4pin")
+    # Commit–reveal seed: each party commits to a secret (SHA-256), then reveals it.
+    home_commitment = models.CharField(max_length=64, blank=True)
+    away_commitment = models.CharField(max_length=64, blank=True)
+    server_commitment = models.CharField(max_length=64, blank=True)
+    home_secret = models.CharField(max_length=128, blank=True)
+    away_secret = models.CharField(max_length=128, blank=True)
+    server_secret = models.CharField(max_length=128, blank=True)
+    seed = models.BigIntegerField(null=True, blank=True)
+    algorithm = models.CharField(max_length=40, blank=True)
+    home_hat = models.JSONField(default=list, blank=True)
+    away_hat = models.JSONField(default=list, blank=True)
+    draw_notes = models.JSONField(default=list, blank=True)
+    short_agreed_home = models.BooleanField(default=False)
+    short_agreed_away = models.BooleanField(default=False)
+    redraw_home_agreed = models.BooleanField(default=False)
+    redraw_away_agreed = models.BooleanField(default=False)
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    # Result: frames (a shared frame is half) and aggregate score, from the frames.
+    home_frames = models.DecimalField(max_digits=4, decimal_places=1, default=0)
+    away_frames = models.DecimalField(max_digits=4, decimal_places=1, default=0)
+    home_score = models.PositiveIntegerField(default=0)
+    away_score = models.PositiveIntegerField(default=0)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    home_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    home_confirmed_at = models.DateTimeField(null=True, blank=True)
+    away_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    away_confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return str(self.fixture)
+
+    def get_absolute_url(self) -> str:
+        return reverse("match-detail", args=[self.pk])
+
+    def team(self, side: str) -> Team:
+        return self.fixture.home if side == Side.HOME else self.fixture.away
+
+
+class MatchLog(models.Model):
+    """Every step of a match night: who, what, when (the draw, reorders, confirmations)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M} {self.action}"
+
+
+class Presence(models.Model):
+    """A player marked present for a side on the night (registered or drafted)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
+    side = models.CharField(max_length=4, choices=Side.choices)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="presences")
+    drafted = models.BooleanField(default=False)
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    marked_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["side", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="present_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.side})"
+
+
+class Frame(models.Model):
+    class Kind(models.TextChoices):
+        SINGLES = "singles", "Singles"
+        DOUBLES = "doubles", "Doubles"
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        IN_PLAY = "in_play", "In play"
+        COMPLETE = "complete", "Complete"
+        CONCEDED = "conceded", "Conceded"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="frames")
+    number = models.PositiveSmallIntegerField(help_text="1–6 singles, 7–9 doubles, as drawn.")
+    order = models.PositiveSmallIntegerField(help_text="Order of play (changes only by agreement).")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    game_id = models.CharField(max_length=60)
+    referee = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="refereed_frames"
+    )
+    referee_side = models.CharField(max_length=4, choices=Side.choices, blank=True)
+    referee_note = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    conceded_by = models.CharField(
+        max_length=4, blank=True, help_text="home, away, or blank; both sides can concede."
+    )
+    setup = models.JSONField(default=dict, help_text="The rules engine's setup for this frame.")
+    # The engine's latest state: `state` is Game.dump() (internal, loadable), `view` is
+    # Game.view() (public). Both are caches of the log; `last_seq` is the log's head.
+    state = models.JSONField(null=True, blank=True)
+    view = models.JSONField(null=True, blank=True)
+    last_seq = models.PositiveIntegerField(default=0)
+    top_seq = models.PositiveIntegerField(
+        default=0, help_text="The event whose state is current (0 = the initial state)."
+    )
+    home_score = models.PositiveIntegerField(null=True, blank=True)
+    away_score = models.PositiveIntegerField(null=True, blank=True)
+    winner = models.CharField(max_length=4, blank=True)
+    shared = models.BooleanField(default=False)
+    result_source = models.CharField(
+        max_length=10, blank=True, help_text="'pad' (shot by shot) or 'paper' (keyed in)."
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="frame_number_once"),
+            models.UniqueConstraint(fields=["match", "order"], name="frame_order_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Frame {self.number} of {self.match}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("frame-pad", args=[self.pk])
+
+
+class FramePlayer(models.Model):
+    """Who plays a frame for which side, in order (partners alternate visits in doubles)."""
+
+    frame = models.ForeignKey(Frame, on_delete=models.CASCADE, related_name="players")
+    side = models.CharField(max_length=4, choices=Side.choices)
+    position = models.PositiveSmallIntegerField(default=1)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="frame_slots")
+
+    class Meta:
+        ordering = ["frame", "side", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["frame", "player"], name="player_once_per_frame"),
+            models.UniqueConstraint(fields=["frame", "side", "position"], name="frame_slot_once"),
+        ]
+
+
+class FrameEvent(models.Model):
+    """One entry of a frame's append-only log: a game event, or an undo of the last one.
+
+    `seq` runs 1, 2, 3… per frame with no gaps (the frame's `last_seq` advances by a
+    conditional UPDATE in the same transaction). `top_after` is the seq of the event whose
+    state is current after this entry (0 = initial), and `state_after` that state, so undo
+    is one indexed read at any length of frame.
+    """
+
+    class Kind(models.TextChoices):
+        EVENT = "event", "Game event"
+        UNDO = "undo", "Undo"
+
+    frame = models.ForeignKey(Frame, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    event_id = models.UUIDField(unique=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.EVENT)
+    payload = models.JSONField(default=dict)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    top_before = models.PositiveIntegerField(default=0)
+    top_after = models.PositiveIntegerField(default=0)
+    state_after = models.JSONField(null=True, blank=True)
+    view_after = models.JSONField(null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    device_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["frame", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["frame", "seq"], name="frame_event_seq_once"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="frame_event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.frame_id}#{self.seq} {self.kind}"
