@@ -211,3 +211,29 @@ def frames(draw: st.DrawFn, max_events: int = 200, garbage: float = 0.0) -> dict
 def bb() -> Any:
     """The 4-pin bar billiards game."""
     return BB
+
+
+# ------------------------------------------------------------- canned positions
+
+#: From the start to endgame play with one white left: bar down at once; home banks 150,
+#: away banks 120, home pots two whites (break 20) leaving one: gap 170 - 120 = 50 <= 200,
+#: so endgame play begins with home at the table continuing its break of 20.
+TO_ENDGAME: list[dict[str, Any]] = [
+    BAR_DOWN,
+    shot(R(50), W(50)),  # home break-off: 100 + 50; both gone, red out
+    MISS,  # home break-off with two whites, pots nothing: banks 150
+    shot(W(50), W(50)),  # away: 100
+    shot(W(20)),  # away: 120
+    MISS,  # away banks 120
+    shot(W(10), W(10)),  # home: break 20, one white left
+]
+
+#: From the start to a frame won on the cut-off: home banks 600, away pots 50 leaving one
+#: white in the trough: gap 600 - 50 = 550 > 200, the frame is over and away's 50 banked.
+TO_CUTOFF: list[dict[str, Any]] = [
+    BAR_DOWN,
+    shot(R(200), W(200)),  # home break-off: 400 + 200
+    MISS,  # home banks 600
+    shot(W(10), W(10), W(10)),  # away: 30, table empty
+    shot(W(10), W(10)),  # away break-off with two whites: 50, one white left
+]

@@ -253,7 +253,8 @@ def test_replay_finds_games_by_name():
 
 def test_timeline_push_undo_and_refusal():
     t = Timeline(TOY, {"start": 1})
-    assert len(t) == 0 and t.state == 1
+    assert len(t) == 0
+    assert t.state == 1
     t.push({"type": "add", "n": 4})
     t.push({"type": "add", "n": 5})
     assert (len(t), t.state, t.view()) == (2, 10, {"value": 10})
@@ -295,7 +296,10 @@ def test_games_are_sorted_by_id_and_include_bar_billiards():
 def test_every_game_describes_itself_completely(game):
     d = game.describe()
     assert json.loads(json.dumps(d)) == d
-    assert d["id"] == game.id and d["name"] and d["players"] and d["family"]
+    assert d["id"] == game.id
+    assert d["name"]
+    assert d["players"]
+    assert d["family"]
     assert d["events"], "a game needs events"
 
     def walk(field: dict[str, Any]) -> None:
@@ -312,5 +316,6 @@ def test_every_game_describes_itself_completely(game):
         for f in event["fields"]:
             walk(f)
     for foul in d["fouls"]:
-        assert foul["doc"] and foul["penalty"]
+        assert foul["doc"]
+        assert foul["penalty"]
     assert d["state"]
