@@ -10,7 +10,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("frames.api_urls")),
+    path("api/", include("frames.pad_api_urls")),
     path("api/", include("leagues.api_urls")),
     path("", include("frames.urls")),
+    path("", include("frames.pad_urls")),
     path("", include("leagues.urls")),
 ]

@@ -358,3 +358,31 @@ def fixture_move(*, fixture: Fixture, new_date: date, reason: str = "") -> Fixtu
         fixture.note = reason.strip()[:200]
     fixture.save(update_fields=["date", "status", "original_date", "note"])
     return fixture
+
+
+@transaction.atomic
+def fixture_record_result(
+    *,
+    fixture: Fixture,
+    home_frames,
+    away_frames,
+    home_score: int,
+    away_score: int,
+    confirmed_at: datetime,
+) -> Fixture:
+    """Write a confirmed match result onto its fixture (called by match night's service;
+    tables are computed from fixtures alone). Safe to call twice with the same result."""
+    fixture = Fixture.objects.select_for_update().get(pk=fixture.pk)
+    fixture.home_frames = home_frames
+    fixture.away_frames = away_frames
+    fixture.home_score = home_score
+    fixture.away_score = away_score
+    fixture.result_confirmed_at = confirmed_at
+    fixture.status = Fixture.Status.PLAYED
+    fixture.save(
+        update_fields=[
+            "home_frames", "away_frames", "home_score", "away_score",
+            "result_confirmed_at", "status",
+        ]
+    )
+    return fixture

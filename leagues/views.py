@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from . import selectors, services
 from .errors import DomainError
@@ -32,14 +32,18 @@ def require_perm(user, perm: str, obj=None) -> None:
 
 
 def _form_error(form, exc: DomainError) -> None:
+    if not hasattr(form, "cleaned_data"):
+        form.full_clean()
     field = exc.field if exc.field in form.fields else None
     form.add_error(field, exc.message)
 
 
+@require_safe
 def home(request):
     return render(request, "leagues/home.html", {"leagues": selectors.league_overview()})
 
 
+@require_safe
 def season_detail(request, pk: int):
     try:
         season = selectors.season_detail(pk)
@@ -48,6 +52,7 @@ def season_detail(request, pk: int):
     return render(request, "leagues/season.html", {"season": season})
 
 
+@require_safe
 def division_detail(request, pk: int):
     try:
         division, teams, fixtures = selectors.division_detail(pk)
@@ -60,6 +65,7 @@ def division_detail(request, pk: int):
     )
 
 
+@require_safe
 def team_detail(request, pk: int):
     try:
         team, roster, fixtures = selectors.team_detail(pk)
@@ -77,6 +83,7 @@ def team_detail(request, pk: int):
     )
 
 
+@require_safe
 def team_ical(request, pk: int):
     team = get_object_or_404(Team.objects.select_related("season__league"), pk=pk)
     body = team_calendar(team, selectors.team_fixtures(team))
@@ -85,6 +92,7 @@ def team_ical(request, pk: int):
     return response
 
 
+@require_safe
 def venue_detail(request, pk: int):
     try:
         venue, teams, fixtures = selectors.venue_detail(pk)
@@ -95,6 +103,7 @@ def venue_detail(request, pk: int):
     )
 
 
+@require_safe
 def fixture_detail(request, pk: int):
     fixture = get_object_or_404(selectors.fixtures_qs().select_related("season"), pk=pk)
     return render(
@@ -107,6 +116,7 @@ def fixture_detail(request, pk: int):
     )
 
 
+@require_safe
 def player_detail(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
     registrations = player.registrations.select_related("team", "season").order_by("-season_id")
@@ -120,7 +130,7 @@ def player_detail(request, pk: int):
 def team_register(request, pk: int):
     season = get_object_or_404(Season, pk=pk)
     require_perm(request.user, "leagues.register_team", season)
-    form = TeamRegisterForm(request.POST or None, season=season)
+    form = TeamRegisterForm(request.POST if request.method == "POST" else None, season=season)
     if request.method == "POST" and form.is_valid():
         try:
             team = services.team_register(
@@ -201,7 +211,7 @@ def team_roster(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request, token: str):
     invitation = get_object_or_404(Invitation.objects.select_related("team"), token=token)
-    form = AcceptInvitationForm(request.POST or None)
+    form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         try:
             with transaction.atomic():
@@ -209,6 +219,7 @@ def invitation_accept(request, token: str):
                 if not user.is_authenticated:
                     if not form.is_valid():
                         raise DomainError("invalid", "Choose a username and a password.")
+                    # form errors already say which field is wrong
                     user_model = get_user_model()
                     if user_model.objects.filter(username=form.cleaned_data["username"]).exists():
                         raise DomainError(
@@ -235,7 +246,7 @@ def invitation_accept(request, token: str):
 def fixtures_generate(request, pk: int):
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     require_perm(request.user, "leagues.manage_fixtures", season)
-    form = FixturesGenerateForm(request.POST or None, initial={"start_date": season.start_date})
+    form = FixturesGenerateForm(request.POST if request.method == "POST" else None, initial={"start_date": season.start_date})
     if request.method == "POST" and form.is_valid():
         try:
             fixtures = services.fixtures_generate(
@@ -256,7 +267,7 @@ def fixtures_generate(request, pk: int):
 def fixture_edit(request, pk: int):
     fixture = get_object_or_404(selectors.fixtures_qs().select_related("season"), pk=pk)
     require_perm(request.user, "leagues.manage_fixtures", fixture.season)
-    form = FixtureMoveForm(request.POST or None)
+    form = FixtureMoveForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             if form.cleaned_data["action"] == "postpone":

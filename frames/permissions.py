@@ -1,0 +1,42 @@
+"""Who may do what on match night. Registered into the one predicate table
+(leagues.permissions) when the app loads; views and the API ask `user.has_perm(...)`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leagues.permissions import is_authenticated, is_secretary, is_team_captain, register
+
+
+def is_match_captain(user: Any, match: Any) -> bool:
+    """Captain or vice-captain of either team in this match."""
+    if match is None:
+        return False
+    fixture = match.fixture
+    return is_team_captain(user, fixture.home) or is_team_captain(user, fixture.away)
+
+
+def is_frame_referee(user: Any, frame: Any) -> bool:
+    """The player appointed to referee this frame."""
+    if not is_authenticated(user) or frame is None or frame.referee_id is None:
+        return False
+    player = getattr(user, "player", None)
+    return player is not None and player.pk == frame.referee_id
+
+
+def can_enter_frame_events(user: Any, frame: Any) -> bool:
+    """The frame's referee, a captain of either team, or the secretary."""
+    return (
+        is_secretary(user)
+        or is_frame_referee(user, frame)
+        or (frame is not None and is_match_captain(user, frame.match))
+    )
+
+
+def can_run_match(user: Any, match: Any) -> bool:
+    return is_secretary(user) or is_match_captain(user, match)
+
+
+register("frames.run_match", can_run_match)
+register("frames.settle_dispute", is_secretary)
+register("frames.enter_event", can_enter_frame_events)
