@@ -322,6 +322,7 @@ class SnookerPool(Game[PoolState]):
         self.options = self._options()
         stroke = self._stroke_type(first_hit_required=True)
         self.events = (stroke,)
+        self._types = frozenset(e.type for e in self.events)
         # first_hit is required but may be null, which Field cannot say: validate against
         # a copy where it is optional, then check its presence.
         self._lenient = _Vocabulary(
@@ -521,7 +522,7 @@ class SnookerPool(Game[PoolState]):
         rules.core.IllegalEvent: aim_required: the striker is on a colour of his choice: \
 say which (aim)
         """
-        if not isinstance(event, Mapping) or event.get("type") not in ("stroke",):
+        if not isinstance(event, Mapping) or event.get("type") not in self._types:
             validate_event(self, event)  # raises unknown_type
         if state.over:
             raise IllegalEvent("game_over", "every ball is down: the game is over")
