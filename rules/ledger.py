@@ -533,7 +533,7 @@ say which (aim)
         party = self._party_of(state, stroke.player)
         self._check(state, stroke)
         verdict = self.judge(state, stroke)
-        if party != state.turn or (stroke.player is not None and stroke.player != state.striker):
+        if stroke.player is not None and stroke.player != state.striker:
             return self.out_of_turn(state, party, verdict)
         return self._play(state, verdict)
 
