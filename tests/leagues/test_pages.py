@@ -1,0 +1,125 @@
+"""Public pages render for everyone, mobile-first, with a fixed number of queries."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from leagues.models import Fixture
+from tests.conftest import make_league
+
+pytestmark = pytest.mark.django_db
+
+
+def _pages(lg):
+    team = lg.teams[0]
+    fixture = Fixture.objects.filter(home=team).first()
+    return {
+        "home": reverse("home"),
+        "season": reverse("season-detail", args=[lg.season.pk]),
+        "division": reverse("division-detail", args=[lg.premier.pk]),
+        "team": reverse("team-detail", args=[team.pk]),
+        "venue": reverse("venue-detail", args=[team.venue_id]),
+        "fixture": reverse("fixture-detail", args=[fixture.pk]),
+        "ical": reverse("team-ical", args=[team.pk]),
+    }
+
+
+def _count_queries(client, url, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("page", ["home", "season", "division", "team", "venue", "fixture", "ical"])
+def test_page_query_count_does_not_grow_with_the_league(client, page, django_assert_max_num_queries):
+    small = make_league(teams_per_division=4, players_per_team=5)
+    small_count = _count_queries(client, _pages(small)[page], django_assert_max_num_queries)
+    big = make_league(teams_per_division=10, players_per_team=9)
+    big_count = _count_queries(client, _pages(big)[page], django_assert_max_num_queries)
+    assert big_count == small_count, f"{page}: {small_count} queries small, {big_count} big"
+    assert small_count <= 8
+
+
+def test_division_page_lists_its_teams_and_fixtures(client, league):
+    response = client.get(reverse("division-detail", args=[league.premier.pk]))
+    html = response.content.decode()
+    for team in league.teams[:4]:
+        assert team.name in html
+    assert "Fixtures and results" in html
+    assert 'name="viewport"' in html
+
+
+def test_team_page_shows_roster_and_calendar_link(client, league):
+    team = league.teams[0]
+    html = client.get(reverse("team-detail", args=[team.pk])).content.decode()
+    assert "Rita Referee" in html
+    assert reverse("team-ical", args=[team.pk]) in html
+    assert "Edit roster" not in html  # anonymous
+
+
+def test_captain_sees_edit_link_only_on_own_team(client, league):
+    client.force_login(league.captain)
+    own = client.get(reverse("team-detail", args=[league.teams[0].pk])).content.decode()
+    other = client.get(reverse("team-detail", args=[league.teams[1].pk])).content.decode()
+    assert "Edit roster" in own and "Edit roster" not in other
+
+
+def test_ical_feed_lists_every_fixture_with_venue(client, league):
+    team = league.teams[0]
+    body = client.get(reverse("team-ical", args=[team.pk])).content.decode()
+    count = Fixture.objects.filter(home=team).count() + Fixture.objects.filter(away=team).count()
+    assert body.count("BEGIN:VEVENT") == count
+    assert "LOCATION:" in body and "DTSTART;TZID=Europe/London" in body
+
+
+def test_postponed_fixture_is_marked_in_lists_and_calendar(client, league):
+    from leagues import services
+
+    fixture = Fixture.objects.filter(home=league.teams[0]).first()
+    services.fixture_postpone(fixture=fixture, reason="Snow")
+    html = client.get(reverse("team-detail", args=[league.teams[0].pk])).content.decode()
+    assert "postponed" in html
+    ics = client.get(reverse("team-ical", args=[league.teams[0].pk])).content.decode()
+    assert "STATUS:CANCELLED" in ics
+
+
+def test_captain_edits_roster_through_the_page(client, league):
+    team = league.teams[0]
+    client.force_login(league.captain)
+    url = reverse("team-roster", args=[team.pk])
+    response = client.post(url, {"action": "add", "add-name": "Nora Nobbs", "add-email": ""})
+    assert response.status_code == 302
+    assert team.registrations.filter(player__name="Nora Nobbs", status="active").exists()
+    reg = team.registrations.get(player__name="Nora Nobbs")
+    client.post(url, {"action": "remove", "registration": reg.pk})
+    reg.refresh_from_db()
+    assert reg.status == "removed"
+
+
+def test_roster_page_shows_the_drafted_rule_error_beside_the_form(client, league):
+    from leagues import services
+
+    other_player = league.teams[1].registrations.first().player
+    client.force_login(league.captain)
+    url = reverse("team-roster", args=[league.teams[0].pk])
+    before = league.teams[0].registrations.count()
+    # Adding by name creates a new player; drafting an existing one goes through the API.
+    response = client.post(url, {"action": "add", "add-name": "", "add-email": ""})
+    assert response.status_code == 400
+    assert "This field is required" in response.content.decode()
+    assert league.teams[0].registrations.count() == before
+    with pytest.raises(services.DomainError):
+        services.roster_add_player(team=league.teams[0], player=other_player)
+
+
+def test_captain_cannot_edit_another_teams_roster(client, league):
+    client.force_login(league.captain)
+    url = reverse("team-roster", args=[league.teams[1].pk])
+    before = league.teams[1].registrations.count()
+    assert client.post(url, {"action": "add", "add-name": "Sneaky"}).status_code == 403
+    assert league.teams[1].registrations.count() == before
