@@ -132,7 +132,7 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
             season=season, name=team_name, venue=venues[pub], captain=captain,
             division=divisions[division],
         )
-        for _ in range(rng.randint(5, 8)):
+        for _ in range(rng.randint(5, 7)):  # with the captain: 6–8 a team (9 with the referee)
             services.roster_add_player(team=team, name=names.pop())
         if index == 0:
             referee = _user("referee", "Rita", "Rix")

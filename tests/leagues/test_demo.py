@@ -1,0 +1,39 @@
+"""The demo league a newcomer sees after `make run`."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from django.core.management import call_command
+
+from leagues.models import Fixture, League, Registration, Team
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_league_is_believable_and_loads_once():
+    call_command("demo_league")
+    call_command("demo_league")  # a second run changes nothing
+    league = League.objects.get(slug="norwich")
+    season = league.seasons.get()
+    assert season.divisions.count() == 2
+    teams = Team.objects.filter(season=season)
+    assert 10 <= teams.count() <= 12
+    sizes = Counter(Registration.objects.filter(season=season, status="active").values_list("team", flat=True))
+    assert all(6 <= n <= 9 for n in sizes.values()), sizes
+    shared = [v for v, n in Counter(t.venue_id for t in teams).items() if n == 2]
+    assert shared and teams.filter(venue_id=shared[0]).first().venue.tables == 1
+    fixtures = Fixture.objects.filter(season=season)
+    assert fixtures.count() == sum(d.teams.count() * (d.teams.count() - 1) for d in season.divisions.all())
+    for night in set(fixtures.values_list("date", flat=True)):
+        assert fixtures.filter(date=night, venue_id=shared[0]).count() <= 1
+
+
+def test_demo_accounts_can_log_in_with_their_roles(client):
+    call_command("demo_league")
+    for username in ("secretary", "captain", "referee"):
+        assert client.login(username=username, password="marker-demo"), username
+        client.logout()
+    captain_team = Team.objects.get(captain__username="captain")
+    assert captain_team.registrations.filter(player__user__username="referee").exists()
