@@ -14,9 +14,14 @@ from typing import Any, TextIO
 from rules.core import RuleError, replay
 from rules.registry import UnknownGame, games, get
 
-__all__ = ["USAGE", "main"]
+__all__ = ["DOCUMENT_KEYS", "USAGE", "main"]
 
 USAGE = "usage: python -m rules list | describe GAME | replay FILE|-"
+
+#: The keys a replay document may hold: the input, plus what golden files add.
+DOCUMENT_KEYS = frozenset(
+    {"game", "setup", "events", "expected", "checkpoints", "error", "title", "notes"}
+)
 
 
 def _fail(out: TextIO, code: str, message: str, index: int | None = None) -> int:
@@ -89,7 +94,7 @@ def _replay(source: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
         return _fail(stderr, "bad_json", f"{source} is not valid JSON: {err}")
     if not isinstance(doc, dict):
         return _fail(stderr, "bad_document", 'expected {"game": ID, "setup": {...}, "events": [...]}')
-    unknown = sorted(set(doc) - {"game", "setup", "events", "expected"})
+    unknown = sorted(set(doc) - DOCUMENT_KEYS)
     if unknown:
         return _fail(stderr, "bad_document", f"unknown key(s): {', '.join(unknown)}")
     name = doc.get("game")

@@ -571,6 +571,7 @@ class BarBilliards(Game[BBState]):
             over = False
             if left == 0:
                 over, end = True, "no_balls"
+                at, visits = s.at, s.visits  # no visit follows the last ball
             elif left == 1 and not s.invoked:
                 cut = CUTOFF["red" if red != "out" else "white"]
                 if _gap(scores, at, brk) > cut:

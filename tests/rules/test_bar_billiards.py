@@ -661,3 +661,12 @@ def test_load_refuses_garbage():
         BB.load({"v": 1})
     with pytest.raises(ValueError, match="version"):
         BB.load({"v": 99})
+
+
+def test_no_visit_is_counted_after_the_last_ball_goes_down_on_a_foul():
+    s = position(bar=True, red="out", w_table=1, w_trough=0, scores=(300, 250), at=1,
+                 visits=(3, 3), phase="endgame")
+    v = view(run(s, shot(W(200), cushion=False)))
+    assert v["visits"] == {"home": 3, "away": 3}
+    assert v["over"]
+    assert v["scores"] == {"home": 300, "away": 0}
