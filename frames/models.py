@@ -67,6 +67,16 @@ class Match(models.Model):
     away_confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A change to the order of play proposed by one captain, waiting for the other's
+    # answer (rule 6: only with both captains' agreement).
+    reorder_proposal = models.JSONField(
+        default=list, blank=True, help_text="Frame numbers in the proposed order of play."
+    )
+    reorder_proposed_by = models.CharField(max_length=4, choices=Side.choices, blank=True)
+    # The open dispute (a captain's reason), until the secretary settles it.
+    disputed_by = models.CharField(max_length=4, choices=Side.choices, blank=True)
+    dispute_reason = models.TextField(blank=True)
+    disputed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"
