@@ -352,11 +352,14 @@ def _json_repr(value: Any) -> str:
 class _Index:
     """Per-game lookup tables for validation (built once, on first use)."""
 
-    __slots__ = ("events", "fouls")
+    __slots__ = ("events", "fouls", "names")
 
     def __init__(self, game: Any) -> None:
         self.events: dict[str, EventType] = {e.type: e for e in game.events}
         self.fouls: frozenset[str] = frozenset(f.code for f in game.fouls)
+        self.names: dict[str, frozenset[str]] = {
+            e.type: frozenset(f.name for f in e.fields) | {"type"} for e in game.events
+        }
 
 
 def _index(game: Any) -> _Index:
@@ -400,9 +403,9 @@ def validate_event(game: Any, event: Any) -> None:
     if declared is None:
         known = ", ".join(sorted(idx.events))
         raise InvalidEvent("unknown_type", f"no event type {kind!r} (known: {known})")
-    names = {f.name for f in declared.fields}
+    names = idx.names[kind]
     for key in event:
-        if key != "type" and key not in names:
+        if key not in names:
             raise InvalidEvent("unknown_field", f"{kind}: unknown field {key!r}")
     for f in declared.fields:
         if f.name not in event:
