@@ -635,7 +635,7 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
     return {"setup": setup, "tried": tried}
 
 
-_PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_PROPS
