@@ -204,6 +204,9 @@ class FramePlayer(models.Model):
             models.UniqueConstraint(fields=["frame", "side", "position"], name="frame_slot_once"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.player} ({self.side})"
+
 
 class FrameEvent(models.Model):
     """One entry of a frame's append-only log: a game event, or an undo of the last one.

@@ -23,7 +23,7 @@ from .forms import (
     TeamRegisterForm,
 )
 from .ical import team_calendar
-from .models import Division, Fixture, Invitation, Player, Registration, Season, Team, Venue
+from .models import Division, Invitation, Player, Registration, Season, Team, Venue
 
 
 def require_perm(user, perm: str, obj=None) -> None:

@@ -50,7 +50,7 @@ def make_league(teams_per_division: int = 4, players_per_team: int = 6) -> Small
     second = DivisionFactory(season=season, name="Second", rank=2)
     shared_pub = VenueFactory(name=f"Shared Pub {season.pk}", tables=1)
     teams = []
-    for d_index, division in enumerate((premier, second)):
+    for division in (premier, second):
         for i in range(teams_per_division):
             venue = shared_pub if i == 0 else VenueFactory()
             team = TeamFactory(division=division, season=season, venue=venue,
