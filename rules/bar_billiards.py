@@ -572,7 +572,9 @@ class BarBilliards(Game[BBState]):
             if left == 0:
                 over, end = True, "no_balls"
                 at, visits = s.at, s.visits  # no visit follows the last ball
-            elif left == 1 and not s.invoked:
+            elif left == 1 and s.phase == "play":
+                # the cut-off decides whether endgame play begins; once it has begun,
+                # play swaps until the ball is potted (rule 2i), whatever the gap becomes
                 cut = CUTOFF["red" if red != "out" else "white"]
                 if _gap(scores, at, brk) > cut:
                     over, end = True, "cutoff"

@@ -412,12 +412,17 @@ def test_endgame_pin_foul_with_a_pot_scores_nothing_and_ends_the_frame():
     assert v["over"]
 
 
-def test_endgame_foul_that_opens_the_gap_past_the_cutoff_ends_the_frame():
-    v = view(run(_endgame(1000, 900, 1), shot(cushion=True, fouls=["pin_200"])))
+def test_endgame_goes_on_when_a_foul_opens_the_gap_past_the_cutoff():
+    # rule 2i: once endgame play has begun, play swaps until the ball is potted
+    s = run(_endgame(1000, 900, 1), shot(cushion=True, fouls=["pin_200"]))
+    v = view(s)
     assert v["scores"] == {"home": 1000, "away": 0}
-    assert v["over"]
-    assert v["end"] == "cutoff"
-    assert v["can_invoke_endgame"]
+    assert v["over"] is False
+    assert (v["phase"], v["at_table"], v["gap"]) == ("endgame", "home", 1000)
+    assert v["can_invoke_endgame"] is False
+    v2 = view(run(s, shot(cushion=True, fouls=["pin_200"]), shot(W(100), cushion=True)))
+    assert v2["scores"] == {"home": 0, "away": 100}
+    assert v2["winner"] == "away"
 
 
 def test_endgame_sides_alternate_until_the_ball_is_potted():
