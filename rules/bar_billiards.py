@@ -168,8 +168,14 @@ _FOULS = (
     ),
     Foul("pin_100", BREAK, "the pin guarding the 100 hole fell", True),
     Foul("pin_50", BREAK, "a pin guarding a 50 hole fell", True),
-    Foul("foul_break", BREAK, "foul break-off: not from the centre of the D, white missed the "
-         "red, or balls placed the wrong way round", True),
+    Foul(
+        "foul_break",
+        BREAK,
+        "foul break-off: not from the centre of the D, the white missed the red, or the balls "
+        "placed the wrong way round. If the opponent has the balls replaced for a new "
+        "break-off, list them in to_trough",
+        True,
+    ),
     Foul("outside_d", BREAK, "the ball was cued from outside the D"),
     Foul("miss", BREAK, "the cue ball struck no other ball", True),
     Foul("red_not_played", BREAK, "a white was played while the red was in the trough", True),
@@ -211,8 +217,9 @@ _STATE_DOC = {
     "breaks": "side -> number of non-zero breaks banked",
     "high_break": "side -> highest break banked",
     "fouls": "side -> fouled shots",
-    "cutoff": "with one ball left: the gap over which the frame ends (200, or 400 for the "
-    "red); else null",
+    "cutoff": "with one ball left (bar down): the gap over which the frame ends instead of "
+    "going to endgame play (200, or 400 for the red); else null. Checked when the last ball "
+    "is reached; once endgame play has begun it runs until the ball is potted",
     "gap": "the gap the cut-off is measured on: banked scores plus the break of the side "
     "at the table",
     "end": "how the frame ended: no_balls (every ball gone) or cutoff; null while playing",
@@ -277,7 +284,14 @@ class BarBilliards(Game[BBState]):
         ),
     )
     events = (
-        EventType("shot", "one stroke by the player at the table", _SHOT_FIELDS),
+        EventType(
+            "shot",
+            "one stroke by the player at the table. Pots score the hole's value (the red "
+            "double) into the break; a shot that pots nothing without a foul banks the break "
+            "and ends the visit; a foul ends the visit and loses the break (or the entire "
+            "score). The engine works out which ball came from the trough",
+            _SHOT_FIELDS,
+        ),
         EventType(
             "bar_down",
             "the game clock ran out and the bar dropped: potted balls no longer come back",
