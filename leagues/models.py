@@ -10,6 +10,7 @@ import secrets
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -45,6 +46,37 @@ class League(models.Model):
         return self.name
 
 
+#: The tie-breakers a season may choose from, in the words the table uses to explain itself.
+TIE_BREAKERS: dict[str, str] = {
+    "points": "points",
+    "frames_won": "frames won",
+    "frame_difference": "frame difference",
+    "aggregate": "aggregate score",
+    "head_to_head": "head-to-head",
+}
+#: One point per frame won; then frames won, aggregate score, head-to-head.
+DEFAULT_TIE_BREAKERS: tuple[str, ...] = ("points", "frames_won", "aggregate", "head_to_head")
+
+
+def default_tie_breakers() -> list[str]:
+    return list(DEFAULT_TIE_BREAKERS)
+
+
+def validate_tie_breakers(value) -> None:
+    """An ordered, non-empty list of distinct keys of TIE_BREAKERS."""
+    if not isinstance(value, list) or not value:
+        raise ValidationError("Choose at least one tie-breaker, as a list.", code="tie_breakers")
+    unknown = [key for key in value if key not in TIE_BREAKERS]
+    if unknown:
+        raise ValidationError(
+            f"Unknown tie-breaker(s): {', '.join(map(str, unknown))}; choose from "
+            f"{', '.join(TIE_BREAKERS)}.",
+            code="tie_breakers",
+        )
+    if len(set(value)) != len(value):
+        raise ValidationError("Each tie-breaker may appear once.", code="tie_breakers")
+
+
 class Season(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Open for registration"
@@ -56,11 +88,44 @@ class Season(models.Model):
     slug = models.SlugField(max_length=60)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     start_date = models.DateField(null=True, blank=True)
+    # The points scheme (docs/tables.md). A match's points for a side are
+    # frames won × points_per_frame (a shared frame is half a frame)
+    # + points_per_match_win / points_per_match_draw
+    # + bonus_margin_points when it won by bonus_margin frames or more
+    # + bonus_aggregate_points when its aggregate score was the higher.
+    points_per_frame = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
+    points_per_match_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0"))
+    points_per_match_draw = models.DecimalField(
+        max_digits=4, decimal_places=1, default=Decimal("0")
+    )
+    bonus_margin = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="A match won by this many frames or more earns a bonus."
+    )
+    bonus_margin_points = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
+    bonus_aggregate_points = models.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        default=Decimal("0"),
+        help_text="Points to the side with the higher aggregate score in a match.",
+    )
+    tie_breakers = models.JSONField(
+        default=default_tie_breakers,
+        validators=[validate_tie_breakers],
+        help_text="Ordered keys from: " + ", ".join(TIE_BREAKERS) + ".",
+    )
 
     class Meta:
         ordering = ["-start_date", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="season_slug_unique_in_league"),
+            models.CheckConstraint(
+                condition=Q(points_per_frame__gte=0)
+                & Q(points_per_match_win__gte=0)
+                & Q(points_per_match_draw__gte=0)
+                & Q(bonus_margin_points__gte=0)
+                & Q(bonus_aggregate_points__gte=0),
+                name="season_points_not_negative",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -249,6 +314,11 @@ class Fixture(models.Model):
         POSTPONED = "postponed", "Postponed"
         PLAYED = "played", "Played"
 
+    class Outcome(models.TextChoices):
+        PLAYED = "played", "Played"
+        WALKOVER = "walkover", "Walkover"
+        CONCEDED = "conceded", "Conceded"
+
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="fixtures")
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="fixtures")
     round = models.PositiveSmallIntegerField()
@@ -265,16 +335,29 @@ class Fixture(models.Model):
     home_score = models.PositiveIntegerField(null=True, blank=True)
     away_score = models.PositiveIntegerField(null=True, blank=True)
     result_confirmed_at = models.DateTimeField(null=True, blank=True)
+    # A walkover or conceded match is recorded by the secretary, with awarded frames and a
+    # reason the table shows.
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.PLAYED)
+    outcome_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["date", "division__rank", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(home=models.F("away")), name="fixture_two_teams"),
+            models.CheckConstraint(
+                condition=Q(outcome="played") | ~Q(outcome_reason=""),
+                name="fixture_award_has_reason",
+            ),
             models.UniqueConstraint(
                 fields=["division", "home", "away"], name="fixture_pair_once_each_way"
             ),
         ]
-        indexes = [models.Index(fields=["season", "date"])]
+        indexes = [
+            models.Index(fields=["season", "date"]),
+            models.Index(
+                fields=["division", "result_confirmed_at"], name="fixture_division_results"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.home} v {self.away}"
@@ -294,3 +377,229 @@ class Fixture(models.Model):
             return f"{value.normalize():f}".replace(".5", "½")
 
         return f"{fmt(self.home_frames)}–{fmt(self.away_frames)}"
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+class PointDeduction(models.Model):
+    """Points taken from a team by the secretary, with the reason the table shows."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="deductions")
+    points = models.DecimalField(max_digits=5, decimal_places=1)
+    reason = models.CharField(max_length=200)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(points__gt=0), name="deduction_points_positive"),
+            models.CheckConstraint(condition=~Q(reason=""), name="deduction_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"−{self.points} {self.team}: {self.reason}"
+
+
+class Publication(models.Model):
+    """The secretary's request to publish a season's tables, and the job's progress.
+
+    The row is the job's source of truth (outbox): the task claims it with a conditional
+    UPDATE (queued → running, or running with a stale heartbeat → running), and a
+    periodic sweeper re-queues rows whose heartbeat has gone stale, so a lost message or
+    a killed worker costs latency, never a publication.
+    """
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Published"
+        FAILED = "failed", "Failed"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="publications")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    as_of = models.DateTimeField(help_text="Results confirmed up to this moment are included.")
+    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done.")
+    step = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    emails_sent = models.PositiveIntegerField(default=0)
+    csv = models.TextField(blank=True, help_text="Every division's table, as CSV.")
+    printable_html = models.TextField(blank=True, help_text="The printable page, as rendered.")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season"],
+                condition=Q(state__in=["queued", "running"]),
+                name="one_active_publication_per_season",
+            ),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="publication_progress"),
+        ]
+        indexes = [models.Index(fields=["state", "heartbeat_at"], name="publication_sweep")]
+
+    def __str__(self) -> str:
+        return f"{self.season} tables as of {self.as_of:%d %b %Y %H:%M} ({self.state})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("publication-detail", args=[self.pk])
+
+    @property
+    def is_active(self) -> bool:
+        return self.state in (self.State.QUEUED, self.State.RUNNING)
+
+
+class TableSnapshot(models.Model):
+    """One division's published table: written once by the publishing job, never changed."""
+
+    publication = models.ForeignKey(
+        Publication, on_delete=models.PROTECT, related_name="snapshots"
+    )
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="snapshots")
+    as_of = models.DateTimeField()
+    rows = models.JSONField(help_text="The table's rows, positions and explanations.")
+    notes = models.JSONField(default=list, help_text="Deductions, walkovers, concessions.")
+    scheme = models.JSONField(default=dict, help_text="Points scheme and tie-breakers used.")
+    html = models.TextField(help_text="The public table as rendered at publication.")
+    csv = models.TextField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["division__rank", "-as_of"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["publication", "division"], name="one_snapshot_per_division"
+            ),
+        ]
+        indexes = [models.Index(fields=["division", "-as_of"], name="snapshot_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.division} as of {self.as_of:%d %b %Y}"
+
+
+class Subscription(models.Model):
+    """Someone who asked to receive a league's tables by email when they are published."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="subscriptions")
+    email = models.EmailField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["email"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "email"], name="subscribe_once_per_league"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.league})"
+
+
+class SentNotification(models.Model):
+    """An email sent once per key: the row is inserted, under a unique index, in the same
+    transaction as the send, so a task run twice never mails anyone twice."""
+
+    class Kind(models.TextChoices):
+        REMINDER = "reminder", "Fixture reminder"
+        TABLES = "tables", "Published tables"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    fixture = models.ForeignKey(
+        Fixture, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    publication = models.ForeignKey(
+        Publication, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    recipient = models.EmailField()
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-sent_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "fixture", "recipient"],
+                condition=Q(fixture__isnull=False),
+                name="notify_once_per_fixture",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "publication", "recipient"],
+                condition=Q(publication__isnull=False),
+                name="notify_once_per_publication",
+            ),
+            models.CheckConstraint(
+                condition=Q(fixture__isnull=False) | Q(publication__isnull=False),
+                name="notification_has_subject",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.recipient}"
+
+
+class PlayerFrameStat(models.Model):
+    """One player's line for one frame of a league match.
+
+    Derived from the frame's shot log by `frames.stats` (leagues never reads the log),
+    the way a match result is written onto its fixture: leaderboards and the player page
+    aggregate these rows in the database. `source_seq` is the log's head when the line was
+    computed, so a stale line can be found and recomputed.
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="+")
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="player_stats")
+    frame_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="frame_stats")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(max_length=4)
+    doubles = models.BooleanField(default=False)
+    played_on = models.DateField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    shared = models.BooleanField(default=False)
+    score = models.PositiveIntegerField(default=0, help_text="The side's score in the frame.")
+    opponent_score = models.PositiveIntegerField(default=0)
+    has_shots = models.BooleanField(default=False, help_text="Scored shot by shot on the pad.")
+    high_break = models.PositiveIntegerField(default=0)
+    breaks = models.PositiveIntegerField(default=0, help_text="Breaks banked (> 0).")
+    points_banked = models.PositiveIntegerField(default=0)
+    pots_200 = models.PositiveIntegerField(default=0, help_text="Whites potted in the 200.")
+    reds_200 = models.PositiveIntegerField(default=0, help_text="The red potted in the 200 (400).")
+    black_pin_wipeouts = models.PositiveIntegerField(
+        default=0, help_text="Times this player knocked the black (200) pin, losing the score."
+    )
+    points_wiped = models.PositiveIntegerField(default=0)
+    source_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["fixture", "frame_number", "side"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["fixture", "frame_number", "player"], name="one_line_per_player_frame"
+            ),
+            models.CheckConstraint(
+                condition=~(Q(won=True) & Q(shared=True)), name="frame_line_won_or_shared"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["division", "player"], name="frame_stat_division"),
+            models.Index(fields=["season", "player"], name="frame_stat_season"),
+            models.Index(fields=["player", "played_on"], name="frame_stat_player_form"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in frame {self.frame_number} of {self.fixture}"
