@@ -1,0 +1,230 @@
+"""Every non-trivial read of match night. Each owns its joins, so the match page makes a
+fixed number of queries whatever the state of the night (asserted in tests)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from leagues.models import Fixture, Player, Registration
+
+from .models import Frame, FramePlayer, Match, MatchLog, Presence, Side
+
+SIDES = (Side.HOME.value, Side.AWAY.value)
+HALF = Decimal("0.5")
+DONE = (Frame.Status.COMPLETE, Frame.Status.CONCEDED)
+
+
+def other_side(side: str) -> str:
+    return Side.AWAY if side == Side.HOME else Side.HOME
+
+
+# --------------------------------------------------------------------------- the tally
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A match result from its frames: frames won (a shared frame is half each) and the
+    aggregate of the frame scores. `finished` when every frame is complete or conceded."""
+
+    home_frames: Decimal
+    away_frames: Decimal
+    home_score: int
+    away_score: int
+    finished: bool
+    started: bool
+
+    @property
+    def frames_display(self) -> str:
+        def fmt(value: Decimal) -> str:
+            return f"{value.normalize():f}".replace(".5", "½").replace("0½", "½")
+
+        return f"{fmt(self.home_frames)}–{fmt(self.away_frames)}"
+
+
+def frame_winner(frame: Frame) -> str:
+    """The side that takes the frame ("" for none: unplayed, shared, or both conceded)."""
+    if frame.status == Frame.Status.CONCEDED:
+        return {"home": Side.AWAY, "away": Side.HOME}.get(frame.conceded_by, "")
+    if frame.status == Frame.Status.COMPLETE and not frame.shared:
+        return frame.winner
+    return ""
+
+
+def tally(frames: Iterable[Frame]) -> Tally:
+    """Add the frames up. A conceded frame is won by the side that did not concede (by
+    nobody when both did) and adds no points; a shared frame is half a frame each.
+
+    >>> f = Frame(status="complete", home_score=1200, away_score=1200, shared=True)
+    >>> g = Frame(status="conceded", conceded_by="away")
+    >>> t = tally([f, g])
+    >>> (t.home_frames, t.away_frames, t.home_score, t.away_score, t.finished)
+    (Decimal('1.5'), Decimal('0.5'), 1200, 1200, True)
+    """
+    won = {Side.HOME: Decimal(0), Side.AWAY: Decimal(0)}
+    score = {Side.HOME: 0, Side.AWAY: 0}
+    finished, started, count = True, False, 0
+    for frame in frames:
+        count += 1
+        if frame.status not in DONE:
+            finished = False
+        if frame.status in (Frame.Status.IN_PLAY, Frame.Status.COMPLETE):
+            started = True
+        if frame.status == Frame.Status.COMPLETE:
+            score[Side.HOME] += frame.home_score or 0
+            score[Side.AWAY] += frame.away_score or 0
+            if frame.shared:
+                won[Side.HOME] += HALF
+                won[Side.AWAY] += HALF
+        winner = frame_winner(frame)
+        if winner:
+            won[winner] += 1
+    return Tally(
+        won[Side.HOME],
+        won[Side.AWAY],
+        score[Side.HOME],
+        score[Side.AWAY],
+        finished and count > 0,
+        started,
+    )
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def match_qs() -> QuerySet[Match]:
+    return Match.objects.select_related(
+        "fixture__home",
+        "fixture__away",
+        "fixture__venue",
+        "fixture__division",
+        "fixture__season__league",
+        "home_confirmed_by",
+        "away_confirmed_by",
+    )
+
+
+def frames_qs() -> QuerySet[Frame]:
+    return Frame.objects.select_related("referee").prefetch_related(
+        Prefetch("players", queryset=FramePlayer.objects.select_related("player"))
+    )
+
+
+def match_for_fixture(fixture: Fixture) -> Match | None:
+    return match_qs().filter(fixture=fixture).first()
+
+
+@dataclass
+class FrameRow:
+    """One line of the scorecard."""
+
+    frame: Frame
+    home: list[Player]
+    away: list[Player]
+    winner: str
+
+    @property
+    def conceded_sides(self) -> list[str]:
+        if self.frame.status != Frame.Status.CONCEDED:
+            return []
+        return list(SIDES) if self.frame.conceded_by == "both" else [self.frame.conceded_by]
+
+
+@dataclass
+class SideSquad:
+    side: str
+    team: object
+    roster: list[Registration] = field(default_factory=list)
+    present: list[Presence] = field(default_factory=list)
+
+    @property
+    def present_ids(self) -> set[int]:
+        return {p.player_id for p in self.present}
+
+    @property
+    def extras(self) -> list[Presence]:
+        """Present players who are not on the roster (drafted for the night)."""
+        on_roster = {r.player_id for r in self.roster}
+        return [p for p in self.present if p.player_id not in on_roster]
+
+
+@dataclass
+class MatchDetail:
+    match: Match
+    rows: list[FrameRow]
+    squads: dict[str, SideSquad]
+    log: list[MatchLog]
+    tally: Tally
+    secret_made_by: dict[str, str]
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.rows)
+
+
+def scorecard_rows(frames: Iterable[Frame]) -> list[FrameRow]:
+    rows = []
+    for frame in frames:
+        slots = {Side.HOME: [], Side.AWAY: []}
+        for slot in frame.players.all():
+            slots[slot.side].append(slot.player)
+        rows.append(FrameRow(frame, slots[Side.HOME], slots[Side.AWAY], frame_winner(frame)))
+    return rows
+
+
+def match_frames(match: Match) -> list[Frame]:
+    return list(frames_qs().filter(match=match).order_by("order"))
+
+
+def match_detail(match_id: int) -> MatchDetail:
+    """Everything the match page shows, in a fixed number of queries."""
+    match = match_qs().get(pk=match_id)
+    frames = match_frames(match)
+    presences = list(
+        Presence.objects.filter(match=match).select_related("player").order_by("player__name")
+    )
+    fixture = match.fixture
+    rosters = list(
+        Registration.objects.filter(
+            team__in=[fixture.home_id, fixture.away_id], status=Registration.Status.ACTIVE
+        )
+        .select_related("player")
+        .order_by("player__name")
+    )
+    squads = {side: SideSquad(side, match.team(side)) for side in SIDES}
+    team_side = {fixture.home_id: Side.HOME, fixture.away_id: Side.AWAY}
+    for reg in rosters:
+        squads[team_side[reg.team_id]].roster.append(reg)
+    for presence in presences:
+        squads[presence.side].present.append(presence)
+    log = list(MatchLog.objects.filter(match=match).select_related("actor").order_by("at", "id"))
+    made_by = {}
+    for entry in log:
+        if entry.action == "committed":
+            made_by[entry.detail.get("side", "")] = entry.detail.get("made_by", "")
+    return MatchDetail(match, scorecard_rows(frames), squads, log, tally(frames), made_by)
+
+
+def draftable_players(match: Match, side: str) -> QuerySet[Player]:
+    """Players a side may draft for the night (rule 8): not on its roster, and neither on
+    another team's roster this season nor played for another team this season."""
+    team = match.team(side)
+    season_id = match.fixture.season_id
+    bound = Registration.objects.filter(season_id=season_id).filter(
+        Q(status=Registration.Status.ACTIVE) | Q(first_played_at__isnull=False)
+    )
+    return (
+        Player.objects.exclude(pk__in=bound.exclude(team=team).values("player_id"))
+        .exclude(pk__in=bound.filter(team=team).values("player_id"))
+        .order_by("name", "id")
+    )
+
+
+def matches_awaiting_confirmation() -> QuerySet[Match]:
+    """Complete matches that no captain has disputed: the auto-confirm candidates."""
+    return Match.objects.filter(
+        status=Match.Status.COMPLETE, completed_at__isnull=False
+    ).select_related("fixture__season__league")
