@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import strategies as st
 
-from rules import RuleError, Timeline, get, replay
-from rules.bar_billiards import HOLES, BBState
+# The venv also holds django-rules, whose top-level package is called `rules` too and sits
+# in site-packages ahead of our editable install: make sure `import rules` is ours even when
+# pytest is not started from the repository root (python -m pytest puts the root first).
+ROOT = str(Path(__file__).resolve().parents[2])
+if sys.path[0] != ROOT:
+    sys.path.insert(0, ROOT)
+
+from rules import RuleError, Timeline, get, replay  # noqa: E402
+from rules.bar_billiards import HOLES, BBState  # noqa: E402
 
 BB = get("bar_billiards_4pin")
 
