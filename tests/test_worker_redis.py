@@ -37,6 +37,9 @@ def _reset_connections() -> None:
     if app._pool is not None:
         app._pool.force_close_all()
         app._pool = None
+    amqp = app.amqp
+    if getattr(amqp, "_producer_pool", None) is not None:
+        amqp._producer_pool = None
     app.__dict__.pop("backend", None)
 
 
