@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -201,7 +202,19 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", None)
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # The tables (docs/tables.md): heal publications whose worker vanished; remind captains
+    # of tomorrow's fixtures; record statistics of frames the match-night code missed.
+    "tables-sweep-publications": {"task": "leagues.tasks.sweep_publications", "schedule": 60.0},
+    "tables-fixture-reminders": {
+        "task": "leagues.tasks.send_fixture_reminders",
+        "schedule": crontab(hour=10, minute=0),
+    },
+    "stats-sync-frames": {"task": "frames.stats.sync_frame_stats", "schedule": 300.0},
+    # Match night: confirm results left unconfirmed past their league's period (48 h).
+    "match-autoconfirm": {"task": "frames.tasks.autoconfirm_matches", "schedule": 900.0},
+}
+CELERY_IMPORTS = ["frames.stats"]  # its tasks live beside the statistics, not in tasks.py
 
 # Security: strict in production, relaxed only where DEBUG needs plain HTTP.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

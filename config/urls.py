@@ -14,5 +14,6 @@ urlpatterns = [
     path("api/", include("leagues.api_urls")),
     path("", include("frames.urls")),
     path("", include("frames.pad_urls")),
+    path("", include("frames.stats_urls")),
     path("", include("leagues.urls")),
 ]

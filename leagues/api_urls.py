@@ -28,5 +28,27 @@ urlpatterns = [
     path(
         "fixtures/<int:pk>/postpone/", api.FixturePostponeView.as_view(), name="api-fixture-postpone"
     ),
+    # Tables
+    path("divisions/<int:pk>/table/", api.PublishedTableView.as_view(), name="api-division-table"),
+    path(
+        "divisions/<int:pk>/table/provisional/",
+        api.LiveTableView.as_view(),
+        name="api-division-table-live",
+    ),
+    path(
+        "seasons/<int:pk>/publications/",
+        api.SeasonPublicationsView.as_view(),
+        name="api-season-publications",
+    ),
+    path(
+        "seasons/<int:pk>/points-scheme/",
+        api.PointsSchemeView.as_view(),
+        name="api-season-points-scheme",
+    ),
+    path("publications/<int:pk>/", api.PublicationView.as_view(), name="api-publication-detail"),
+    path("fixtures/<int:pk>/award/", api.FixtureAwardView.as_view(), name="api-fixture-award"),
+    path(
+        "teams/<int:pk>/deductions/", api.TeamDeductionsView.as_view(), name="api-team-deductions"
+    ),
     *router.urls,
 ]

@@ -3,9 +3,24 @@ number of queries however large the league grows (asserted in tests)."""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from datetime import date
 
-from .models import Division, Fixture, League, Registration, Season, Team, Venue
+from django.db.models import Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from . import standings
+from .models import (
+    Division,
+    Fixture,
+    League,
+    PointDeduction,
+    Publication,
+    Registration,
+    Season,
+    TableSnapshot,
+    Team,
+    Venue,
+)
 
 
 def fixtures_qs() -> QuerySet[Fixture]:
@@ -69,3 +84,58 @@ def venue_detail(venue_id: int) -> tuple[Venue, list[Team], list[Fixture]]:
 
 def team_fixtures(team: Team) -> list[Fixture]:
     return list(fixtures_qs().filter(Q(home=team) | Q(away=team)).order_by("date", "id"))
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+def latest_snapshot(division: Division) -> TableSnapshot | None:
+    """The division's latest published table (from a finished publication)."""
+    return (
+        TableSnapshot.objects.filter(
+            division=division, publication__state=Publication.State.DONE
+        )
+        .order_by("-as_of", "-id")
+        .first()
+    )
+
+
+def division_table_page(division: Division, fixtures: list[Fixture]) -> dict:
+    """What the public division page shows of the table: the latest published snapshot,
+    and the results confirmed since (all results when nothing is published yet), which
+    are marked provisional. One query, whatever the size of the division."""
+    snapshot = latest_snapshot(division)
+    cut = snapshot.as_of if snapshot else None
+    provisional = [
+        f
+        for f in fixtures
+        if f.result_confirmed_at is not None and (cut is None or f.result_confirmed_at > cut)
+    ]
+    provisional.sort(key=lambda f: (f.result_confirmed_at, f.pk))
+    return {"snapshot": snapshot, "provisional_results": provisional}
+
+
+def season_tables_page(season: Season, *, today: date | None = None) -> dict:
+    """The secretary's tables page: every division's provisional table (the same few
+    queries for any number of divisions), recent publications, deductions, and the
+    fixtures still without a result up to today (for walkovers and concessions)."""
+    today = today or timezone.localdate()
+    return {
+        "tables": standings.tables(season),
+        "publications": list(
+            Publication.objects.filter(season=season).select_related("created_by")[:10]
+        ),
+        "deductions": list(
+            PointDeduction.objects.filter(team__season=season)
+            .select_related("team", "by")
+            .order_by("-at", "-id")
+        ),
+        "teams": list(
+            Team.objects.filter(season=season, division__isnull=False).order_by("name")
+        ),
+        "outstanding": list(
+            fixtures_qs()
+            .filter(season=season, result_confirmed_at__isnull=True, date__lte=today)
+            .order_by("date", "division__rank", "id")
+        ),
+    }

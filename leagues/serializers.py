@@ -1,8 +1,22 @@
 from __future__ import annotations
 
+from decimal import Decimal
+
 from rest_framework import serializers
 
-from .models import Division, Fixture, League, Player, Registration, Season, Team, Venue
+from .models import (
+    TIE_BREAKERS,
+    Division,
+    Fixture,
+    League,
+    Player,
+    PointDeduction,
+    Publication,
+    Registration,
+    Season,
+    Team,
+    Venue,
+)
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -92,6 +106,7 @@ class FixtureSerializer(serializers.ModelSerializer):
             "id", "season", "division", "round", "date", "original_date", "status", "note",
             "home", "home_name", "away", "away_name", "venue", "venue_name",
             "home_frames", "away_frames", "home_score", "away_score", "result_confirmed_at",
+            "outcome", "outcome_reason",
         ]
 
 
@@ -112,3 +127,116 @@ class FixturePostponeSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     error = serializers.CharField(help_text="A stable machine code.")
     message = serializers.CharField(help_text="What went wrong, for people.")
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+class TableRowSerializer(serializers.Serializer):
+    """One team's line. Frames and points are decimal strings (a shared frame is ½)."""
+
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    position = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="The position is shared (level on everything).")
+    position_display = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    frames_for = serializers.CharField()
+    frames_against = serializers.CharField()
+    frame_difference = serializers.CharField()
+    score_for = serializers.IntegerField()
+    score_against = serializers.IntegerField()
+    earned = serializers.CharField()
+    deducted = serializers.CharField()
+    points = serializers.CharField()
+    explanation = serializers.CharField()
+    notes = serializers.ListField(child=serializers.CharField())
+
+
+class TableNoteSerializer(serializers.Serializer):
+    team = serializers.CharField()
+    text = serializers.CharField()
+
+
+class ProvisionalResultSerializer(serializers.ModelSerializer):
+    home_name = serializers.CharField(source="home.name", read_only=True)
+    away_name = serializers.CharField(source="away.name", read_only=True)
+
+    class Meta:
+        model = Fixture
+        fields = [
+            "id", "date", "home", "home_name", "away", "away_name", "home_frames",
+            "away_frames", "home_score", "away_score", "outcome", "outcome_reason",
+            "result_confirmed_at",
+        ]
+
+
+class PublishedTableSerializer(serializers.Serializer):
+    division = serializers.IntegerField()
+    published = serializers.BooleanField()
+    as_of = serializers.DateTimeField(allow_null=True)
+    publication = serializers.IntegerField(allow_null=True)
+    rows = TableRowSerializer(many=True)
+    notes = TableNoteSerializer(many=True)
+    provisional_results = ProvisionalResultSerializer(
+        many=True, help_text="Results confirmed since the table was published."
+    )
+
+
+class LiveTableSerializer(serializers.Serializer):
+    division = serializers.IntegerField()
+    provisional = serializers.BooleanField(default=True)
+    rows = TableRowSerializer(many=True)
+    notes = TableNoteSerializer(many=True)
+    scheme = serializers.ListField(child=serializers.CharField())
+
+
+class PublicationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Publication
+        fields = [
+            "id", "season", "state", "as_of", "progress", "step", "created_at", "started_at",
+            "heartbeat_at", "finished_at", "attempts", "error", "emails_sent",
+        ]
+
+
+class FixtureAwardSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(
+        choices=[Fixture.Outcome.WALKOVER.value, Fixture.Outcome.CONCEDED.value]
+    )
+    home_frames = serializers.DecimalField(max_digits=4, decimal_places=1, min_value=0)
+    away_frames = serializers.DecimalField(max_digits=4, decimal_places=1, min_value=0)
+    home_score = serializers.IntegerField(min_value=0, default=0)
+    away_score = serializers.IntegerField(min_value=0, default=0)
+    reason = serializers.CharField(max_length=200)
+
+
+class PointDeductionSerializer(serializers.ModelSerializer):
+    team_name = serializers.CharField(source="team.name", read_only=True)
+
+    class Meta:
+        model = PointDeduction
+        fields = ["id", "team", "team_name", "points", "reason", "at"]
+
+
+class PointDeductionCreateSerializer(serializers.Serializer):
+    points = serializers.DecimalField(max_digits=5, decimal_places=1, min_value=Decimal("0.5"))
+    reason = serializers.CharField(max_length=200)
+
+
+class PointsSchemeSerializer(serializers.ModelSerializer):
+    tie_breakers = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(TIE_BREAKERS)),
+        help_text="In order; each once.",
+    )
+
+    class Meta:
+        model = Season
+        fields = [
+            "points_per_frame", "points_per_match_win", "points_per_match_draw",
+            "bonus_margin", "bonus_margin_points", "bonus_aggregate_points", "tie_breakers",
+        ]
+        extra_kwargs = {f: {"required": False} for f in fields}

@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import logging
 from collections.abc import Iterable
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
+from django.template.loader import render_to_string
 from django.utils import timezone
 
+from . import standings
 from .errors import DomainError
 from .models import (
     Division,
     Fixture,
     Invitation,
+    League,
     Player,
+    PlayerFrameStat,
+    PointDeduction,
+    Publication,
     Registration,
     Season,
+    SentNotification,
+    Subscription,
+    TableSnapshot,
     Team,
     Venue,
+    validate_tie_breakers,
 )
 from .scheduling import ScheduleError, TeamSlot, double_round_robin, match_nights
 
@@ -386,3 +404,542 @@ def fixture_record_result(
         ]
     )
     return fixture
+
+
+# ----------------------------------------------------------------------------- tables
+
+logger = logging.getLogger(__name__)
+
+#: A running publication whose heartbeat is older than this is presumed dead.
+PUBLICATION_STALE_AFTER = timedelta(seconds=getattr(settings, "PUBLICATION_STALE_SECONDS", 120))
+
+_SCHEME_FIELDS = (
+    "points_per_frame",
+    "points_per_match_win",
+    "points_per_match_draw",
+    "bonus_margin_points",
+    "bonus_aggregate_points",
+)
+
+
+def _decimal(value, field: str, *, halves: bool = False) -> Decimal:
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        raise DomainError("bad_value", f"{value!r} is not a number.", field=field) from None
+    if not number.is_finite() or number < 0:
+        raise DomainError("bad_value", "Give a number of zero or more.", field=field)
+    if (number * 2) % 1 or (not halves and number * 10 % 1):
+        raise DomainError(
+            "bad_value",
+            "Use whole or half numbers." if halves else "Use at most one decimal place.",
+            field=field,
+        )
+    return number
+
+
+@transaction.atomic
+def season_set_points_scheme(
+    *,
+    season: Season,
+    points_per_frame=None,
+    points_per_match_win=None,
+    points_per_match_draw=None,
+    bonus_margin: int | None | str = "",
+    bonus_margin_points=None,
+    bonus_aggregate_points=None,
+    tie_breakers: list[str] | None = None,
+) -> Season:
+    """Set a season's points scheme and tie-breaker order (fields not given are kept).
+    `bonus_margin=None` turns the winning-margin bonus off."""
+    given = {
+        "points_per_frame": points_per_frame,
+        "points_per_match_win": points_per_match_win,
+        "points_per_match_draw": points_per_match_draw,
+        "bonus_margin_points": bonus_margin_points,
+        "bonus_aggregate_points": bonus_aggregate_points,
+    }
+    fields = []
+    for name, value in given.items():
+        if value is not None:
+            setattr(season, name, _decimal(value, name))
+            fields.append(name)
+    if bonus_margin != "":
+        if bonus_margin is not None and (not isinstance(bonus_margin, int) or bonus_margin < 1):
+            raise DomainError(
+                "bad_value", "The bonus margin is a number of frames, 1 or more.",
+                field="bonus_margin",
+            )
+        season.bonus_margin = bonus_margin
+        fields.append("bonus_margin")
+    if tie_breakers is not None:
+        try:
+            validate_tie_breakers(tie_breakers)
+        except ValidationError as exc:
+            raise DomainError("bad_tie_breakers", exc.messages[0], field="tie_breakers") from None
+        season.tie_breakers = list(tie_breakers)
+        fields.append("tie_breakers")
+    if fields:
+        season.save(update_fields=fields)
+    return season
+
+
+@transaction.atomic
+def point_deduction_add(
+    *, team: Team, points, reason: str, by=None, now: datetime | None = None
+) -> PointDeduction:
+    """Deduct points from a team; the reason is shown on the table."""
+    reason = reason.strip()
+    if not reason:
+        raise DomainError("required", "Give the reason for the deduction.", field="reason")
+    amount = _decimal(points, "points", halves=True)
+    if amount <= 0:
+        raise DomainError("bad_value", "Deduct at least half a point.", field="points")
+    if team.division_id is None:
+        raise DomainError("no_division", f"{team.name} is not in a division.", field="team")
+    return PointDeduction.objects.create(
+        team=team, points=amount, reason=reason[:200], by=by, at=now or timezone.now()
+    )
+
+
+@transaction.atomic
+def fixture_award(
+    *,
+    fixture: Fixture,
+    outcome: str,
+    home_frames,
+    away_frames,
+    reason: str,
+    home_score: int = 0,
+    away_score: int = 0,
+    now: datetime | None = None,
+) -> Fixture:
+    """Record a walkover or a conceded match: the awarded frames (and scores, if any)
+    count in the table like a played result, and the reason is shown beneath it."""
+    if outcome not in (Fixture.Outcome.WALKOVER, Fixture.Outcome.CONCEDED):
+        raise DomainError("bad_value", "Choose walkover or conceded.", field="outcome")
+    reason = reason.strip()
+    if not reason:
+        raise DomainError("required", "Give the reason; the table shows it.", field="reason")
+    home = _decimal(home_frames, "home_frames", halves=True)
+    away = _decimal(away_frames, "away_frames", halves=True)
+    if home == away:
+        raise DomainError(
+            "no_winner", "Award the match to one side: the frames cannot be level.",
+            field="home_frames",
+        )
+    if min(home_score, away_score) < 0:
+        raise DomainError("bad_value", "Scores cannot be negative.", field="home_score")
+    fixture = Fixture.objects.select_for_update().get(pk=fixture.pk)
+    if fixture.result_confirmed_at is not None and fixture.outcome == Fixture.Outcome.PLAYED:
+        raise DomainError(
+            "has_result", "This match has a confirmed result from the night; it was played."
+        )
+    fixture.outcome = outcome
+    fixture.outcome_reason = reason[:200]
+    fixture.home_frames, fixture.away_frames = home, away
+    fixture.home_score, fixture.away_score = home_score, away_score
+    fixture.result_confirmed_at = now or timezone.now()
+    fixture.status = Fixture.Status.PLAYED
+    fixture.save(
+        update_fields=[
+            "outcome", "outcome_reason", "home_frames", "away_frames", "home_score",
+            "away_score", "result_confirmed_at", "status",
+        ]
+    )
+    return fixture
+
+
+# ------------------------------------------------------------------------- publishing
+
+
+@transaction.atomic
+def publication_request(*, season: Season, actor=None, now: datetime | None = None) -> Publication:
+    """Ask for the season's tables to be published as of now. The job runs after the
+    commit (in-process without a broker). While one is queued or running, asking again
+    returns it (the database holds one active publication per season)."""
+    from . import tasks
+
+    now = now or timezone.now()
+    Season.objects.select_for_update().filter(pk=season.pk).first()
+    active = Publication.objects.filter(
+        season=season, state__in=[Publication.State.QUEUED, Publication.State.RUNNING]
+    ).first()
+    if active is not None:
+        return active
+    if not Division.objects.filter(season=season).exists():
+        raise DomainError("no_divisions", f"{season} has no divisions to publish.")
+    publication = Publication.objects.create(
+        season=season, as_of=now, created_by=actor, created_at=now, heartbeat_at=now,
+        step="Waiting for a worker",
+    )
+    tasks.publish_tables.delay_on_commit(publication.pk)
+    return publication
+
+
+@transaction.atomic
+def publication_retry(*, publication: Publication, now: datetime | None = None) -> Publication:
+    """Queue a failed publication again; what it had finished is kept."""
+    from . import tasks
+
+    now = now or timezone.now()
+    updated = Publication.objects.filter(
+        pk=publication.pk, state=Publication.State.FAILED
+    ).update(state=Publication.State.QUEUED, heartbeat_at=now, error="", step="Queued again")
+    if not updated:
+        raise DomainError("not_failed", "Only a failed publication can be tried again.")
+    tasks.publish_tables.delay_on_commit(publication.pk)
+    publication.refresh_from_db()
+    return publication
+
+
+def publication_claim(*, publication_id: int, now: datetime) -> bool:
+    """Take the job: queued → running, or running with a stale heartbeat (its worker
+    died) → running. One conditional UPDATE, so two workers never both win."""
+    stale = now - PUBLICATION_STALE_AFTER
+    claimed = (
+        Publication.objects.filter(pk=publication_id)
+        .filter(
+            Q(state=Publication.State.QUEUED)
+            | Q(state=Publication.State.RUNNING, heartbeat_at__lt=stale)
+        )
+        .update(
+            state=Publication.State.RUNNING,
+            heartbeat_at=now,
+            started_at=Coalesce(F("started_at"), Value(now)),
+            attempts=F("attempts") + 1,
+            error="",
+        )
+    )
+    return claimed == 1
+
+
+def _beat(publication_id: int, *, progress: int, step: str, **extra) -> None:
+    Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
+        progress=min(progress, 100), step=step[:200], heartbeat_at=timezone.now(), **extra
+    )
+
+
+CSV_HEADER = [
+    "Division", "Pos", "Team", "P", "W", "D", "L", "Frames for", "Frames against",
+    "Frame difference", "Aggregate for", "Aggregate against", "Deducted", "Points",
+    "Explanation", "Notes",
+]
+
+
+def table_csv_rows(division: str, rows: list[dict]) -> list[list]:
+    return [
+        [
+            division, r["position_display"], r["team"], r["played"], r["won"], r["drawn"],
+            r["lost"], r["frames_for"], r["frames_against"], r["frame_difference"],
+            r["score_for"], r["score_against"], r["deducted"], r["points"], r["explanation"],
+            "; ".join(r["notes"]),
+        ]
+        for r in rows
+    ]
+
+
+def _csv(lines: list[list]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    writer.writerows(lines)
+    return out.getvalue()
+
+
+def _snapshot(publication: Publication, table: standings.Table, now: datetime) -> TableSnapshot:
+    rows = table.as_rows()
+    context = {
+        "division_name": table.division,
+        "rows": rows,
+        "notes": table.notes,
+        "scheme_text": table.scheme.describe(),
+        "as_of": publication.as_of,
+        "provisional": False,
+    }
+    snapshot, _ = TableSnapshot.objects.get_or_create(
+        publication=publication,
+        division_id=table.division_id,
+        defaults={
+            "as_of": publication.as_of,
+            "rows": rows,
+            "notes": [{"team": n["team"], "text": n["text"]} for n in table.notes],
+            "scheme": table.scheme.as_dict() | {"text": table.scheme.describe()},
+            "html": render_to_string("leagues/table.html", context),
+            "csv": _csv(table_csv_rows(table.division, rows)),
+            "created_at": now,
+        },
+    )
+    return snapshot
+
+
+def table_recipients(season: Season) -> list[tuple[str, str]]:
+    """(email, unsubscribe token or "") of the captains and vice-captains of the season's
+    teams and of the league's subscribers, each address once."""
+    users = Team.objects.filter(season=season).values_list(
+        "captain__email", "vice_captain__email"
+    )
+    recipients = {e.strip().lower(): "" for pair in users for e in pair if e and e.strip()}
+    for email, token in Subscription.objects.filter(
+        league_id=season.league_id, active=True
+    ).values_list("email", "token"):
+        recipients.setdefault(email.strip().lower(), token)
+    return sorted(recipients.items())
+
+
+def _send_once(
+    *,
+    kind: str,
+    recipient: str,
+    subject: str,
+    body: str,
+    now: datetime,
+    fixture: Fixture | None = None,
+    publication: Publication | None = None,
+) -> bool:
+    """Send one email at most once per (kind, subject object, recipient): the row is
+    inserted under a unique index in the same transaction as the send, so a second run
+    (or a concurrent one, which waits on the index) sends nothing. If the send fails the
+    row rolls back and a retry sends it."""
+    with transaction.atomic():
+        _, created = SentNotification.objects.get_or_create(
+            kind=kind,
+            fixture=fixture,
+            publication=publication,
+            recipient=recipient,
+            defaults={"sent_at": now},
+        )
+        if not created:
+            return False
+        send_mail(
+            subject=subject,
+            message=body,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            recipient_list=[recipient],
+        )
+    return True
+
+
+def publication_run(*, publication_id: int, now: datetime | None = None) -> str:
+    """The publishing job: snapshot every division's table as of the publication's
+    cut-off, render the season's CSV and printable page, then email the captains and the
+    subscribers. Safe to run twice or to resume after a crash: each step checks what is
+    already done (snapshots are unique per division, emails per recipient). Returns
+    "published", "skipped" (not claimable: done, or running elsewhere) or "failed"."""
+    now = now or timezone.now()
+    if not publication_claim(publication_id=publication_id, now=now):
+        return "skipped"
+    try:
+        _publish(publication_id)
+    except Exception as exc:
+        logger.exception("publication %s failed", publication_id)
+        Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
+            state=Publication.State.FAILED,
+            error=f"{type(exc).__name__}: {exc}"[:2000],
+            step="Failed",
+            finished_at=timezone.now(),
+        )
+        return "failed"
+    return "published"
+
+
+def _publish(publication_id: int) -> None:
+    publication = Publication.objects.select_related("season", "season__league").get(
+        pk=publication_id
+    )
+    season = publication.season
+    done = set(publication.snapshots.values_list("division_id", flat=True))
+    division_count = Division.objects.filter(season=season).count()
+    if len(done) < division_count:
+        _beat(publication_id, progress=5, step="Building the tables")
+        built = standings.tables(season, as_of=publication.as_of)
+        for i, table in enumerate(built, start=1):
+            if table.division_id not in done:
+                _snapshot(publication, table, timezone.now())
+            _beat(
+                publication_id,
+                progress=5 + 60 * i // len(built),
+                step=f"Table {i} of {len(built)}: {table.division}",
+            )
+    snapshots = list(publication.snapshots.select_related("division").order_by("division__rank"))
+    lines: list[list] = []
+    for snap in snapshots:
+        lines += table_csv_rows(snap.division.name, snap.rows)
+    printable = render_to_string(
+        "leagues/publication_print.html",
+        {"publication": publication, "season": season, "snapshots": snapshots},
+    )
+    _beat(
+        publication_id, progress=70, step="Emailing captains and subscribers",
+        csv=_csv(lines), printable_html=printable,
+    )
+    recipients = table_recipients(season)
+    site = settings.SITE_URL.rstrip("/")
+    subject = f"{season}: tables as of {timezone.localtime(publication.as_of):%-d %b %Y}"
+    for i, (email, token) in enumerate(recipients, start=1):
+        body = render_to_string(
+            "leagues/email/tables.txt",
+            {
+                "publication": publication,
+                "season": season,
+                "snapshots": snapshots,
+                "site": site,
+                "unsubscribe_token": token,
+            },
+        )
+        _send_once(
+            kind=SentNotification.Kind.TABLES, recipient=email, subject=subject, body=body,
+            publication=publication, now=timezone.now(),
+        )
+        if i % 10 == 0 or i == len(recipients):
+            _beat(
+                publication_id, progress=70 + 29 * i // len(recipients),
+                step=f"Emailed {i} of {len(recipients)}",
+            )
+    sent = SentNotification.objects.filter(publication=publication).count()
+    Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
+        state=Publication.State.DONE,
+        progress=100,
+        step=f"Published {len(snapshots)} table(s); {sent} email(s) sent",
+        emails_sent=sent,
+        finished_at=timezone.now(),
+        heartbeat_at=timezone.now(),
+    )
+
+
+@transaction.atomic
+def publications_requeue_stale(*, now: datetime | None = None) -> list[int]:
+    """The sweeper: publications queued or running whose heartbeat is stale (a lost
+    message, a killed worker) go back to queued with a fresh heartbeat and are sent to
+    the workers again after the commit. Returns their ids."""
+    from . import tasks
+
+    now = now or timezone.now()
+    stale = list(
+        Publication.objects.select_for_update(skip_locked=True)
+        .filter(
+            state__in=[Publication.State.QUEUED, Publication.State.RUNNING],
+            heartbeat_at__lt=now - PUBLICATION_STALE_AFTER,
+        )
+        .values_list("pk", flat=True)
+    )
+    if stale:
+        Publication.objects.filter(pk__in=stale).update(
+            state=Publication.State.QUEUED, heartbeat_at=now, step="Re-queued by the sweeper"
+        )
+        for pk in stale:
+            tasks.publish_tables.delay_on_commit(pk)
+    return stale
+
+
+# ---------------------------------------------------------------------- subscriptions
+
+
+@transaction.atomic
+def subscription_create(*, league: League, user, now: datetime | None = None) -> Subscription:
+    """Email the league's tables to this user's address whenever they are published."""
+    email = (getattr(user, "email", "") or "").strip().lower()
+    if "@" not in email:
+        raise DomainError(
+            "no_email", "Your account has no email address to send the tables to.",
+            field="email",
+        )
+    subscription, created = Subscription.objects.get_or_create(
+        league=league, email=email,
+        defaults={"user": user, "created_at": now or timezone.now()},
+    )
+    if not created and not subscription.active:
+        subscription.active = True
+        subscription.save(update_fields=["active"])
+    return subscription
+
+
+@transaction.atomic
+def subscription_cancel(*, token: str) -> Subscription:
+    subscription = Subscription.objects.select_for_update().filter(token=token).first()
+    if subscription is None:
+        raise DomainError("not_found", "This subscription does not exist.", status=404)
+    if subscription.active:
+        subscription.active = False
+        subscription.save(update_fields=["active"])
+    return subscription
+
+
+# -------------------------------------------------------------------------- reminders
+
+
+def reminders_send(*, day: date, now: datetime | None = None) -> int:
+    """Remind each captain (and vice-captain) of the fixtures on `day`; once per fixture
+    and person however often it runs. Returns the number of emails sent now."""
+    now = now or timezone.now()
+    fixtures = (
+        Fixture.objects.filter(
+            date=day, status=Fixture.Status.SCHEDULED, result_confirmed_at__isnull=True
+        )
+        .select_related(
+            "home__captain", "home__vice_captain", "away__captain", "away__vice_captain",
+            "venue", "division", "season__league",
+        )
+        .order_by("id")
+    )
+    site = settings.SITE_URL.rstrip("/")
+    sent = 0
+    for fixture in fixtures:
+        for team in (fixture.home, fixture.away):
+            for user in (team.captain, team.vice_captain):
+                email = (getattr(user, "email", "") or "").strip().lower()
+                if "@" not in email:
+                    continue
+                body = render_to_string(
+                    "leagues/email/reminder.txt",
+                    {"fixture": fixture, "team": team, "user": user, "site": site},
+                )
+                sent += _send_once(
+                    kind=SentNotification.Kind.REMINDER,
+                    recipient=email,
+                    subject=f"Tomorrow: {fixture.home.name} v {fixture.away.name}",
+                    body=body,
+                    fixture=fixture,
+                    now=now,
+                )
+    return sent
+
+
+# ------------------------------------------------------------------- player statistics
+
+STAT_FIELDS = (
+    "won", "shared", "score", "opponent_score", "has_shots", "high_break", "breaks",
+    "points_banked", "pots_200", "reds_200", "black_pin_wipeouts", "points_wiped",
+)
+
+
+@transaction.atomic
+def player_frame_stats_replace(
+    *, fixture: Fixture, frame_number: int, lines: list[dict], source_seq: int = 0
+) -> list[PlayerFrameStat]:
+    """Replace the players' lines for one frame of a fixture (written by `frames.stats`
+    from the shot log, as a result is written onto its fixture). Each line is a dict with
+    player_id, side ("home"/"away"), doubles, and the counts of STAT_FIELDS."""
+    teams = {"home": fixture.home_id, "away": fixture.away_id}
+    new = []
+    for line in lines:
+        side = line["side"]
+        if side not in teams:
+            raise DomainError("bad_value", f"{side!r} is not a side.", field="side")
+        new.append(
+            PlayerFrameStat(
+                season_id=fixture.season_id,
+                division_id=fixture.division_id,
+                fixture=fixture,
+                frame_number=frame_number,
+                player_id=line["player_id"],
+                team_id=teams[side],
+                side=side,
+                doubles=bool(line.get("doubles")),
+                played_on=line.get("played_on") or fixture.date,
+                source_seq=source_seq,
+                **{k: line[k] for k in STAT_FIELDS if k in line},
+            )
+        )
+    PlayerFrameStat.objects.filter(fixture=fixture, frame_number=frame_number).delete()
+    return PlayerFrameStat.objects.bulk_create(new)

@@ -16,4 +16,11 @@ urlpatterns = [
     path("fixtures/<int:pk>/edit/", views.fixture_edit, name="fixture-edit"),
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("invitations/<str:token>/", views.invitation_accept, name="invitation-accept"),
+    # Tables: the secretary's page, publications (progress, printable page, CSV), emails.
+    path("seasons/<int:pk>/tables/", views.season_tables, name="season-tables"),
+    path("seasons/<int:pk>/subscribe/", views.table_subscribe, name="table-subscribe"),
+    path("publications/<int:pk>/", views.publication_detail, name="publication-detail"),
+    path("publications/<int:pk>/status/", views.publication_status, name="publication-status"),
+    path("publications/<int:pk>/tables.csv", views.publication_csv, name="publication-csv"),
+    path("unsubscribe/<str:token>/", views.table_unsubscribe, name="table-unsubscribe"),
 ]
