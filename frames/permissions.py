@@ -40,3 +40,20 @@ def can_run_match(user: Any, match: Any) -> bool:
 register("frames.run_match", can_run_match)
 register("frames.settle_dispute", is_secretary)
 register("frames.enter_event", can_enter_frame_events)
+
+
+def can_open_match(user: Any, fixture: Any) -> bool:
+    """Open match night for a fixture: a captain of either team, or the secretary."""
+    if fixture is None:
+        return False
+    return (
+        is_secretary(user)
+        or is_team_captain(user, fixture.home)
+        or is_team_captain(user, fixture.away)
+    )
+
+
+register("frames.open_match", can_open_match)
+# What only a captain can do, for their own side: Ready, reveal, agree to play short, ask
+# for a re-draw, propose or accept an order of play, confirm or dispute the result.
+register("frames.captain_match", is_match_captain)

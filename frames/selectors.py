@@ -18,6 +18,32 @@ HALF = Decimal("0.5")
 DONE = (Frame.Status.COMPLETE, Frame.Status.CONCEDED)
 
 
+#: How the match page names each MatchLog action.
+LOG_LABELS = {
+    "opened": "Match night opened",
+    "presence": "Squad marked",
+    "short_agreed": "Agreed to play short (rule 8)",
+    "committed": "Ready (secret committed)",
+    "revealed": "Secret revealed",
+    "drawn": "Frames drawn",
+    "redraw_requested": "Re-draw asked for",
+    "redrawn": "Draw set aside for a re-draw",
+    "reorder_proposed": "New order of play proposed",
+    "reorder_accepted": "New order of play agreed",
+    "reorder_rejected": "Proposed order turned down",
+    "referee_changed": "Referee changed",
+    "frame_confirmed": "Frame result confirmed on the pad",
+    "paper_keyed": "Paper scores keyed in",
+    "confirmations_cleared": "Confirmations cleared (the result changed)",
+    "completed": "Every frame finished",
+    "confirmed": "Result confirmed",
+    "disputed": "Result disputed",
+    "settled": "Settled by the secretary",
+    "auto_confirmed": "Confirmed automatically",
+    "result_recorded": "Result recorded on the fixture",
+}
+
+
 def other_side(side: str) -> str:
     return Side.AWAY if side == Side.HOME else Side.HOME
 
@@ -119,18 +145,27 @@ def match_for_fixture(fixture: Fixture) -> Match | None:
 
 @dataclass
 class FrameRow:
-    """One line of the scorecard."""
+    """One line of the scorecard, with the teams' names for what a side did."""
 
     frame: Frame
     home: list[Player]
     away: list[Player]
     winner: str
+    names: dict[str, str] = field(default_factory=dict)
 
     @property
     def conceded_sides(self) -> list[str]:
         if self.frame.status != Frame.Status.CONCEDED:
             return []
         return list(SIDES) if self.frame.conceded_by == "both" else [self.frame.conceded_by]
+
+    @property
+    def conceded_by_name(self) -> str:
+        return " and ".join(self.names.get(side, side) for side in self.conceded_sides)
+
+    @property
+    def winner_name(self) -> str:
+        return self.names.get(self.winner, "")
 
 
 @dataclass
@@ -164,14 +199,21 @@ class MatchDetail:
     def drawn(self) -> bool:
         return bool(self.rows)
 
+    @property
+    def conceded(self) -> list[FrameRow]:
+        return [row for row in self.rows if row.conceded_sides]
 
-def scorecard_rows(frames: Iterable[Frame]) -> list[FrameRow]:
+
+def scorecard_rows(frames: Iterable[Frame], fixture: Fixture | None = None) -> list[FrameRow]:
+    names = {}
+    if fixture is not None:
+        names = {Side.HOME: fixture.home.name, Side.AWAY: fixture.away.name}
     rows = []
     for frame in frames:
         slots = {Side.HOME: [], Side.AWAY: []}
         for slot in frame.players.all():
             slots[slot.side].append(slot.player)
-        rows.append(FrameRow(frame, slots[Side.HOME], slots[Side.AWAY], frame_winner(frame)))
+        rows.append(FrameRow(frame, slots[Side.HOME], slots[Side.AWAY], frame_winner(frame), names))
     return rows
 
 
@@ -203,9 +245,11 @@ def match_detail(match_id: int) -> MatchDetail:
     log = list(MatchLog.objects.filter(match=match).select_related("actor").order_by("at", "id"))
     made_by = {}
     for entry in log:
+        entry.label = LOG_LABELS.get(entry.action, entry.action.replace("_", " "))
         if entry.action == "committed":
             made_by[entry.detail.get("side", "")] = entry.detail.get("made_by", "")
-    return MatchDetail(match, scorecard_rows(frames), squads, log, tally(frames), made_by)
+    rows = scorecard_rows(frames, fixture)
+    return MatchDetail(match, rows, squads, log, tally(frames), made_by)
 
 
 def draftable_players(match: Match, side: str) -> QuerySet[Player]:

@@ -535,11 +535,11 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
             frame.completed_at = now
             frame.winner = frame_winner(frame)
         else:
+            # Checked here; the state itself is the pad's to start (frames.events).
             try:
-                state = game.initial(frame.setup)
+                game.initial(frame.setup)
             except RuleError as exc:
                 raise DomainError("bad_setup", f"Frame {drawn.number}: {exc}") from None
-            frame.state, frame.view = game.dump(state), game.view(state)
         if drawn.referee is not None:
             frame.referee = present[drawn.referee.side][drawn.referee.player]
             frame.referee_side = drawn.referee.side

@@ -1,0 +1,89 @@
+from django.contrib import admin
+
+from .models import Frame, FramePlayer, Match, MatchLog, Presence
+
+
+class PresenceInline(admin.TabularInline):
+    model = Presence
+    extra = 0
+    raw_id_fields = ["player"]
+    readonly_fields = ["marked_by", "marked_at"]
+
+
+class MatchLogInline(admin.TabularInline):
+    """The night's log is a record: read it here, change it never."""
+
+    model = MatchLog
+    extra = 0
+    can_delete = False
+    readonly_fields = ["at", "actor", "action", "detail"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["fixture", "status", "home_frames", "away_frames", "drawn_at", "confirmed_at"]
+    list_filter = ["status"]
+    search_fields = ["fixture__home__name", "fixture__away__name"]
+    raw_id_fields = ["fixture"]
+    # Results change through the match-night services (settle, paper scores), never here.
+    readonly_fields = [
+        "fixture",
+        "status",
+        "game_id",
+        "seed",
+        "algorithm",
+        "home_hat",
+        "away_hat",
+        "draw_notes",
+        "home_commitment",
+        "away_commitment",
+        "server_commitment",
+        "home_secret",
+        "away_secret",
+        "server_secret",
+        "drawn_at",
+        "home_frames",
+        "away_frames",
+        "home_score",
+        "away_score",
+        "completed_at",
+        "home_confirmed_by",
+        "home_confirmed_at",
+        "away_confirmed_by",
+        "away_confirmed_at",
+        "confirmed_at",
+        "disputed_by",
+        "dispute_reason",
+        "disputed_at",
+    ]
+    inlines = [PresenceInline, MatchLogInline]
+
+
+class FramePlayerInline(admin.TabularInline):
+    model = FramePlayer
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Frame)
+class FrameAdmin(admin.ModelAdmin):
+    list_display = ["match", "number", "order", "kind", "status", "home_score", "away_score"]
+    list_filter = ["status", "kind", "result_source"]
+    raw_id_fields = ["match", "referee"]
+    inlines = [FramePlayerInline]
+
+
+@admin.register(MatchLog)
+class MatchLogAdmin(admin.ModelAdmin):
+    list_display = ["at", "match", "action", "actor"]
+    list_filter = ["action"]
+    readonly_fields = ["match", "actor", "action", "detail", "at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

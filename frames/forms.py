@@ -1,0 +1,160 @@
+"""Forms of the match-night pages. They only parse input; the services decide."""
+
+from __future__ import annotations
+
+from django import forms
+
+from leagues.models import Player
+
+from .models import Side
+
+SIDE_CHOICES = Side.choices
+
+
+class SideForm(forms.Form):
+    side = forms.ChoiceField(choices=SIDE_CHOICES, widget=forms.HiddenInput)
+
+
+class PresenceForm(SideForm):
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.all(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    draft = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.all(),
+        required=False,
+        label="Draft players from outside the team",
+        help_text="Players on no other team this season (rule 8).",
+    )
+    new_players = forms.CharField(
+        required=False,
+        label="Draft newcomers",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Names of people new to the league, one per line.",
+    )
+
+    def __init__(self, *args, roster=(), draftable=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = Player.objects.filter(pk__in=[p.pk for p in roster])
+        self.fields["players"].label = "Present tonight"
+        if draftable is not None:
+            self.fields["draft"].queryset = draftable
+
+    def new_names(self) -> list[str]:
+        return [
+            line.strip() for line in self.cleaned_data["new_players"].splitlines() if line.strip()
+        ]
+
+
+class CommitForm(SideForm):
+    # Filled in by static/frames/match.js (the SHA-256 of a secret kept on the phone);
+    # left empty, the server makes the secret for the captain.
+    commitment = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+
+class RevealForm(SideForm):
+    secret = forms.CharField(max_length=128, widget=forms.HiddenInput)
+
+
+class DisputeForm(SideForm):
+    reason = forms.CharField(
+        max_length=2000, widget=forms.Textarea(attrs={"rows": 3}), label="What is wrong?"
+    )
+
+
+class ReorderAnswerForm(SideForm):
+    answer = forms.ChoiceField(choices=[("accept", "Accept"), ("reject", "Reject")])
+
+
+class ReorderForm(SideForm):
+    """One select per place in the order of play."""
+
+    def __init__(self, *args, frames=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(f.number, f"Frame {f.number} ({f.get_kind_display().lower()})") for f in frames]
+        for position, frame in enumerate(frames, start=1):
+            self.fields[f"place_{position}"] = forms.TypedChoiceField(
+                choices=choices, coerce=int, initial=frame.number, label=f"{position}."
+            )
+
+    def order(self) -> list[int]:
+        places = sorted(
+            (int(name.removeprefix("place_")), value)
+            for name, value in self.cleaned_data.items()
+            if name.startswith("place_")
+        )
+        return [value for _, value in places]
+
+
+class RefereeForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Referee")
+
+    def __init__(self, *args, present=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(pk__in=[p.pk for p in present])
+
+
+def score_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        min_value=0,
+        required=False,
+        label=label,
+        widget=forms.NumberInput(attrs={"step": 10, "inputmode": "numeric"}),
+    )
+
+
+class ScoresForm(forms.Form):
+    """Home and away scores per frame (both or neither)."""
+
+    def __init__(self, *args, frames=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.frames = list(frames)
+        for frame in self.frames:
+            if frame.status == "conceded":
+                continue
+            self.fields[f"home_{frame.number}"] = score_field("Home")
+            self.fields[f"away_{frame.number}"] = score_field("Away")
+            if frame.home_score is not None:
+                self.initial[f"home_{frame.number}"] = frame.home_score
+                self.initial[f"away_{frame.number}"] = frame.away_score
+
+    def clean(self):
+        data = super().clean()
+        for frame in self.frames:
+            home, away = data.get(f"home_{frame.number}"), data.get(f"away_{frame.number}")
+            if (home is None) != (away is None):
+                self.add_error(f"home_{frame.number}", "Give both scores, or neither.")
+        return data
+
+    def rows(self):
+        for frame in self.frames:
+            if frame.status == "conceded":
+                yield frame, None, None
+            else:
+                yield frame, self[f"home_{frame.number}"], self[f"away_{frame.number}"]
+
+    def scores(self, *, changed_only: bool = True) -> dict[int, tuple[int, int]]:
+        result = {}
+        for frame in self.frames:
+            home = self.cleaned_data.get(f"home_{frame.number}")
+            away = self.cleaned_data.get(f"away_{frame.number}")
+            if home is None or away is None:
+                continue
+            same = frame.status == "complete" and (frame.home_score, frame.away_score) == (
+                home,
+                away,
+            )
+            if not (changed_only and same):
+                result[frame.number] = (home, away)
+        return result
+
+
+class SettleForm(ScoresForm):
+    decision = forms.ChoiceField(
+        choices=[
+            ("accept", "Accept the result as it stands"),
+            ("correct", "Correct the scores below"),
+        ],
+        widget=forms.RadioSelect,
+        initial="accept",
+    )
+    note = forms.CharField(max_length=500, required=False, label="Note for the captains")

@@ -1,0 +1,299 @@
+"""Match-night API shapes: one read shape for a match (from selectors.match_detail), and
+one input serializer per command. No logic: the services decide."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from leagues.models import Player
+
+from .models import Side
+from .selectors import SIDES
+
+
+def side_field() -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=Side.choices, help_text="The side acted for.")
+
+
+# --------------------------------------------------------------------------- output
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PresenceSerializer(serializers.Serializer):
+    player = PlayerRefSerializer()
+    drafted = serializers.BooleanField()
+    marked_at = serializers.DateTimeField()
+
+
+class SidesPresenceSerializer(serializers.Serializer):
+    home = PresenceSerializer(many=True)
+    away = PresenceSerializer(many=True)
+
+
+class SeedPartsSerializer(serializers.Serializer):
+    home = serializers.CharField()
+    away = serializers.CharField()
+    server = serializers.CharField()
+
+
+class SidesFlagSerializer(serializers.Serializer):
+    home = serializers.BooleanField()
+    away = serializers.BooleanField()
+
+
+class ConfirmationSerializer(serializers.Serializer):
+    by = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField(allow_null=True)
+
+
+class SidesConfirmationSerializer(serializers.Serializer):
+    home = ConfirmationSerializer()
+    away = ConfirmationSerializer()
+
+
+class ReorderProposalSerializer(serializers.Serializer):
+    order = serializers.ListField(child=serializers.IntegerField())
+    proposed_by = serializers.CharField()
+
+
+class DisputeSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    reason = serializers.CharField()
+    at = serializers.DateTimeField(allow_null=True)
+
+
+class ResultSerializer(serializers.Serializer):
+    home_frames = serializers.DecimalField(max_digits=4, decimal_places=1)
+    away_frames = serializers.DecimalField(max_digits=4, decimal_places=1)
+    home_score = serializers.IntegerField()
+    away_score = serializers.IntegerField()
+    frames_display = serializers.CharField()
+    finished = serializers.BooleanField()
+
+
+class FixtureBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    date = serializers.DateField(allow_null=True)
+    home = serializers.IntegerField(source="home_id")
+    home_name = serializers.CharField(source="home.name")
+    away = serializers.IntegerField(source="away_id")
+    away_name = serializers.CharField(source="away.name")
+    venue_name = serializers.CharField(source="venue.name")
+
+
+class FrameRowSerializer(serializers.Serializer):
+    """One frame of the scorecard."""
+
+    id = serializers.IntegerField(source="frame.pk")
+    number = serializers.IntegerField(source="frame.number")
+    order = serializers.IntegerField(source="frame.order")
+    kind = serializers.CharField(source="frame.kind")
+    game_id = serializers.CharField(source="frame.game_id")
+    status = serializers.CharField(source="frame.status")
+    conceded_by = serializers.CharField(
+        source="frame.conceded_by", help_text="home, away, both, or blank."
+    )
+    home_players = PlayerRefSerializer(source="home", many=True)
+    away_players = PlayerRefSerializer(source="away", many=True)
+    referee = PlayerRefSerializer(source="frame.referee", allow_null=True)
+    referee_side = serializers.CharField(source="frame.referee_side")
+    referee_note = serializers.CharField(source="frame.referee_note")
+    home_score = serializers.IntegerField(source="frame.home_score", allow_null=True)
+    away_score = serializers.IntegerField(source="frame.away_score", allow_null=True)
+    winner = serializers.CharField(help_text="The side that takes the frame (conceded included).")
+    shared = serializers.BooleanField(source="frame.shared")
+    result_source = serializers.CharField(source="frame.result_source")
+    completed_at = serializers.DateTimeField(source="frame.completed_at", allow_null=True)
+
+
+class MatchLogSerializer(serializers.Serializer):
+    action = serializers.CharField()
+    label = serializers.CharField()
+    actor = serializers.CharField(source="actor.get_username", allow_null=True, default=None)
+    detail = serializers.JSONField()
+    at = serializers.DateTimeField()
+
+
+class MatchSerializer(serializers.Serializer):
+    """A match night: squads, the seed's commit–reveal, the draw, the scorecard, the
+    result and its confirmations, and the log. Secrets appear only once drawn."""
+
+    id = serializers.IntegerField(source="match.pk")
+    fixture = FixtureBriefSerializer(source="match.fixture")
+    status = serializers.CharField(source="match.status")
+    game_id = serializers.CharField(source="match.game_id")
+    presences = serializers.SerializerMethodField()
+    commitments = serializers.SerializerMethodField()
+    secrets = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField()
+    algorithm = serializers.CharField(source="match.algorithm")
+    home_hat = serializers.ListField(source="match.home_hat", child=serializers.CharField())
+    away_hat = serializers.ListField(source="match.away_hat", child=serializers.CharField())
+    draw_notes = serializers.ListField(source="match.draw_notes", child=serializers.CharField())
+    drawn_at = serializers.DateTimeField(source="match.drawn_at", allow_null=True)
+    short_agreed = serializers.SerializerMethodField()
+    redraw_requested = serializers.SerializerMethodField()
+    reorder_proposal = serializers.SerializerMethodField()
+    frames = FrameRowSerializer(source="rows", many=True)
+    result = ResultSerializer(source="tally")
+    completed_at = serializers.DateTimeField(source="match.completed_at", allow_null=True)
+    confirmations = serializers.SerializerMethodField()
+    dispute = serializers.SerializerMethodField()
+    confirmed_at = serializers.DateTimeField(source="match.confirmed_at", allow_null=True)
+    log = MatchLogSerializer(many=True)
+
+    @extend_schema_field(SidesPresenceSerializer)
+    def get_presences(self, detail) -> dict:
+        return {
+            side: PresenceSerializer(detail.squads[side].present, many=True).data for side in SIDES
+        }
+
+    @extend_schema_field(SeedPartsSerializer)
+    def get_commitments(self, detail) -> dict:
+        m = detail.match
+        return {"home": m.home_commitment, "away": m.away_commitment, "server": m.server_commitment}
+
+    @extend_schema_field(SeedPartsSerializer(allow_null=True))
+    def get_secrets(self, detail) -> dict | None:
+        m = detail.match
+        if m.seed is None:
+            return None  # sealed until the draw
+        return {"home": m.home_secret, "away": m.away_secret, "server": m.server_secret}
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_seed(self, detail) -> str | None:
+        # A 63-bit integer: a string, so JavaScript reads it exactly.
+        return None if detail.match.seed is None else str(detail.match.seed)
+
+    @extend_schema_field(SidesFlagSerializer)
+    def get_short_agreed(self, detail) -> dict:
+        m = detail.match
+        return {"home": m.short_agreed_home, "away": m.short_agreed_away}
+
+    @extend_schema_field(SidesFlagSerializer)
+    def get_redraw_requested(self, detail) -> dict:
+        m = detail.match
+        return {"home": m.redraw_home_agreed, "away": m.redraw_away_agreed}
+
+    @extend_schema_field(ReorderProposalSerializer(allow_null=True))
+    def get_reorder_proposal(self, detail) -> dict | None:
+        m = detail.match
+        if not m.reorder_proposal:
+            return None
+        return {"order": m.reorder_proposal, "proposed_by": m.reorder_proposed_by}
+
+    @extend_schema_field(SidesConfirmationSerializer)
+    def get_confirmations(self, detail) -> dict:
+        m = detail.match
+        result = {}
+        for side in SIDES:
+            user = getattr(m, f"{side}_confirmed_by")
+            result[side] = {
+                "by": user.get_username() if user else None,
+                "at": serializers.DateTimeField().to_representation(
+                    getattr(m, f"{side}_confirmed_at")
+                )
+                if getattr(m, f"{side}_confirmed_at")
+                else None,
+            }
+        return result
+
+    @extend_schema_field(DisputeSerializer(allow_null=True))
+    def get_dispute(self, detail) -> dict | None:
+        m = detail.match
+        if not m.disputed_by:
+            return None
+        return DisputeSerializer(
+            {"side": m.disputed_by, "reason": m.dispute_reason, "at": m.disputed_at}
+        ).data
+
+
+# --------------------------------------------------------------------------- input
+
+
+class PresenceInputSerializer(serializers.Serializer):
+    side = side_field()
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        many=True,
+        help_text="Everyone present for the side (the whole list): roster or drafted players.",
+    )
+    new_players = serializers.ListField(
+        child=serializers.CharField(max_length=120),
+        required=False,
+        default=list,
+        help_text="Names of newcomers to draft (put on the roster as drafted players).",
+    )
+
+
+class CommitInputSerializer(serializers.Serializer):
+    side = side_field()
+    commitment = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="SHA-256 (hex) of a secret the captain's device keeps until every "
+        "commitment is in. Leave it out to let the server make the secret.",
+    )
+
+
+class RevealInputSerializer(serializers.Serializer):
+    side = side_field()
+    secret = serializers.CharField(max_length=128, help_text="The secret committed to.")
+
+
+class SideInputSerializer(serializers.Serializer):
+    side = side_field()
+
+
+class ReorderInputSerializer(serializers.Serializer):
+    side = side_field()
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=9),
+        min_length=9,
+        max_length=9,
+        help_text="Frame numbers, first to last to be played.",
+    )
+
+
+class RefereeInputSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class FrameScoreInputSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, max_value=9)
+    home_score = serializers.IntegerField(help_text="Points, in tens.")
+    away_score = serializers.IntegerField(help_text="Points, in tens.")
+
+
+class PaperInputSerializer(serializers.Serializer):
+    frames = FrameScoreInputSerializer(many=True, allow_empty=False)
+
+    def scores(self) -> dict[int, tuple[int, int]]:
+        return {
+            f["number"]: (f["home_score"], f["away_score"]) for f in self.validated_data["frames"]
+        }
+
+
+class DisputeInputSerializer(serializers.Serializer):
+    side = side_field()
+    reason = serializers.CharField(max_length=2000)
+
+
+class SettleInputSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(
+        choices=[("accept", "Accept the result as it stands"), ("correct", "Correct frame scores")]
+    )
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    frames = FrameScoreInputSerializer(many=True, required=False, default=list)
+
+    def scores(self) -> dict[int, tuple[int, int]]:
+        return {
+            f["number"]: (f["home_score"], f["away_score"]) for f in self.validated_data["frames"]
+        }

@@ -1,0 +1,445 @@
+"""Match-night pages: thin — look up, check permission (404/403), call one service or
+selector, render. Commands answer with a redirect to the match page, or the match page
+again with the error and the error's status (400, 403, 409)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from leagues.errors import DomainError
+from leagues.models import Fixture
+from leagues.permissions import is_secretary, is_team_captain
+from leagues.selectors import roster as team_roster
+from leagues.views import require_perm
+
+from . import selectors, services
+from .forms import (
+    CommitForm,
+    DisputeForm,
+    PresenceForm,
+    RefereeForm,
+    ReorderAnswerForm,
+    ReorderForm,
+    RevealForm,
+    ScoresForm,
+    SettleForm,
+    SideForm,
+)
+from .models import Frame, Match
+from .selectors import SIDES
+
+RUN = "frames.run_match"
+CAPTAIN = "frames.captain_match"
+SETTLE = "frames.settle_dispute"
+
+
+def _get_match(pk: int) -> Match:
+    return get_object_or_404(selectors.match_qs(), pk=pk)
+
+
+def _form_message(form) -> str:
+    errors = []
+    for field, messages_ in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        for message in messages_:
+            errors.append(f"{label}: {message}" if label and field != "__all__" else message)
+    return " ".join(errors) or "Some fields are not valid."
+
+
+def _context(request, match_id: int, **extra):
+    detail = selectors.match_detail(match_id)
+    match = detail.match
+    user = request.user
+    my_sides = [side for side in SIDES if is_team_captain(user, match.team(side))]
+    secretary = is_secretary(user)
+    setup = match.status == Match.Status.SETUP
+    sides = {}
+    for side in SIDES:
+        squad = detail.squads[side]
+        can_mark = setup and (side in my_sides or secretary)
+        sides[side] = {
+            "side": side,
+            "team": squad.team,
+            "squad": squad,
+            "can_mark": can_mark,
+            "is_mine": side in my_sides,
+            "draftable": list(selectors.draftable_players(match, side)[:200]) if can_mark else [],
+            "committed": bool(getattr(match, f"{side}_commitment")),
+            "revealed": bool(getattr(match, f"{side}_secret")),
+            "commitment": getattr(match, f"{side}_commitment"),
+            "made_by": detail.secret_made_by.get(side, ""),
+            "short_agreed": getattr(match, f"short_agreed_{side}"),
+            "redraw_asked": getattr(match, f"redraw_{side}_agreed"),
+            "confirmed_at": getattr(match, f"{side}_confirmed_at"),
+            "confirmed_by": getattr(match, f"{side}_confirmed_by"),
+        }
+    all_committed = bool(
+        match.home_commitment and match.away_commitment and match.server_commitment
+    )
+    context = {
+        "match": match,
+        "fixture": match.fixture,
+        "detail": detail,
+        "rows": detail.rows,
+        "tally": detail.tally,
+        "sides": [sides["home"], sides["away"]],
+        "my_sides": my_sides,
+        "is_secretary": secretary,
+        "can_run": bool(my_sides) or secretary,
+        "all_committed": all_committed,
+        "can_draw": setup
+        and all_committed
+        and all(sides[s]["revealed"] for s in SIDES)
+        and (bool(my_sides) or secretary),
+        "short": any(len(detail.squads[s].present) < 5 for s in SIDES),
+        "proposal_by": match.reorder_proposed_by,
+        "dispute_form": DisputeForm(),
+        "started": detail.tally.started,
+    }
+    context.update(extra)
+    return context
+
+
+def _match_page(request, match_id: int, *, status: int = 200, error: str = "", **extra):
+    context = _context(request, match_id, error=error, **extra)
+    return render(request, "frames/match.html", context, status=status)
+
+
+def _run_command(request, pk: int, perm: str, form_class, action, **form_kwargs):
+    """Look up, check the permission, parse the form, call the service, redirect."""
+    match = _get_match(pk)
+    require_perm(request.user, perm, match)
+    form = form_class(request.POST, **form_kwargs)
+    if not form.is_valid():
+        return _match_page(request, match.pk, status=400, error=_form_message(form))
+    try:
+        message = action(match, form.cleaned_data, form)
+    except DomainError as exc:
+        return _match_page(request, match.pk, status=exc.status, error=exc.message)
+    if message:
+        messages.success(request, message)
+    return redirect("match-detail", pk=match.pk)
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@require_http_methods(["GET", "POST"])
+def match_open(request, pk: int):
+    """The fixture's match night: there if it is open; a captain or the secretary opens it."""
+    fixture = get_object_or_404(
+        Fixture.objects.select_related("home", "away", "venue", "season__league"), pk=pk
+    )
+    match = selectors.match_for_fixture(fixture)
+    if request.method == "GET":
+        if match is not None:
+            return redirect("match-detail", pk=match.pk)
+        can_open = request.user.has_perm("frames.open_match", fixture)
+        return render(request, "frames/match_open.html", {"fixture": fixture, "can_open": can_open})
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    require_perm(request.user, "frames.open_match", fixture)
+    try:
+        match = services.match_open(fixture=fixture, actor=request.user)
+    except DomainError as exc:
+        return render(
+            request,
+            "frames/match_open.html",
+            {"fixture": fixture, "can_open": True, "error": exc.message},
+            status=exc.status,
+        )
+    return redirect("match-detail", pk=match.pk)
+
+
+@require_safe
+def match_detail(request, pk: int):
+    get_object_or_404(Match, pk=pk)
+    return _match_page(request, pk)
+
+
+@require_safe
+def match_scorecard(request, pk: int):
+    """The live part of the match page (readiness and scorecard), polled by htmx."""
+    get_object_or_404(Match, pk=pk)
+    return render(request, "frames/_match_live.html", _context(request, pk))
+
+
+@require_safe
+def match_sheet(request, pk: int):
+    """The printable score sheet: the draw, the referees and a blank shot grid."""
+    detail = selectors.match_detail(_get_match(pk).pk)
+    return render(
+        request,
+        "frames/match_sheet.html",
+        {
+            "match": detail.match,
+            "fixture": detail.match.fixture,
+            "detail": detail,
+            "rows": detail.rows or None,
+            "blank_frames": range(1, 10),
+            "visits": range(1, 13),
+        },
+    )
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@login_required
+@require_POST
+def match_presence(request, pk: int):
+    match = _get_match(pk)
+    require_perm(request.user, RUN, match)
+    side = request.POST.get("side", "")
+    roster = [r.player for r in team_roster(match.team(side))] if side in SIDES else []
+    form = PresenceForm(request.POST, roster=roster)
+    if not form.is_valid():
+        return _match_page(request, match.pk, status=400, error=_form_message(form))
+    try:
+        services.match_mark_present(
+            match=match,
+            side=form.cleaned_data["side"],
+            players=[*form.cleaned_data["players"], *form.cleaned_data["draft"]],
+            new_players=form.new_names(),
+            actor=request.user,
+        )
+    except DomainError as exc:
+        return _match_page(request, match.pk, status=exc.status, error=exc.message)
+    messages.success(request, f"Squad saved for {match.team(form.cleaned_data['side']).name}.")
+    return redirect("match-detail", pk=match.pk)
+
+
+@login_required
+@require_POST
+def match_commit(request, pk: int):
+    def action(match, data, form):
+        services.match_commit(
+            match=match, side=data["side"], commitment=data["commitment"], actor=request.user
+        )
+        return "Ready. The draw can start once both captains are ready."
+
+    return _run_command(request, pk, CAPTAIN, CommitForm, action)
+
+
+@login_required
+@require_POST
+def match_reveal(request, pk: int):
+    def action(match, data, form):
+        services.match_reveal(
+            match=match, side=data["side"], secret=data["secret"], actor=request.user
+        )
+        return "Your secret is revealed and checked against your commitment."
+
+    return _run_command(request, pk, CAPTAIN, RevealForm, action)
+
+
+@login_required
+@require_POST
+def match_agree_short(request, pk: int):
+    def action(match, data, form):
+        services.match_agree_short(match=match, side=data["side"], actor=request.user)
+        return "Your agreement to play short is recorded."
+
+    return _run_command(request, pk, CAPTAIN, SideForm, action)
+
+
+@login_required
+@require_POST
+def match_draw(request, pk: int):
+    match = _get_match(pk)
+    require_perm(request.user, RUN, match)
+    try:
+        services.match_draw(match=match, actor=request.user)
+    except DomainError as exc:
+        return _match_page(request, match.pk, status=exc.status, error=exc.message)
+    messages.success(request, "The frames are drawn.")
+    return redirect("match-detail", pk=match.pk)
+
+
+@login_required
+@require_POST
+def match_redraw(request, pk: int):
+    def action(match, data, form):
+        match = services.match_request_redraw(match=match, side=data["side"], actor=request.user)
+        if match.status == Match.Status.SETUP:
+            return "Both captains asked: the draw is set aside. Press Ready again for a new one."
+        return "Re-draw requested: it happens when the other captain asks too."
+
+    return _run_command(request, pk, CAPTAIN, SideForm, action)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_reorder(request, pk: int):
+    match = _get_match(pk)
+    require_perm(request.user, CAPTAIN, match)
+    frames = list(Frame.objects.filter(match=match).order_by("order"))
+    my_sides = [s for s in SIDES if is_team_captain(request.user, match.team(s))]
+    form = ReorderForm(
+        request.POST if request.method == "POST" else None,
+        frames=frames,
+        initial={"side": my_sides[0] if my_sides else ""},
+    )
+    error, status = "", 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.match_reorder(
+                    match=match,
+                    side=form.cleaned_data["side"],
+                    order=form.order(),
+                    actor=request.user,
+                )
+            except DomainError as exc:
+                error, status = exc.message, exc.status
+            else:
+                messages.success(request, "Proposed. The other captain must accept it.")
+                return redirect("match-detail", pk=match.pk)
+        else:
+            error, status = _form_message(form), 400
+    return render(
+        request,
+        "frames/match_reorder.html",
+        {"match": match, "fixture": match.fixture, "form": form, "frames": frames, "error": error},
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def match_reorder_answer(request, pk: int):
+    def action(match, data, form):
+        if data["answer"] == "accept":
+            services.match_reorder_accept(match=match, side=data["side"], actor=request.user)
+            return "The new order of play is agreed."
+        services.match_reorder_reject(match=match, side=data["side"], actor=request.user)
+        return "The proposed order is turned down."
+
+    return _run_command(request, pk, CAPTAIN, ReorderAnswerForm, action)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_referee(request, pk: int, number: int):
+    match = _get_match(pk)
+    require_perm(request.user, RUN, match)
+    frame = get_object_or_404(
+        Frame.objects.select_related("referee").prefetch_related("players__player"),
+        match=match,
+        number=number,
+    )
+    present = [p.player for p in match.presences.select_related("player")]
+    form = RefereeForm(
+        request.POST if request.method == "POST" else None,
+        present=present,
+        initial={"player": frame.referee_id},
+    )
+    error, status = "", 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.match_set_referee(
+                    frame=frame, player=form.cleaned_data["player"], actor=request.user
+                )
+            except DomainError as exc:
+                error, status = exc.message, exc.status
+            else:
+                messages.success(request, f"Frame {frame.number} has a new referee.")
+                return redirect("match-detail", pk=match.pk)
+        else:
+            error, status = _form_message(form), 400
+    return render(
+        request,
+        "frames/match_referee.html",
+        {"match": match, "fixture": match.fixture, "frame": frame, "form": form, "error": error},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_paper(request, pk: int):
+    """Key in a paper score sheet's frame scores (when the phones died)."""
+    match = _get_match(pk)
+    require_perm(request.user, RUN, match)
+    frames = list(Frame.objects.filter(match=match).prefetch_related("players__player"))
+    form = ScoresForm(request.POST if request.method == "POST" else None, frames=frames)
+    error, status = "", 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.match_key_in_paper(match=match, scores=form.scores(), actor=request.user)
+            except DomainError as exc:
+                error, status = exc.message, exc.status
+            else:
+                messages.success(request, "The paper scores are in.")
+                return redirect("match-detail", pk=match.pk)
+        else:
+            error, status = _form_message(form), 400
+    return render(
+        request,
+        "frames/match_paper.html",
+        {"match": match, "fixture": match.fixture, "form": form, "error": error},
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def match_confirm(request, pk: int):
+    def action(match, data, form):
+        match = services.match_confirm(match=match, side=data["side"], actor=request.user)
+        if match.status == Match.Status.CONFIRMED:
+            return "Both captains confirmed: the result counts in the league."
+        return "Confirmed for your side; waiting for the other captain."
+
+    return _run_command(request, pk, CAPTAIN, SideForm, action)
+
+
+@login_required
+@require_POST
+def match_dispute(request, pk: int):
+    def action(match, data, form):
+        services.match_dispute(
+            match=match, side=data["side"], reason=data["reason"], actor=request.user
+        )
+        return "Disputed. The secretary will settle it."
+
+    return _run_command(request, pk, CAPTAIN, DisputeForm, action)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_settle(request, pk: int):
+    match = _get_match(pk)
+    require_perm(request.user, SETTLE, match)
+    frames = list(Frame.objects.filter(match=match).prefetch_related("players__player"))
+    form = SettleForm(request.POST if request.method == "POST" else None, frames=frames)
+    error, status = "", 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.match_settle(
+                    match=match,
+                    actor=request.user,
+                    decision=form.cleaned_data["decision"],
+                    note=form.cleaned_data["note"],
+                    scores=form.scores(),
+                )
+            except DomainError as exc:
+                error, status = exc.message, exc.status
+            else:
+                messages.success(request, "Settled: the result counts in the league.")
+                return redirect("match-detail", pk=match.pk)
+        else:
+            error, status = _form_message(form), 400
+    return render(
+        request,
+        "frames/match_settle.html",
+        {"match": match, "fixture": match.fixture, "form": form, "error": error},
+        status=status,
+    )
