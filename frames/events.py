@@ -1,0 +1,718 @@
+"""A frame's shot log: record an event, confirm the result, rebuild the cache; and the
+selectors the referee pad and the live page read.
+
+The write path (`frame_record_event`) is one transaction of three statements after the
+frame's row is read: the rules engine applies the event to the state cached on the frame,
+a conditional UPDATE advances the frame's sequence (`WHERE last_seq = n - 1`), and the
+event row is INSERTed. The database holds the guarantees: `FrameEvent.event_id` is unique
+(a retried request can never store a second row) and `(frame, seq)` is unique (a second
+line behind the conditional update). Answers:
+
+- 201: appended; the body is the new state.
+- 200: this event id is already stored with the same frame, kind and payload; the body is
+  the stored answer (`replayed: true`) and nothing is written.
+- 422 `event_id_reused`: the id is stored with another frame, kind or payload.
+- 409 `seq_conflict`: the sequence number is taken (or not reachable yet); the body holds
+  the current state and the events the device is missing.
+- 400: the engine's refusal (`{"error": code, "message", "seq", "index"}`), or the frame
+  is closed; nothing is stored.
+
+Undo is an event (`kind="undo"`). Each row records `top_before` (the seq whose state was
+current before it) and `top_after` (the seq whose state is current after it; 0 is the
+initial state). An undo makes `top_before` of the current top event current again, so
+repeated undos walk back one event at a time, and each costs two indexed reads.
+
+A frame's result waits for the referee: when the engine says the frame is over the pad
+shows the result, and `frame_confirm` (at the sequence number the referee saw) marks the
+frame complete, writes its scores and updates the match. Until then an undo or an
+`invoke_endgame` simply carries on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from leagues.errors import DomainError
+from rules import registry
+from rules.core import RuleError
+
+from .models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Side
+
+SCHEMA_VERSION = 1
+OPEN_STATUSES = (Frame.Status.SCHEDULED, Frame.Status.IN_PLAY)
+RECENT_EVENTS = 8
+
+# The columns of a stored event that make up its answer (one SELECT, no join but the user).
+_ANSWER_FIELDS = (
+    "frame_id",
+    "seq",
+    "event_id",
+    "kind",
+    "payload",
+    "top_before",
+    "top_after",
+    "view_after",
+    "device_id",
+    "created_at",
+    "entered_by__username",
+)
+
+
+@dataclass(frozen=True)
+class EventAnswer:
+    """What the API sends back: an HTTP status (201 or 200) and a JSON body."""
+
+    status: int
+    body: dict[str, Any]
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def frame_setup(frame: Frame) -> dict[str, Any]:
+    """The engine setup of a frame: `frame.setup` when the draw wrote one, else one built
+    from the frame's players (sides home/away for games that have sides, else the players
+    in order, home first).
+    """
+    if frame.setup:
+        return dict(frame.setup)
+    game = registry.get(frame.game_id)
+    options = {f.name: f for f in game.options}
+    names: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
+    for side, name in FramePlayer.objects.filter(frame=frame).order_by(
+        "side", "position"
+    ).values_list("side", "player__name"):
+        names[side].append(name)
+    setup: dict[str, Any] = {}
+    if "sides" in options:
+        setup["sides"] = [Side.HOME, Side.AWAY]
+        if any(names.values()) and "players" in options:
+            setup["players"] = {side: names[side] or [None] for side in (Side.HOME, Side.AWAY)}
+    elif "players" in options and options["players"].type == "list":
+        if names[Side.HOME] and names[Side.AWAY]:
+            setup["players"] = names[Side.HOME] + names[Side.AWAY]
+    return setup
+
+
+def initial_view(frame: Frame) -> dict[str, Any]:
+    """The public state of a frame that has no event yet (nothing written)."""
+    game = registry.get(frame.game_id)
+    return game.view(game.initial(frame_setup(frame)))
+
+
+@transaction.atomic
+def frame_start(*, frame_id: int, now: datetime) -> Frame:
+    """Put a scheduled frame in play: fix its setup and store the engine's initial state.
+    Safe to call twice (a frame already started is returned unchanged). The first event
+    does the same on its own, so the pad needs no separate start.
+    """
+    frame = Frame.objects.select_for_update().get(pk=frame_id)
+    if frame.state is not None or frame.status != Frame.Status.SCHEDULED:
+        return frame
+    game = registry.get(frame.game_id)
+    setup = frame_setup(frame)
+    try:
+        state = game.initial(setup)
+    except RuleError as err:
+        raise DomainError(err.code, err.message) from None
+    frame.setup = setup
+    frame.state = game.dump(state)
+    frame.view = game.view(state)
+    frame.status = Frame.Status.IN_PLAY
+    frame.started_at = now
+    frame.save(update_fields=["setup", "state", "view", "status", "started_at"])
+    return frame
+
+
+# ----------------------------------------------------------------------- the write
+
+
+def frame_record_event(
+    *,
+    frame_id: int,
+    event_id: uuid.UUID | str,
+    expected_seq: int,
+    payload: Mapping[str, Any],
+    kind: str,
+    user: Any,
+    device_id: str,
+    now: datetime,
+) -> EventAnswer:
+    """Append one event (or an undo) to a frame's log; see the module docstring for the
+    answers. Raises DomainError for 400/404/409/422."""
+    event_id = uuid.UUID(str(event_id))
+    payload = dict(payload)
+    if kind not in FrameEvent.Kind.values:
+        raise DomainError("bad_kind", f"kind must be 'event' or 'undo', not {kind!r}")
+    try:
+        return _record(
+            frame_id=frame_id,
+            event_id=event_id,
+            expected_seq=expected_seq,
+            payload=payload,
+            kind=kind,
+            user=user,
+            device_id=device_id,
+            now=now,
+        )
+    except IntegrityError:
+        # A unique constraint refused the INSERT and the transaction rolled back: either
+        # this id is stored (a concurrent retry got there first, or the id was reused),
+        # or `(frame, seq)` is taken although the frame's counter said otherwise.
+        answer = _prior_answer(frame_id, event_id, kind, payload)
+        if answer is not None:
+            return answer
+        raise _conflict(_frame_row(frame_id), expected_seq) from None
+
+
+@transaction.atomic
+def _record(
+    *,
+    frame_id: int,
+    event_id: uuid.UUID,
+    expected_seq: int,
+    payload: dict[str, Any],
+    kind: str,
+    user: Any,
+    device_id: str,
+    now: datetime,
+) -> EventAnswer:
+    frame = _frame_row(frame_id)
+    try:
+        setup, state, view, top_after = _next_state(frame, kind, payload, expected_seq)
+    except DomainError:
+        # Refused as new; a stored event with this id (a late retry) answers instead.
+        answer = _prior_answer(frame_id, event_id, kind, payload)
+        if answer is not None:
+            return answer
+        raise
+    changes: dict[str, Any] = {
+        "last_seq": expected_seq,
+        "top_seq": top_after,
+        "state": state,
+        "view": view,
+    }
+    if frame.state is None:
+        changes["setup"] = setup
+    if frame.status == Frame.Status.SCHEDULED:
+        changes["status"] = Frame.Status.IN_PLAY
+    if frame.started_at is None:
+        changes["started_at"] = now
+    won = Frame.objects.filter(
+        pk=frame.pk, last_seq=expected_seq - 1, status__in=OPEN_STATUSES
+    ).update(**changes)
+    if not won:
+        # Another request moved the frame on after we read it. A concurrent retry of this
+        # very event has committed by now (our UPDATE waited for its row lock).
+        answer = _prior_answer(frame_id, event_id, kind, payload)
+        if answer is not None:
+            return answer
+        fresh = _frame_row(frame_id)
+        raise _closed(fresh) or _conflict(fresh, expected_seq)
+    row = FrameEvent.objects.create(
+        frame_id=frame.pk,
+        seq=expected_seq,
+        event_id=event_id,
+        kind=kind,
+        payload=payload,
+        schema_version=SCHEMA_VERSION,
+        top_before=frame.top_seq,
+        top_after=top_after,
+        state_after=state,
+        view_after=view,
+        entered_by=user if getattr(user, "is_authenticated", False) else None,
+        device_id=device_id[:64],
+        created_at=now,
+    )
+    if changes.get("status") == Frame.Status.IN_PLAY:
+        _update_match(frame.match)  # the first event puts the match in play
+    body = {name: getattr(row, name) for name in _ANSWER_FIELDS if "__" not in name}
+    body["entered_by__username"] = getattr(row.entered_by, "username", None)
+    return EventAnswer(201, event_answer(body, replayed=False))
+
+
+def _next_state(
+    frame: Frame, kind: str, payload: dict[str, Any], expected_seq: int
+) -> tuple[dict[str, Any], Any, Any, int]:
+    """(setup, state, view, top_after) once the event applies; DomainError if refused."""
+    if expected_seq != frame.last_seq + 1:
+        raise _conflict(frame, expected_seq)
+    closed = _closed(frame)
+    if closed is not None:
+        raise closed
+    where = {"seq": expected_seq, "index": expected_seq - 1}
+    game = registry.get(frame.game_id)
+    setup = frame_setup(frame) if frame.state is None else frame.setup
+    if kind == FrameEvent.Kind.UNDO:
+        if payload:
+            raise DomainError("bad_payload", "an undo carries no payload", extra=where)
+        if frame.top_seq == 0:
+            raise DomainError("nothing_to_undo", "there is no event to undo", extra=where)
+        top_after = _undo_target(frame.pk, frame.top_seq)
+        state, view = _state_at(frame, game, setup, top_after)
+        return setup, state, view, top_after
+    try:
+        before = game.load(frame.state) if frame.state is not None else game.initial(setup)
+        after = game.apply(before, payload)
+    except RuleError as err:
+        raise DomainError(err.code, err.message, extra=where) from None
+    return setup, game.dump(after), game.view(after), expected_seq
+
+
+def _frame_row(frame_id: int) -> Frame:
+    try:
+        return Frame.objects.select_related("match").get(pk=frame_id)
+    except Frame.DoesNotExist:
+        raise DomainError("not_found", "no such frame", status=404) from None
+
+
+def _closed(frame: Frame) -> DomainError | None:
+    if frame.match.status == Match.Status.CONFIRMED:
+        return DomainError("match_confirmed", "the match result is confirmed; the frame is closed")
+    if frame.status == Frame.Status.COMPLETE:
+        return DomainError("frame_complete", "the referee confirmed this frame's result")
+    if frame.status == Frame.Status.CONCEDED:
+        return DomainError("frame_conceded", "this frame was conceded")
+    return None
+
+
+def _undo_target(frame_id: int, top: int) -> int:
+    """The seq whose state an undo makes current: `top_before` of the current top event."""
+    return FrameEvent.objects.filter(frame_id=frame_id, seq=top).values_list(
+        "top_before", flat=True
+    ).get()
+
+
+def _state_at(frame: Frame, game: Any, setup: dict[str, Any], seq: int) -> tuple[Any, Any]:
+    """(state, view) after event `seq` (0: the initial state), from the stored caches."""
+    if seq == 0:
+        state = game.initial(setup)
+        return game.dump(state), game.view(state)
+    return FrameEvent.objects.filter(frame_id=frame.pk, seq=seq).values_list(
+        "state_after", "view_after"
+    ).get()
+
+
+def _prior_answer(
+    frame_id: int, event_id: uuid.UUID, kind: str, payload: dict[str, Any]
+) -> EventAnswer | None:
+    """The stored answer for this event id (200), None if it is not stored, or raise 422
+    when it is stored with another frame, kind or payload."""
+    row = FrameEvent.objects.filter(event_id=event_id).values(*_ANSWER_FIELDS).first()
+    if row is None:
+        return None
+    if row["frame_id"] != frame_id or row["kind"] != kind or row["payload"] != payload:
+        raise DomainError(
+            "event_id_reused",
+            "this event id is already stored with a different frame or payload",
+            status=422,
+            extra={"frame": row["frame_id"], "seq": row["seq"]},
+        )
+    return EventAnswer(200, event_answer(row, replayed=True))
+
+
+def _conflict(frame: Frame, expected_seq: int) -> DomainError:
+    """409 with what the device needs to catch up: the current state and the events
+    from its expected seq on."""
+    taken = expected_seq <= frame.last_seq
+    message = (
+        f"sequence number {expected_seq} is already taken (the frame is at {frame.last_seq})"
+        if taken
+        else f"sequence number {expected_seq} cannot follow {frame.last_seq}"
+    )
+    since = max(0, min(expected_seq - 1, frame.last_seq))
+    return DomainError(
+        "seq_conflict",
+        message,
+        status=409,
+        extra={
+            "expected_seq": expected_seq,
+            **frame_head(frame),
+            "events": events_since(frame.pk, since),
+        },
+    )
+
+
+def event_answer(row: Mapping[str, Any], *, replayed: bool) -> dict[str, Any]:
+    """The API body for a stored event (201 when new, 200 with `replayed` when retried)."""
+    return {
+        "frame": row["frame_id"],
+        "seq": row["seq"],
+        "event_id": str(row["event_id"]),
+        "kind": row["kind"],
+        "payload": row["payload"],
+        "top_seq": row["top_after"],
+        "view": row["view_after"],
+        "entered_by": row["entered_by__username"],
+        "device_id": row["device_id"],
+        "created_at": row["created_at"].isoformat(),
+        "replayed": replayed,
+    }
+
+
+# ------------------------------------------------------------------ confirmation
+
+
+@transaction.atomic
+def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame:
+    """The referee confirms the result the pad shows at sequence number `seq`: the frame
+    becomes complete with the engine's scores, and the match result is brought up to
+    date. Confirming the same result again is a no-op; a result that moved on since the
+    pad showed it is a 409 (`seq_conflict`); a frame that is not over is a 400.
+    """
+    frame = _frame_row(frame_id)
+    if frame.status == Frame.Status.COMPLETE and frame.last_seq == seq:
+        return frame
+    closed = _closed(frame)
+    if closed is not None:
+        raise closed
+    if seq != frame.last_seq:
+        raise _conflict(frame, seq + 1)
+    view = frame.view or {}
+    if not view.get("over"):
+        raise DomainError("not_over", "the frame is not over yet")
+    home, away, winner = _result(view, frame.setup or {})
+    won = Frame.objects.filter(pk=frame.pk, last_seq=seq, status=Frame.Status.IN_PLAY).update(
+        status=Frame.Status.COMPLETE,
+        home_score=home,
+        away_score=away,
+        winner=winner,
+        shared=bool(view.get("shared")),
+        result_source="pad",
+        completed_at=now,
+    )
+    if not won:
+        fresh = _frame_row(frame_id)
+        raise _closed(fresh) or _conflict(fresh, seq + 1)
+    MatchLog.objects.create(
+        match_id=frame.match_id,
+        actor=user if getattr(user, "is_authenticated", False) else None,
+        action="frame_confirmed",
+        detail={"frame": frame.pk, "number": frame.number, "seq": seq,
+                "home": home, "away": away, "winner": winner},
+        at=now,
+    )
+    frame.refresh_from_db()
+    _update_match(frame.match)
+    return frame
+
+
+def _update_match(match: Match) -> None:
+    """The match result follows its frames (frames.services owns the tally)."""
+    from frames.services import match_update_result  # late: services is the larger module
+
+    match_update_result(match=match)
+
+
+def _result(view: Mapping[str, Any], setup: Mapping[str, Any]) -> tuple[int | None, int | None, str]:
+    """(home score, away score, winner side) from the engine's view. Games whose parties
+    are not named home/away map the first party to home and the second to away."""
+    scores = view.get("scores") or {}
+    if Side.HOME in scores:
+        parties = [Side.HOME.value, Side.AWAY.value]
+    else:
+        parties = list(scores)[:2]
+    values = [scores.get(p) for p in parties] + [None, None]
+    home, away = (v if isinstance(v, int) and v >= 0 else None for v in values[:2])
+    winner = view.get("winner")
+    side = ""
+    if winner in parties:
+        side = (Side.HOME, Side.AWAY)[parties.index(winner)].value
+    return home, away, side
+
+
+# --------------------------------------------------------------------- rebuild
+
+
+@dataclass
+class RebuildReport:
+    """What `frame_rebuild` found: the frame, its problems, and whether it fixed them."""
+
+    frame_id: int
+    events: int
+    problems: list[str] = field(default_factory=list)
+    fixed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
+    """Replay a frame's log through the engine and compare every cache with the result:
+    each event's `top_before`/`top_after`/`state_after`/`view_after`, and the frame's
+    `last_seq`, `top_seq`, `state` and `view`. With `fix`, rewrite the caches that differ
+    (the log itself — seq, id, kind, payload — is never changed).
+    """
+    with transaction.atomic():
+        frame = Frame.objects.select_for_update().get(pk=frame_id)
+        rows = list(
+            FrameEvent.objects.filter(frame=frame)
+            .order_by("seq")
+            .values("id", "seq", "kind", "payload", "top_before", "top_after",
+                    "state_after", "view_after")
+        )
+        report = RebuildReport(frame.pk, len(rows))
+        if not rows and frame.state is None and frame.last_seq == 0:
+            return report
+        game = registry.get(frame.game_id)
+        setup = frame_setup(frame) if frame.state is None else frame.setup
+        try:
+            states: dict[int, Any] = {0: game.initial(setup)}
+        except RuleError as err:
+            report.problems.append(f"setup refused: {err}")
+            return report
+        top = 0
+        top_before_of: dict[int, int] = {}  # seq of a game event -> the top it replaced
+        fixes: list[tuple[int, dict[str, Any]]] = []
+        for expected, row in enumerate(rows, start=1):
+            seq = row["seq"]
+            if seq != expected:
+                report.problems.append(f"gap in the log: seq {seq} where {expected} was due")
+                return report
+            top_before = top
+            if row["kind"] == FrameEvent.Kind.UNDO:
+                if top == 0:
+                    report.problems.append(f"seq {seq}: undo with nothing to undo")
+                    return report
+                top = top_before_of[top]
+            else:
+                try:
+                    states[seq] = game.apply(states[top], row["payload"])
+                except RuleError as err:
+                    report.problems.append(f"seq {seq}: the engine refuses it: {err}")
+                    return report
+                top_before_of[seq] = top
+                top = seq
+            state, view = game.dump(states[top]), game.view(states[top])
+            wrong = {
+                name: value
+                for name, value in (("top_before", top_before), ("top_after", top),
+                                    ("state_after", state), ("view_after", view))
+                if row[name] != value
+            }
+            if wrong:
+                report.problems.append(f"seq {seq}: cached {', '.join(sorted(wrong))} differ")
+                fixes.append((row["id"], wrong))
+        final = states[top]
+        expected_frame = {
+            "last_seq": len(rows),
+            "top_seq": top,
+            "state": game.dump(final),
+            "view": game.view(final),
+        }
+        frame_wrong = {
+            name: value for name, value in expected_frame.items() if getattr(frame, name) != value
+        }
+        if frame_wrong:
+            report.problems.append(f"frame cache differs: {', '.join(sorted(frame_wrong))}")
+        if fix and report.problems:
+            for pk, values in fixes:
+                FrameEvent.objects.filter(pk=pk).update(**values)
+            if frame_wrong:
+                Frame.objects.filter(pk=frame.pk).update(**frame_wrong)
+            report.fixed = True
+        return report
+
+
+# ------------------------------------------------------------------- selectors
+
+
+def frame_for_permission(frame_id: int) -> Frame | None:
+    """The frame with just what `frames.enter_event` looks at (no state, no view)."""
+    return (
+        Frame.objects.select_related("match__fixture__home", "match__fixture__away")
+        .only(
+            "id", "referee_id", "status", "match__id", "match__status",
+            "match__fixture__id", "match__fixture__home__id", "match__fixture__home__captain_id",
+            "match__fixture__home__vice_captain_id", "match__fixture__away__id",
+            "match__fixture__away__captain_id", "match__fixture__away__vice_captain_id",
+        )
+        .filter(pk=frame_id)
+        .first()
+    )
+
+
+def frame_head(frame: Frame) -> dict[str, Any]:
+    """The frame's current position: sequence numbers, status and public state."""
+    return {
+        "frame": frame.pk,
+        "status": frame.status,
+        "last_seq": frame.last_seq,
+        "top_seq": frame.top_seq,
+        "view": frame.view if frame.view is not None else initial_view(frame),
+    }
+
+
+def _event_rows(qs) -> list[dict[str, Any]]:
+    return [
+        {
+            "seq": r["seq"],
+            "event_id": str(r["event_id"]),
+            "kind": r["kind"],
+            "payload": r["payload"],
+            "top_before": r["top_before"],
+            "top_after": r["top_after"],
+            "last": (r["view_after"] or {}).get("last"),
+            "entered_by": r["entered_by__username"],
+            "device_id": r["device_id"],
+            "created_at": r["created_at"].isoformat(),
+        }
+        for r in qs.values(
+            "seq", "event_id", "kind", "payload", "top_before", "top_after", "view_after",
+            "entered_by__username", "device_id", "created_at",
+        )
+    ]
+
+
+def events_since(frame_id: int, since: int, limit: int | None = None) -> list[dict[str, Any]]:
+    """The frame's events after sequence number `since`, in order."""
+    qs = FrameEvent.objects.filter(frame_id=frame_id, seq__gt=since).order_by("seq")
+    if limit is not None:
+        qs = qs[:limit]
+    return _event_rows(qs)
+
+
+def recent_events(frame_id: int, count: int = RECENT_EVENTS) -> list[dict[str, Any]]:
+    """The frame's last `count` events, oldest first."""
+    rows = _event_rows(FrameEvent.objects.filter(frame_id=frame_id).order_by("-seq")[:count])
+    return rows[::-1]
+
+
+def frame_sides(frame: Frame) -> dict[str, dict[str, Any]]:
+    """side -> {team, players} for display (players from the frame's slots)."""
+    fixture = frame.match.fixture
+    sides: dict[str, dict[str, Any]] = {
+        Side.HOME: {"team": fixture.home.name, "players": []},
+        Side.AWAY: {"team": fixture.away.name, "players": []},
+    }
+    for slot in frame.players.all():
+        sides[slot.side]["players"].append(slot.player.name)
+    return sides
+
+
+def frame_for_pad(frame_id: int) -> Frame:
+    """The frame with its match, teams, referee and players (raises Frame.DoesNotExist)."""
+    return (
+        Frame.objects.select_related(
+            "match__fixture__home", "match__fixture__away", "referee"
+        )
+        .prefetch_related("players__player")
+        .get(pk=frame_id)
+    )
+
+
+def frame_state(frame: Frame) -> dict[str, Any]:
+    """What the pad shows: the head, the sides, the recent events and the confirmation."""
+    return {
+        **frame_head(frame),
+        "match": frame.match_id,
+        "number": frame.number,
+        "kind": frame.kind,
+        "game_id": frame.game_id,
+        "referee": frame.referee.name if frame.referee_id else None,
+        "sides": frame_sides(frame),
+        "recent": recent_events(frame.pk),
+        "confirmed": frame.status == Frame.Status.COMPLETE,
+        "result": {
+            "home": frame.home_score,
+            "away": frame.away_score,
+            "winner": frame.winner,
+            "shared": frame.shared,
+        },
+    }
+
+
+def frame_etag(frame: Frame, *extra: Any) -> str:
+    """A strong ETag for a frame's state: it changes with every event and status change."""
+    return f'"f{frame.pk}-{frame.last_seq}-{frame.top_seq}-{frame.status}-{"-".join(map(str, extra))}"'
+
+
+def match_live(match_id: int) -> dict[str, Any]:
+    """Every frame of a match with its players, scores and break (raises Match.DoesNotExist)."""
+    match = Match.objects.select_related("fixture__home", "fixture__away").get(pk=match_id)
+    frames = list(
+        Frame.objects.filter(match=match)
+        .select_related("referee")
+        .prefetch_related("players__player")
+        .order_by("order")
+    )
+    rows = []
+    for frame in frames:
+        view = frame.view or {}
+        players: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
+        for slot in frame.players.all():
+            players[slot.side].append(slot.player.name)
+        scores = view.get("scores") or {}
+        rows.append(
+            {
+                "id": frame.pk,
+                "number": frame.number,
+                "order": frame.order,
+                "kind": frame.kind,
+                "status": frame.status,
+                "players": players,
+                "referee": frame.referee.name if frame.referee_id else None,
+                "scores": {
+                    Side.HOME.value: scores.get(Side.HOME, frame.home_score),
+                    Side.AWAY.value: scores.get(Side.AWAY, frame.away_score),
+                },
+                "break": view.get("break", 0),
+                "at_table": view.get("at_table"),
+                "player": view.get("player"),
+                "next": view.get("next"),
+                "over": bool(view.get("over")) or frame.status == Frame.Status.COMPLETE,
+                "winner": frame.winner or view.get("winner") or "",
+                "shared": frame.shared or bool(view.get("shared")),
+                "last_seq": frame.last_seq,
+            }
+        )
+    return {
+        "match": match.pk,
+        "status": match.status,
+        "home": {"team": match.fixture.home.name, "frames": str(match.home_frames),
+                 "score": match.home_score},
+        "away": {"team": match.fixture.away.name, "frames": str(match.away_frames),
+                 "score": match.away_score},
+        "frames": rows,
+    }
+
+
+def body_etag(body: Any) -> str:
+    """A strong ETag for a JSON body."""
+    digest = hashlib.blake2b(
+        json.dumps(body, sort_keys=True, default=str).encode(), digest_size=12
+    ).hexdigest()
+    return f'"{digest}"'
+
+
+def frames_for_user(user: Any) -> list[Frame]:
+    """Open frames this user may score: as referee, as a captain of either team, or all
+    frames of matches in play for the secretary."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    qs = Frame.objects.filter(status__in=OPEN_STATUSES).exclude(
+        match__status__in=[Match.Status.CONFIRMED, Match.Status.SETUP]
+    )
+    if not user.is_staff:
+        mine = (
+            Q(referee__user=user)
+            | Q(match__fixture__home__captain=user)
+            | Q(match__fixture__home__vice_captain=user)
+            | Q(match__fixture__away__captain=user)
+            | Q(match__fixture__away__vice_captain=user)
+        )
+        qs = qs.filter(mine)
+    return list(
+        qs.select_related("match__fixture__home", "match__fixture__away", "referee")
+        .order_by("-match__fixture__date", "match_id", "order")[:40]
+    )

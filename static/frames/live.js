@@ -1,0 +1,54 @@
+/* Live match page: poll the match's JSON every 2 s with If-None-Match (304 when nothing
+ * changed) and redraw each frame's players, scores and break. */
+(function () {
+  "use strict";
+  const root = document.getElementById("live");
+  if (!root) return;
+  const url = root.dataset.url;
+  let etag = root.dataset.etag || null;
+  const side = (players) => (players && players.length ? players.join(" & ") : "–");
+  const score = (v) => (v === null || v === undefined ? "–" : String(v));
+
+  function cell(cls, text) {
+    const td = document.createElement("td");
+    td.className = cls;
+    td.textContent = text;
+    return td;
+  }
+
+  function draw(data) {
+    document.getElementById("live-frames").textContent = data.home.frames + "–" + data.away.frames;
+    document.getElementById("live-status").textContent = data.status;
+    const rows = data.frames.map((f) => {
+      const tr = document.createElement("tr");
+      tr.dataset.frame = String(f.id);
+      tr.className = f.over ? "over" : f.status === "in_play" ? "playing" : "";
+      tr.append(
+        cell("num", String(f.number)),
+        cell("players" + (f.at_table === "home" && !f.over ? " at-table" : ""), side(f.players.home)),
+        cell("score", score(f.scores.home) + "–" + score(f.scores.away)),
+        cell("players" + (f.at_table === "away" && !f.over ? " at-table" : ""), side(f.players.away)),
+        cell("num", f.break ? String(f.break) : ""),
+      );
+      return tr;
+    });
+    document.getElementById("live-rows").replaceChildren(...rows);
+  }
+
+  async function tick() {
+    if (!document.hidden) {
+      try {
+        const r = await fetch(url, { headers: etag ? { "If-None-Match": etag } : {}, cache: "no-store", credentials: "same-origin" });
+        if (r.status === 200) {
+          etag = r.headers.get("ETag");
+          draw(await r.json());
+        }
+        document.getElementById("live-updated").textContent = "live · " + new Date().toLocaleTimeString();
+      } catch (err) {
+        document.getElementById("live-updated").textContent = "offline, retrying";
+      }
+    }
+    setTimeout(tick, 2000);
+  }
+  setTimeout(tick, 2000);
+})();

@@ -1,0 +1,77 @@
+/* Marker service worker: keeps the referee pad working with no network.
+ *
+ * Served by a view at /sw.js (scope "/"), which prepends `self.MARKER_SW` = {version,
+ * precache, static_url}. It never touches POSTs: events travel through the pad's own
+ * IndexedDB outbox, so nothing depends on Background Sync.
+ *   - pad and live pages (navigations): network first, the cached copy when offline;
+ *   - static files: cache first (their names change with their content in production);
+ *   - the pad's API reads: network first, the cached copy when offline (requests made
+ *     with cache: "no-store", such as the pad's polling, go straight to the network).
+ */
+"use strict";
+
+const CONFIG = self.MARKER_SW || { version: "dev", precache: [], static_url: "/static/" };
+const SHELL = "marker-shell-" + CONFIG.version;
+const PAGES = "marker-pages-v1";
+const API = "marker-api-v1";
+const PAGE_PATHS = [/^\/pad\/$/, /^\/frames\/\d+\/pad\/$/, /^\/matches\/\d+\/live\/$/];
+const API_PATHS = [/^\/api\/frames\/\d+\/(state|events)\/$/, /^\/api\/games\/[^/]+\/$/, /^\/api\/matches\/\d+\/live\/$/];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(CONFIG.precache)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("marker-shell-") && k !== SHELL).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim())
+  );
+});
+
+// The pad asks for the page it is on to be kept (the first visit is not yet controlled).
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "cache-page" && typeof data.url === "string") {
+    const url = new URL(data.url, self.location.origin);
+    if (url.origin === self.location.origin && PAGE_PATHS.some((re) => re.test(url.pathname))) {
+      event.waitUntil(caches.open(PAGES).then((cache) => cache.add(url.pathname + url.search)).catch(() => {}));
+    }
+  }
+});
+
+async function networkFirst(request, cacheName, key) {
+  const cache = await caches.open(cacheName);
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.status === 200) cache.put(key || request, response.clone());
+    return response;
+  } catch (err) {
+    const cached = await cache.match(key || request, { ignoreVary: true });
+    if (cached) return cached;
+    throw err;
+  }
+}
+
+async function cacheFirst(request) {
+  const cached = await caches.match(request, { ignoreSearch: false });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) (await caches.open(SHELL)).put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" && PAGE_PATHS.some((re) => re.test(url.pathname))) {
+    event.respondWith(networkFirst(request, PAGES, url.pathname + url.search));
+  } else if (url.pathname.startsWith(CONFIG.static_url)) {
+    event.respondWith(cacheFirst(request));
+  } else if (API_PATHS.some((re) => re.test(url.pathname)) && request.cache !== "no-store"
+             && !request.headers.has("If-None-Match")) {
+    event.respondWith(networkFirst(request, API));
+  }
+});

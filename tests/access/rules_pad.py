@@ -1,0 +1,35 @@
+"""Who may open the referee pad and live pages, and who may write to a frame's log: the
+frame's referee (PLAYER here), a captain or vice-captain of either team, the secretary."""
+
+from __future__ import annotations
+
+from tests.frames.test_events_support import make_frame, make_match, referee_player
+
+from .base import ANON, EVERYONE, NOBODY, OUTSIDER, Rule
+
+PAD_EDITORS = EVERYONE - {ANON, OUTSIDER}  # referee, both captains' sides, secretary
+
+
+def setup(ctx) -> None:
+    ctx.pad_match = make_match(ctx.league, home=1, away=0)
+    ctx.pad_frame = make_frame(ctx.pad_match, number=1, referee=referee_player(ctx.league))
+
+
+frame = lambda c: {"pk": c.pad_frame.pk}  # noqa: E731
+match = lambda c: {"pk": c.pad_match.pk}  # noqa: E731
+
+ACCESS = {
+    "pad-home": Rule(),
+    "frame-pad": Rule(kwargs=frame),
+    "match-live": Rule(kwargs=match),
+    "pad-sw": Rule(),
+    "pad-manifest": Rule(),
+    "api-frame-events": Rule(kwargs=frame, get=EVERYONE, post=PAD_EDITORS),
+    "api-frame-state": Rule(kwargs=frame),
+    "api-frame-confirm": Rule(kwargs=frame, get=None, post=PAD_EDITORS),
+    "api-game-describe": Rule(kwargs=lambda c: {"game_id": "bar_billiards_4pin"}),
+    "api-match-live": Rule(kwargs=match),
+    "api-pad-session": Rule(),
+}
+
+UNUSED = NOBODY
