@@ -151,7 +151,9 @@ def number(value: Decimal | int) -> str:
 
 
 def signed(value: Decimal | int) -> str:
-    """>>> signed(Decimal("3.5")), signed(0), signed(-2)
+    """A difference with its sign.
+
+    >>> signed(Decimal("3.5")), signed(0), signed(-2)
     ('+3½', '0', '-2')
     """
     if value > 0:
@@ -162,7 +164,9 @@ def signed(value: Decimal | int) -> str:
 
 
 def ordinal(n: int) -> str:
-    """>>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
+    """1st, 2nd, 3rd...
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
     ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
     """
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
