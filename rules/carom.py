@@ -321,6 +321,7 @@ class CaromGame(Game[CaromState]):
                 rules.target,
                 "the points that win the game, at least 1; null: no target (the game ends "
                 "only on time_up or concede)",
+                nullable=True,
             ),
         ]
         if rules.spaces:

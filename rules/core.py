@@ -130,8 +130,8 @@ class Field:
     ``fields`` is empty and ``item`` is set) free keys whose values are described by
     ``item`` (a map such as ``{"home": ["Ann"], "away": ["Bob"]}``); with neither it
     accepts any object. ``choices`` is a tuple of allowed values, or :data:`FOULS` for
-    the game's foul codes. ``None`` (JSON null) is accepted only for an optional field
-    whose default is ``None``.
+    the game's foul codes. ``None`` (JSON null) is accepted for a ``nullable`` field,
+    and for an optional field whose default is ``None``.
 
     >>> Field("cushion", "bool", "the ball struck a cushion first").as_dict()["type"]
     'bool'
@@ -145,6 +145,7 @@ class Field:
     choices: tuple[Any, ...] | str | None = None
     item: Field | None = None
     fields: tuple[Field, ...] = ()
+    nullable: bool = False
 
     def __post_init__(self) -> None:
         if self.type not in JSON_TYPES:
@@ -166,6 +167,7 @@ def Option(  # noqa: N802 - a constructor by contract
     item: Field | None = None,
     fields: tuple[Field, ...] = (),
     required: bool = False,
+    nullable: bool = False,
 ) -> Field:
     """A setup option: a :class:`Field` whose default comes before its doc.
 
@@ -173,7 +175,7 @@ def Option(  # noqa: N802 - a constructor by contract
     >>> opt.default, opt.choices, opt.required
     (7, (6, 7), False)
     """
-    return Field(name, type, doc, required, default, choices, item, fields)
+    return Field(name, type, doc, required, default, choices, item, fields, nullable)
 
 
 @dataclass(frozen=True)
@@ -247,6 +249,7 @@ def field_as_dict(f: Field, fouls: Sequence[Foul] = ()) -> dict[str, Any]:
         "type": f.type,
         "doc": f.doc,
         "required": f.required,
+        "nullable": f.nullable or (not f.required and f.default is None),
         "default": jsonable(f.default),
         "choices": choices,
         "item": None if f.item is None else field_as_dict(f.item, fouls),
@@ -290,7 +293,7 @@ _JSON_NAMES = {
 def _check_value(f: Field, value: Any, path: str, foul_codes: frozenset[str]) -> None:
     """Check one value against its field; raise InvalidEvent (index None)."""
     if value is None:
-        if not f.required and f.default is None:
+        if f.nullable or (not f.required and f.default is None):
             return
         raise InvalidEvent("bad_value", f"{path} must be {_JSON_NAMES[f.type]}, not null")
     if not _type_ok(f.type, value):

@@ -320,14 +320,8 @@ class SnookerPool(Game[PoolState]):
         self.fouls = rules.fouls
         self._fines = dict(rules.foul_fines)
         self.options = self._options()
-        stroke = self._stroke_type(first_hit_required=True)
-        self.events = (stroke,)
+        self.events = (self._stroke_type(),)
         self._types = frozenset(e.type for e in self.events)
-        # first_hit is required but may be null, which Field cannot say: validate against
-        # a copy where it is optional, then check its presence.
-        self._lenient = _Vocabulary(
-            events=(self._stroke_type(first_hit_required=False),), fouls=self.fouls
-        )
         self.state_doc = {
             "game": "the game id",
             "over": "true once every ball is down",
@@ -369,7 +363,7 @@ class SnookerPool(Game[PoolState]):
             ),
         )
 
-    def _stroke_type(self, *, first_hit_required: bool) -> EventType:
+    def _stroke_type(self) -> EventType:
         object_balls = _OBJECT_BALLS
         fields = [
             _ball(
@@ -377,7 +371,8 @@ class SnookerPool(Game[PoolState]):
                 "the object ball the white touched first; null when it touched no ball "
                 "(a miss; with the white pocketed or off the table, a coup)",
                 object_balls,
-                required=first_hit_required,
+                required=True,
+                nullable=True,
             ),
             _ball(
                 "simultaneous",
@@ -526,9 +521,7 @@ say which (aim)
             validate_event(self, event)  # raises unknown_type
         if state.over:
             raise IllegalEvent("game_over", "every ball is down: the game is over")
-        validate_event(self._lenient, event)
-        if "first_hit" not in event:
-            raise InvalidEvent("missing_field", "stroke: first_hit is required")
+        validate_event(self, event)
         stroke = self._stroke(event)
         party = self._party_of(state, stroke.player)
         self._check(state, stroke)

@@ -228,7 +228,7 @@ def test_describe_is_complete_json():
     assert fouls_field["default"] == []
     assert fouls_field["item"]["choices"] == ["miss"]
     assert set(add["fields"][0]) == {
-        "name", "type", "doc", "required", "default", "choices", "item", "fields"
+        "name", "type", "doc", "required", "nullable", "default", "choices", "item", "fields"
     }
     assert d["setup"][0]["default"] == 0
     assert d["state"] == {"value": "the count"}
