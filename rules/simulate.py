@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .bar_billiards import BBState
-from .core import RuleError, Timeline, replay
+from .core import RuleError, Timeline
 from .registry import get
 
 HOLES = (10, 20, 20, 30, 30, 50, 50, 100, 200)
