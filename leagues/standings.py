@@ -173,6 +173,11 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def _exact(value: Decimal) -> str:
+    """Frames and points to one decimal place, as stored (halves are exact)."""
+    return str(Decimal(value).quantize(Decimal("0.1")))
+
+
 @dataclass
 class Row:
     """One team's line in a table."""
@@ -215,14 +220,14 @@ class Row:
             "won": self.won,
             "drawn": self.drawn,
             "lost": self.lost,
-            "frames_for": str(self.frames_for),
-            "frames_against": str(self.frames_against),
-            "frame_difference": str(self.frame_difference),
+            "frames_for": _exact(self.frames_for),
+            "frames_against": _exact(self.frames_against),
+            "frame_difference": _exact(self.frame_difference),
             "score_for": self.score_for,
             "score_against": self.score_against,
-            "earned": str(self.earned),
-            "deducted": str(self.deducted),
-            "points": str(self.points),
+            "earned": _exact(self.earned),
+            "deducted": _exact(self.deducted),
+            "points": _exact(self.points),
             "frames_for_display": number(self.frames_for),
             "frames_against_display": number(self.frames_against),
             "frame_difference_display": signed(self.frame_difference),
