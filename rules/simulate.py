@@ -4,6 +4,7 @@ A seeded random referee: each shot pots what a club player might pot from the ba
 are really on the table, fouls now and then, and the bar drops after a set number of
 shots, so every generated frame is one the engine accepts and plays to its end.
 
+>>> from rules import replay
 >>> events = simulate_frame(seed=1)
 >>> state = replay("bar_billiards_4pin", {}, events)
 >>> state.phase
