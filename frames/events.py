@@ -189,11 +189,13 @@ def _record(
     frame = _frame_row(frame_id)
     try:
         setup, state, view, top_after = _next_state(frame, kind, payload, expected_seq)
-    except DomainError:
+    except (DomainError, _SeqTaken) as refusal:
         # Refused as new; a stored event with this id (a late retry) answers instead.
         answer = _prior_answer(frame_id, event_id, kind, payload)
         if answer is not None:
             return answer
+        if isinstance(refusal, _SeqTaken):
+            raise _conflict(frame, expected_seq) from None
         raise
     changes: dict[str, Any] = {
         "last_seq": expected_seq,
@@ -243,9 +245,10 @@ def _record(
 def _next_state(
     frame: Frame, kind: str, payload: dict[str, Any], expected_seq: int
 ) -> tuple[dict[str, Any], Any, Any, int]:
-    """(setup, state, view, top_after) once the event applies; DomainError if refused."""
+    """(setup, state, view, top_after) once the event applies; DomainError if refused,
+    _SeqTaken when the sequence number does not follow the frame's."""
     if expected_seq != frame.last_seq + 1:
-        raise _conflict(frame, expected_seq)
+        raise _SeqTaken
     closed = _closed(frame)
     if closed is not None:
         raise closed
@@ -266,6 +269,10 @@ def _next_state(
     except RuleError as err:
         raise DomainError(err.code, err.message, extra=where) from None
     return setup, game.dump(after), game.view(after), expected_seq
+
+
+class _SeqTaken(Exception):
+    """The expected seq is not the frame's next one (the 409 body is built only if needed)."""
 
 
 def _frame_row(frame_id: int) -> Frame:
