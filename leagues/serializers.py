@@ -205,7 +205,7 @@ class PublicationSerializer(serializers.ModelSerializer):
 
 class FixtureAwardSerializer(serializers.Serializer):
     outcome = serializers.ChoiceField(
-        choices=[Fixture.Outcome.WALKOVER.value, Fixture.Outcome.CONCEDED.value]
+        choices=Fixture.Outcome.choices, help_text="walkover or conceded ('played' is refused)."
     )
     home_frames = serializers.DecimalField(max_digits=4, decimal_places=1, min_value=0)
     away_frames = serializers.DecimalField(max_digits=4, decimal_places=1, min_value=0)
