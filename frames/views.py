@@ -95,7 +95,7 @@ def _context(request, match_id: int, **extra):
         and all_committed
         and all(sides[s]["revealed"] for s in SIDES)
         and (bool(my_sides) or secretary),
-        "short": any(len(detail.squads[s].present) < 5 for s in SIDES),
+        "short": any(0 < len(detail.squads[s].present) < 5 for s in SIDES),
         "proposal_by": match.reorder_proposed_by,
         "dispute_form": DisputeForm(),
         "started": detail.tally.started,

@@ -327,3 +327,20 @@ def test_a_captains_squad_page_does_not_grow_with_the_roster(league, client):
     with CaptureQueriesContext(connection) as large:
         assert client.get(url).status_code == 200
     assert len(large) == len(small) <= 16
+
+
+def test_a_drafted_player_stays_ticked_when_the_squad_is_saved_again(league, client):
+    from tests.factories import PlayerFactory
+
+    match = open_match(league)
+    guest = PlayerFactory(name="Gina Guest")
+    login(client, league.captain)
+    players = [p.pk for p in roster(league, "home")[:5]]
+    data = {"side": "home", "players": players, "draft": [guest.pk]}
+    assert post(client, "match-presence", match, data).status_code == 302
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert f'name="draft" value="{guest.pk}" checked' in page
+    # the page posts back what it shows: the same squad again, nothing changes
+    assert post(client, "match-presence", match, data).status_code == 302
+    assert Presence.objects.get(match=match, player=guest).drafted
+    assert MatchLog.objects.filter(match=match, action="presence").count() == 1
