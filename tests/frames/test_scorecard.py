@@ -9,6 +9,8 @@ from decimal import Decimal
 
 import pytest
 from django.conf import settings
+from hypothesis import given
+from hypothesis import strategies as st
 
 from frames import services, tasks
 from frames.models import Frame, Match, MatchLog
@@ -290,3 +292,51 @@ def test_fixture_shows_no_result_until_confirmed(league, client):
     services.match_confirm(match=match, side="away", actor=league.other_captain)
     page = client.get(fixture_of(league).get_absolute_url())
     assert "Result: 9–0 frames (9000–4500 points)" in page.content.decode()
+
+
+_frame = st.one_of(
+    st.builds(
+        lambda h, a: Frame(
+            status="complete",
+            home_score=h * 10,
+            away_score=a * 10,
+            shared=h == a,
+            winner="" if h == a else ("home" if h > a else "away"),
+        ),
+        st.integers(0, 300),
+        st.integers(0, 300),
+    ),
+    st.builds(
+        lambda by: Frame(status="conceded", conceded_by=by),
+        st.sampled_from(["home", "away", "both"]),
+    ),
+    st.sampled_from(["scheduled", "in_play"]).map(lambda s: Frame(status=s)),
+)
+
+
+@given(st.lists(_frame, min_size=1, max_size=9))
+def test_the_tally_shares_out_every_decided_frame_and_every_point(frames):
+    result = tally(frames)
+    decided = sum(
+        1
+        for f in frames
+        if f.status == "complete" or (f.status == "conceded" and f.conceded_by != "both")
+    )
+    assert result.home_frames + result.away_frames == decided
+    played = [f for f in frames if f.status == "complete"]
+    assert result.home_score == sum(f.home_score for f in played)
+    assert result.away_score == sum(f.away_score for f in played)
+    assert result.finished == all(f.status in ("complete", "conceded") for f in frames)
+    swapped = [
+        Frame(
+            status=f.status,
+            home_score=f.away_score,
+            away_score=f.home_score,
+            shared=f.shared,
+            winner={"home": "away", "away": "home"}.get(f.winner, ""),
+            conceded_by={"home": "away", "away": "home"}.get(f.conceded_by, f.conceded_by),
+        )
+        for f in frames
+    ]
+    mirror = tally(swapped)
+    assert (mirror.home_frames, mirror.away_frames) == (result.away_frames, result.home_frames)
