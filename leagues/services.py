@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
+from django.core.mail import get_connection, send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
@@ -696,27 +696,27 @@ def _send_once(
     now: datetime,
     fixture: Fixture | None = None,
     publication: Publication | None = None,
+    connection=None,
 ) -> bool:
     """Send one email at most once per (kind, subject object, recipient): the row is
     inserted under a unique index in the same transaction as the send, so a second run
     (or a concurrent one, which waits on the index) sends nothing. If the send fails the
     row rolls back and a retry sends it."""
-    with transaction.atomic():
-        _, created = SentNotification.objects.get_or_create(
-            kind=kind,
-            fixture=fixture,
-            publication=publication,
-            recipient=recipient,
-            defaults={"sent_at": now},
-        )
-        if not created:
-            return False
-        send_mail(
-            subject=subject,
-            message=body,
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            recipient_list=[recipient],
-        )
+    try:
+        with transaction.atomic():
+            SentNotification.objects.create(
+                kind=kind, fixture=fixture, publication=publication, recipient=recipient,
+                sent_at=now,
+            )
+            send_mail(
+                subject=subject,
+                message=body,
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=[recipient],
+                connection=connection,
+            )
+    except IntegrityError:
+        return False  # already sent (by an earlier or a concurrent run)
     return True
 
 
@@ -776,26 +776,32 @@ def _publish(publication_id: int) -> None:
     recipients = table_recipients(season)
     site = settings.SITE_URL.rstrip("/")
     subject = f"{season}: tables as of {timezone.localtime(publication.as_of):%-d %b %Y}"
-    for i, (email, token) in enumerate(recipients, start=1):
-        body = render_to_string(
-            "leagues/email/tables.txt",
-            {
-                "publication": publication,
-                "season": season,
-                "snapshots": snapshots,
-                "site": site,
-                "unsubscribe_token": token,
-            },
+    tables_text = render_to_string(  # the same for everyone: rendered once
+        "leagues/email/tables.txt",
+        {"publication": publication, "season": season, "snapshots": snapshots, "site": site},
+    )
+    already = set(
+        SentNotification.objects.filter(publication=publication).values_list(
+            "recipient", flat=True
         )
-        _send_once(
-            kind=SentNotification.Kind.TABLES, recipient=email, subject=subject, body=body,
-            publication=publication, now=timezone.now(),
-        )
-        if i % 10 == 0 or i == len(recipients):
-            _beat(
-                publication_id, progress=70 + 29 * i // len(recipients),
-                step=f"Emailed {i} of {len(recipients)}",
-            )
+    )
+    with get_connection() as mailer:  # one connection for the lot (SMTP: one handshake)
+        for i, (email, token) in enumerate(recipients, start=1):
+            if email not in already:
+                body = tables_text + render_to_string(
+                    "leagues/email/tables_footer.txt",
+                    {"site": site, "unsubscribe_token": token},
+                )
+                _send_once(
+                    kind=SentNotification.Kind.TABLES, recipient=email, subject=subject,
+                    body=body, publication=publication, now=timezone.now(),
+                    connection=mailer,
+                )
+            if i % 10 == 0 or i == len(recipients):
+                _beat(
+                    publication_id, progress=70 + 29 * i // len(recipients),
+                    step=f"Emailed {i} of {len(recipients)}",
+                )
     sent = SentNotification.objects.filter(publication=publication).count()
     Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
         state=Publication.State.DONE,

@@ -1,10 +1,10 @@
 """League tables: standings from confirmed results, computed by the database.
 
-One grouped aggregate gives every team's played, won, drawn, lost, frames, aggregate score
-and points: the fixtures grouped by home team UNION ALL the fixtures grouped by away team.
-Joining both sides onto teams in one `annotate()` would multiply rows (teams × home ×
-away) and give wrong sums; two groupings never do. The two rows a team has (home, away)
-are added up here, per team; nothing loops over fixtures in Python.
+One aggregate query gives every team's played, won, drawn, lost, frames, aggregate score,
+points and deductions: each confirmed fixture becomes two rows, one seen from each team
+(home UNION ALL away), joined to the teams and grouped per team. Joining both sides onto
+teams in one `annotate()` would multiply rows (teams × home × away) and give wrong sums;
+the UNION never does. Nothing loops over fixtures in Python.
 
 Ordering applies the season's tie-breakers in order. Head-to-head is a mini-league of the
 teams still level when it is reached, from their mutual fixtures: one more aggregate
@@ -22,26 +22,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
-from django.db.models import (
-    Case,
-    Count,
-    DecimalField,
-    ExpressionWrapper,
-    F,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Sum,
-    Value,
-    When,
-)
-from django.db.models.functions import Coalesce
+from django.db import connection
 
 from .models import TIE_BREAKERS, Division, Fixture, PointDeduction, Season, Team
 
 ZERO = Decimal("0")
-_DEC = DecimalField(max_digits=9, decimal_places=1)
 
 
 # ------------------------------------------------------------------------- the scheme
@@ -105,30 +90,20 @@ class Scheme:
         return {k: (str(v) if isinstance(v, Decimal) else v) for k, v in data.items()}
 
 
-def _points(scheme: Scheme, mine: str, theirs: str, my_score: str, their_score: str):
-    """SQL for one side's league points from one fixture, per the scheme."""
-    expr = ExpressionWrapper(F(mine) * Value(scheme.points_per_frame), output_field=_DEC)
-    whens = []
-    if scheme.points_per_match_win:
-        whens.append(When(**{f"{mine}__gt": F(theirs)}, then=Value(scheme.points_per_match_win)))
-    if scheme.points_per_match_draw:
-        whens.append(When(**{mine: F(theirs)}, then=Value(scheme.points_per_match_draw)))
-    if whens:
-        expr = expr + Case(*whens, default=Value(ZERO), output_field=_DEC)
+def _points_sql(scheme: Scheme) -> tuple[str, list]:
+    """SQL for one side's league points from one fixture (columns f, a, sf, sa of the
+    `sides` rows below), per the scheme; terms the scheme does not use are left out."""
+    sql, params = "s.f * %s", [scheme.points_per_frame]
+    if scheme.points_per_match_win or scheme.points_per_match_draw:
+        sql += " + CASE WHEN s.f > s.a THEN %s WHEN s.f = s.a THEN %s ELSE 0 END"
+        params += [scheme.points_per_match_win, scheme.points_per_match_draw]
     if scheme.bonus_margin and scheme.bonus_margin_points:
-        lead = F(theirs) + Value(Decimal(scheme.bonus_margin))
-        expr = expr + Case(
-            When(**{f"{mine}__gte": lead}, then=Value(scheme.bonus_margin_points)),
-            default=Value(ZERO),
-            output_field=_DEC,
-        )
+        sql += " + CASE WHEN s.f - s.a >= %s THEN %s ELSE 0 END"
+        params += [Decimal(scheme.bonus_margin), scheme.bonus_margin_points]
     if scheme.bonus_aggregate_points:
-        expr = expr + Case(
-            When(**{f"{my_score}__gt": F(their_score)}, then=Value(scheme.bonus_aggregate_points)),
-            default=Value(ZERO),
-            output_field=_DEC,
-        )
-    return expr
+        sql += " + CASE WHEN s.sf > s.sa THEN %s ELSE 0 END"
+        params += [scheme.bonus_aggregate_points]
+    return sql, params
 
 
 # ------------------------------------------------------------------------------ rows
@@ -375,64 +350,92 @@ def _explain(neighbours: list[Row], decider: Decider, *, mine_first: bool) -> st
 
 # --------------------------------------------------------------------------- queries
 
+# Every confirmed fixture gives two `sides` rows, one per team, each seen from that team
+# (f: its frames, a: the other's, sf/sa: aggregate scores). Joined to the teams they are
+# one row per team and fixture, so sums are right; grouped per team in SQL. Written as
+# SQL because the ORM spent four times the query's own time compiling it (bench/).
+_TOTALS = """
+WITH sides AS (
+    SELECT home_id AS team_id, home_frames AS f, away_frames AS a,
+           home_score AS sf, away_score AS sa, outcome
+      FROM {fixture} WHERE {where}
+    UNION ALL
+    SELECT away_id, away_frames, home_frames, away_score, home_score, outcome
+      FROM {fixture} WHERE {where}
+)
+SELECT t.id, t.name, t.division_id,
+       COUNT(s.team_id),
+       COUNT(s.team_id) FILTER (WHERE s.f > s.a),
+       COUNT(s.team_id) FILTER (WHERE s.f = s.a),
+       COUNT(s.team_id) FILTER (WHERE s.f < s.a),
+       COALESCE(SUM(s.f), 0), COALESCE(SUM(s.a), 0),
+       COALESCE(SUM(s.sf), 0), COALESCE(SUM(s.sa), 0),
+       COALESCE(SUM({points}), 0),
+       COUNT(s.team_id) FILTER (WHERE s.outcome <> 'played'),
+       (SELECT COALESCE(SUM(x.points), 0) FROM {deduction} x
+         WHERE x.team_id = t.id{deduction_as_of})
+  FROM {team} t LEFT JOIN sides s ON s.team_id = t.id
+ WHERE {teams}
+ GROUP BY t.id, t.name, t.division_id
+"""
 
-def _confirmed(scope: Q, as_of: datetime | None) -> QuerySet[Fixture]:
-    qs = Fixture.objects.filter(scope, result_confirmed_at__isnull=False)
+
+def _dec(value) -> Decimal:
+    """A sum from the database as an exact decimal (SQLite answers floats)."""
+    return Decimal(str(value)).quantize(Decimal("0.1"))
+
+
+def _totals(
+    scheme: Scheme,
+    *,
+    fixture_where: str,
+    fixture_params: list,
+    team_where: str,
+    team_params: list,
+    as_of: datetime | None,
+) -> list[tuple]:
+    where = f"({fixture_where}) AND result_confirmed_at IS NOT NULL"
+    params = list(fixture_params)
     if as_of is not None:
-        qs = qs.filter(result_confirmed_at__lte=as_of)
-    return qs.order_by()
-
-
-def _side_totals(fixtures: QuerySet[Fixture], scheme: Scheme, side: str) -> QuerySet:
-    mine, theirs = ("home", "away") if side == "home" else ("away", "home")
-    win = Q(**{f"{mine}_frames__gt": F(f"{theirs}_frames")})
-    draw = Q(**{f"{mine}_frames": F(f"{theirs}_frames")})
-    loss = Q(**{f"{mine}_frames__lt": F(f"{theirs}_frames")})
-    return fixtures.values(team=F(f"{mine}_id")).annotate(
-        played=Count("id"),
-        won=Count("id", filter=win),
-        drawn=Count("id", filter=draw),
-        lost=Count("id", filter=loss),
-        frames_for=Coalesce(Sum(f"{mine}_frames"), Value(ZERO), output_field=_DEC),
-        frames_against=Coalesce(Sum(f"{theirs}_frames"), Value(ZERO), output_field=_DEC),
-        score_for=Coalesce(Sum(f"{mine}_score"), 0),
-        score_against=Coalesce(Sum(f"{theirs}_score"), 0),
-        earned=Coalesce(
-            Sum(
-                _points(
-                    scheme, f"{mine}_frames", f"{theirs}_frames", f"{mine}_score",
-                    f"{theirs}_score",
-                ),
-                output_field=_DEC,
-            ),
-            Value(ZERO),
-            output_field=_DEC,
-        ),
+        where += " AND result_confirmed_at <= %s"
+        params.append(as_of)
+    points, points_params = _points_sql(scheme)
+    sql = _TOTALS.format(
+        fixture=Fixture._meta.db_table,
+        team=Team._meta.db_table,
+        deduction=PointDeduction._meta.db_table,
+        where=where,
+        points=points,
+        deduction_as_of="" if as_of is None else " AND x.at <= %s",
+        teams=team_where,
     )
-
-
-def totals_query(scope: Q, scheme: Scheme, as_of: datetime | None = None) -> QuerySet:
-    """The one aggregate: per team and side, grouped in SQL; UNION ALL of the two sides."""
-    fixtures = _confirmed(scope, as_of)
-    return _side_totals(fixtures, scheme, "home").union(
-        _side_totals(fixtures, scheme, "away"), all=True
-    )
+    all_params = params + params + points_params + ([] if as_of is None else [as_of])
+    with connection.cursor() as cursor:
+        cursor.execute(sql, all_params + list(team_params))
+        return cursor.fetchall()
 
 
 def _mini_leagues(
-    scope: Q, scheme: Scheme, as_of: datetime | None, groups: list[list[Row]]
+    scope: tuple[str, list], scheme: Scheme, as_of: datetime | None, groups: list[list[Row]]
 ) -> dict[int, tuple[Decimal, Decimal]]:
     """(points, frames won) of each tied team in the mini-league of its group: the same
-    aggregate, over the fixtures between teams of one group (one query for all groups)."""
-    between = Q()
+    aggregate over the fixtures between teams of one group (one query for all groups)."""
+    between, params = [], []
     for group in groups:
         ids = [r.team_id for r in group]
-        between |= Q(home_id__in=ids, away_id__in=ids)
-    result: dict[int, tuple[Decimal, Decimal]] = {}
-    for line in totals_query(scope & between, scheme, as_of):
-        points, frames = result.get(line["team"], (ZERO, ZERO))
-        result[line["team"]] = (points + line["earned"], frames + line["frames_for"])
-    return result
+        marks = ", ".join(["%s"] * len(ids))
+        between.append(f"(home_id IN ({marks}) AND away_id IN ({marks}))")
+        params += ids + ids
+    ids = [r.team_id for g in groups for r in g]
+    rows = _totals(
+        scheme,
+        fixture_where=f"{scope[0]} AND ({' OR '.join(between)})",
+        fixture_params=scope[1] + params,
+        team_where=f"t.id IN ({', '.join(['%s'] * len(ids))})",
+        team_params=ids,
+        as_of=as_of,
+    )
+    return {r[0]: (_dec(r[11]), _dec(r[7])) for r in rows}
 
 
 def tables(
@@ -440,49 +443,41 @@ def tables(
 ) -> list[Table]:
     """The tables of a season (or of one division), ordered by division rank.
 
-    Queries, whatever the number of teams or divisions: divisions, teams (with their
-    deductions summed in SQL), the UNION ALL aggregate, deduction notes, award notes, and
-    one more when a tie reaches head-to-head. `as_of` limits the table to results and
-    deductions recorded up to that moment (a publication's cut-off).
+    Queries, whatever the number of teams or divisions: the aggregate (every column and
+    the deductions, for every team), plus the divisions when a whole season is asked
+    for, and only when needed: the deduction notes, the walkover/concession notes, and
+    the head-to-head mini-leagues. `as_of` limits the table to results and deductions
+    recorded up to that moment (a publication's cut-off).
     """
     scheme = Scheme.of(season)
-    scope = Q(season=season) if division is None else Q(division=division)
     divisions = (
         [division]
         if division is not None
         else list(Division.objects.filter(season=season).order_by("rank", "name"))
     )
-    deductions = PointDeduction.objects.filter(team=OuterRef("pk"))
-    if as_of is not None:
-        deductions = deductions.filter(at__lte=as_of)
-    deducted = (
-        deductions.order_by().values("team").annotate(total=Sum("points")).values("total")
-    )
-    team_scope = Q(season=season, division__isnull=False) if division is None else Q(
-        division=division
-    )
-    teams = Team.objects.filter(team_scope).annotate(
-        deducted=Coalesce(Subquery(deducted, output_field=_DEC), Value(ZERO), output_field=_DEC)
-    )
+    if division is None:
+        scope = ("season_id = %s", [season.pk])
+        teams = ("t.season_id = %s AND t.division_id IS NOT NULL", [season.pk])
+    else:
+        scope = ("division_id = %s", [division.pk])
+        teams = ("t.division_id = %s", [division.pk])
     rows: dict[int, Row] = {}
     division_of: dict[int, int] = {}
-    for t in teams.values("id", "name", "division_id", "deducted"):
-        rows[t["id"]] = Row(team_id=t["id"], team=t["name"], deducted=t["deducted"])
-        division_of[t["id"]] = t["division_id"]
-    for line in totals_query(scope, scheme, as_of):
-        row = rows.get(line["team"])
-        if row is None:  # a fixture of a team since moved out of the division
-            continue
-        row.played += line["played"]
-        row.won += line["won"]
-        row.drawn += line["drawn"]
-        row.lost += line["lost"]
-        row.frames_for += line["frames_for"]
-        row.frames_against += line["frames_against"]
-        row.score_for += line["score_for"]
-        row.score_against += line["score_against"]
-        row.earned += line["earned"]
-    notes = _notes(season, division, as_of, rows)
+    awarded = False
+    for line in _totals(
+        scheme, fixture_where=scope[0], fixture_params=scope[1], team_where=teams[0],
+        team_params=teams[1], as_of=as_of,
+    ):
+        team_id, name, division_id, p, w, d, lost, ff, fa, sf, sa, earned, aw, ded = line
+        rows[team_id] = Row(
+            team_id=team_id, team=name, played=p, won=w, drawn=d, lost=lost,
+            frames_for=_dec(ff), frames_against=_dec(fa), score_for=int(sf),
+            score_against=int(sa), earned=_dec(earned), deducted=_dec(ded),
+        )
+        division_of[team_id] = division_id
+        awarded = awarded or aw > 0
+    deducted = any(r.deducted for r in rows.values())
+    notes = _notes(season, division, as_of, rows, deductions=deducted, awards=awarded)
 
     by_division: dict[int, list[Row]] = {}
     for team_id, row in rows.items():
@@ -516,35 +511,49 @@ def division_table(division: Division, *, as_of: datetime | None = None) -> Tabl
 
 
 def _notes(
-    season: Season, division: Division | None, as_of: datetime | None, rows: dict[int, Row]
+    season: Season,
+    division: Division | None,
+    as_of: datetime | None,
+    rows: dict[int, Row],
+    *,
+    deductions: bool = True,
+    awards: bool = True,
 ) -> list[dict]:
     """Deductions, walkovers and conceded matches, each with its reason, attached to the
-    rows they concern (row.notes) and listed for the foot of the table."""
+    rows they concern (row.notes) and listed for the foot of the table. A query each,
+    only when the aggregate says there is something to list."""
     notes: list[dict] = []
-    deductions = PointDeduction.objects.filter(
-        team__season=season, **({"team__division": division} if division else {})
-    ).select_related("team")
-    if as_of is not None:
-        deductions = deductions.filter(at__lte=as_of)
-    for d in deductions.order_by("at", "id"):
-        text = f"{number(d.points)} point{'s' * (d.points != 1)} deducted: {d.reason}"
-        notes.append({"team_id": d.team_id, "team": d.team.name, "text": text})
-    scope = Q(season=season) if division is None else Q(division=division)
-    awarded = (
-        _confirmed(scope, as_of)
-        .exclude(outcome=Fixture.Outcome.PLAYED)
-        .select_related("home", "away")
-        .order_by("date", "id")
-    )
-    for f in awarded:
-        what = "Walkover" if f.outcome == Fixture.Outcome.WALKOVER else "Match conceded"
-        when = f" on {f.date:%-d %b}" if f.date else ""
-        text = (
-            f"{what}, {f.home.name} v {f.away.name}{when}, awarded "
-            f"{number(f.home_frames or 0)}–{number(f.away_frames or 0)}: {f.outcome_reason}"
+    scope = {"season": season} if division is None else {"division": division}
+    if deductions:
+        found = PointDeduction.objects.filter(
+            **{f"team__{k}": v for k, v in scope.items()}
         )
-        for team in (f.home, f.away):
-            notes.append({"team_id": team.pk, "team": team.name, "text": text})
+        if as_of is not None:
+            found = found.filter(at__lte=as_of)
+        for d in found.order_by("at", "id").values("team_id", "team__name", "points", "reason"):
+            points = d["points"]
+            text = f"{number(points)} point{'s' * (points != 1)} deducted: {d['reason']}"
+            notes.append({"team_id": d["team_id"], "team": d["team__name"], "text": text})
+    if awards:
+        found = Fixture.objects.filter(
+            result_confirmed_at__isnull=False, **scope
+        ).exclude(outcome=Fixture.Outcome.PLAYED)
+        if as_of is not None:
+            found = found.filter(result_confirmed_at__lte=as_of)
+        for f in found.order_by("date", "id").values(
+            "date", "outcome", "outcome_reason", "home_frames", "away_frames", "home_id",
+            "home__name", "away_id", "away__name",
+        ):
+            what = "Walkover" if f["outcome"] == Fixture.Outcome.WALKOVER else "Match conceded"
+            when = f" on {f['date']:%-d %b}" if f["date"] else ""
+            text = (
+                f"{what}, {f['home__name']} v {f['away__name']}{when}, awarded "
+                f"{number(f['home_frames'] or 0)}–{number(f['away_frames'] or 0)}: "
+                f"{f['outcome_reason']}"
+            )
+            for side in ("home", "away"):
+                notes.append({"team_id": f[f"{side}_id"], "team": f[f"{side}__name"],
+                              "text": text})
     for n in notes:
         if n["team_id"] in rows:
             rows[n["team_id"]].notes.append(n["text"])
@@ -560,5 +569,4 @@ __all__ = [
     "rank",
     "signed",
     "tables",
-    "totals_query",
 ]
