@@ -92,16 +92,18 @@ class Scheme:
 
 def _points_sql(scheme: Scheme) -> tuple[str, list]:
     """SQL for one side's league points from one fixture (columns f, a, sf, sa of the
-    `sides` rows below), per the scheme; terms the scheme does not use are left out."""
-    sql, params = "s.f * %s", [scheme.points_per_frame]
+    `sides` rows below), per the scheme; terms the scheme does not use are left out.
+    Decimal parameters are cast: SQLite binds them as text."""
+    n = "CAST(%s AS NUMERIC)"
+    sql, params = f"s.f * {n}", [scheme.points_per_frame]
     if scheme.points_per_match_win or scheme.points_per_match_draw:
-        sql += " + CASE WHEN s.f > s.a THEN %s WHEN s.f = s.a THEN %s ELSE 0 END"
+        sql += f" + CASE WHEN s.f > s.a THEN {n} WHEN s.f = s.a THEN {n} ELSE 0 END"
         params += [scheme.points_per_match_win, scheme.points_per_match_draw]
     if scheme.bonus_margin and scheme.bonus_margin_points:
-        sql += " + CASE WHEN s.f - s.a >= %s THEN %s ELSE 0 END"
-        params += [Decimal(scheme.bonus_margin), scheme.bonus_margin_points]
+        sql += f" + CASE WHEN s.f - s.a >= %s THEN {n} ELSE 0 END"
+        params += [int(scheme.bonus_margin), scheme.bonus_margin_points]
     if scheme.bonus_aggregate_points:
-        sql += " + CASE WHEN s.sf > s.sa THEN %s ELSE 0 END"
+        sql += f" + CASE WHEN s.sf > s.sa THEN {n} ELSE 0 END"
         params += [scheme.bonus_aggregate_points]
     return sql, params
 
