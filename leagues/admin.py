@@ -1,6 +1,22 @@
 from django.contrib import admin
 
-from .models import Division, Fixture, Invitation, League, Player, Registration, Season, Team, Venue
+from .models import (
+    Division,
+    Fixture,
+    Invitation,
+    League,
+    Player,
+    PlayerFrameStat,
+    PointDeduction,
+    Publication,
+    Registration,
+    Season,
+    SentNotification,
+    Subscription,
+    TableSnapshot,
+    Team,
+    Venue,
+)
 
 
 @admin.register(League)
@@ -53,3 +69,62 @@ class FixtureAdmin(admin.ModelAdmin):
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
     list_display = ["email", "team", "created_at", "sent_at", "accepted_at"]
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+@admin.register(PointDeduction)
+class PointDeductionAdmin(admin.ModelAdmin):
+    list_display = ["team", "points", "reason", "by", "at"]
+    list_filter = ["team__season"]
+    raw_id_fields = ["team", "by"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Written by the publishing job or the statistics; never edited by hand."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Publication)
+class PublicationAdmin(ReadOnlyAdmin):
+    list_display = ["season", "as_of", "state", "progress", "attempts", "emails_sent",
+                    "finished_at"]
+    list_filter = ["state", "season"]
+    exclude = ["csv", "printable_html"]
+
+
+@admin.register(TableSnapshot)
+class TableSnapshotAdmin(ReadOnlyAdmin):
+    list_display = ["division", "as_of", "publication"]
+    list_filter = ["division__season"]
+    exclude = ["html", "csv"]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Subscription)
+class SubscriptionAdmin(admin.ModelAdmin):
+    list_display = ["email", "league", "active", "created_at"]
+    list_filter = ["league", "active"]
+    exclude = ["token"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(SentNotification)
+class SentNotificationAdmin(ReadOnlyAdmin):
+    list_display = ["kind", "recipient", "fixture", "publication", "sent_at"]
+    list_filter = ["kind"]
+
+
+@admin.register(PlayerFrameStat)
+class PlayerFrameStatAdmin(ReadOnlyAdmin):
+    list_display = ["player", "fixture", "frame_number", "won", "score", "high_break"]
+    list_filter = ["season"]
+    raw_id_fields = ["player", "fixture", "team"]
