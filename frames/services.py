@@ -81,8 +81,19 @@ def _log(match: Match, actor: User, action: str, at: datetime, **detail: Any) ->
     )
 
 
-def _lock(match: Match) -> Match:
-    """The match row, locked for this transaction (two captains press at once)."""
+def _lock(match: Match, *, frames: bool = False) -> Match:
+    """The match row, locked for this transaction (two captains press at once).
+
+    With `frames`, the match's frames are locked first: the pad locks a frame, then the
+    match (frames.events.frame_confirm), so every service takes them in that order.
+    """
+    if frames:
+        list(
+            Frame.objects.select_for_update()
+            .filter(match_id=match.pk)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
     return (
         Match.objects.select_for_update(of=("self",))
         .select_related("fixture__home", "fixture__away", "fixture__season__league")
@@ -613,7 +624,7 @@ def match_request_redraw(
     to Ready: a new draw needs a fresh seed, so new secrets from both captains and the
     server. Asking twice changes nothing."""
     now = _now(now)
-    match = _lock(match)
+    match = _lock(match, frames=True)
     _require_captain(match, side, actor, "ask for a re-draw for this side")
     _require_status(match, Match.Status.DRAWN)
     if _frames_started(match):
@@ -728,7 +739,7 @@ def match_reorder_accept(
     frame has started, the referees are solved again for the new order (the rota follows
     the order of play) from the draw's seed; otherwise they stay as they are."""
     now = _now(now)
-    match = _lock(match)
+    match = _lock(match, frames=True)
     _require_captain(match, side, actor, "accept an order of play for this side")
     _require_status(match, *_OPEN)
     if not match.reorder_proposal:
@@ -832,8 +843,8 @@ def match_set_referee(
     """Appoint another referee for a frame not yet finished: a present player who does not
     play in it, chosen by a captain of that player's side or by the secretary."""
     now = _now(now)
-    match = _lock(frame.match)
     frame = Frame.objects.select_for_update().get(pk=frame.pk)
+    match = _lock(frame.match)
     _require_status(match, *_OPEN)
     if frame.status not in (Frame.Status.SCHEDULED, Frame.Status.IN_PLAY):
         raise DomainError(
@@ -1015,7 +1026,7 @@ def match_key_in_paper(
     """Key in frame scores from the paper sheet (frame number → (home, away)), all or
     nothing. A result awaiting confirmation that changes needs confirming again."""
     now = _now(now)
-    match = _lock(match)
+    match = _lock(match, frames=True)
     _require_runner(match, actor, "key in a paper score sheet")
     _require_status(match, *_OPEN, Match.Status.COMPLETE)
     if not scores:
@@ -1170,7 +1181,7 @@ def match_settle(
     """The secretary settles a disputed (or unconfirmed) result: accept it as it stands,
     or correct frame scores (frame number → (home, away)); either way it is confirmed."""
     now = _now(now)
-    match = _lock(match)
+    match = _lock(match, frames=True)
     if not is_secretary(actor):
         raise DomainError(
             "not_secretary", "Only the league secretary settles a result.", status=403
