@@ -304,10 +304,19 @@ def match_mark_present(
                 raise _drafted_rule_error(player, other)
         chosen[player.pk] = player
     for name in new_players:
-        if name.strip():
-            reg = roster_add_player(team=team, name=name, kind=Registration.Kind.DRAFTED)
-            roster[reg.player_id] = reg.kind
-            chosen[reg.player_id] = reg.player
+        name = " ".join(name.split())
+        if not name:
+            continue
+        # A retried form finds the newcomer it put on the roster the first time.
+        reg = (
+            Registration.objects.filter(
+                team=team, status=Registration.Status.ACTIVE, player__name__iexact=name
+            )
+            .select_related("player")
+            .first()
+        ) or roster_add_player(team=team, name=name, kind=Registration.Kind.DRAFTED)
+        roster[reg.player_id] = reg.kind
+        chosen[reg.player_id] = reg.player
 
     current = {p.player_id: p for p in Presence.objects.filter(match=match, side=side)}
     if set(current) == set(chosen):
