@@ -1,12 +1,12 @@
 """A frame's shot log: record an event, confirm the result, rebuild the cache; and the
 selectors the referee pad and the live page read.
 
-The write path (`frame_record_event`) is one transaction of three statements after the
-frame's row is read: the rules engine applies the event to the state cached on the frame,
-a conditional UPDATE advances the frame's sequence (`WHERE last_seq = n - 1`), and the
-event row is INSERTed. The database holds the guarantees: `FrameEvent.event_id` is unique
-(a retried request can never store a second row) and `(frame, seq)` is unique (a second
-line behind the conditional update). Answers:
+The write path (`frame_record_event`): the frame's row is read, the rules engine applies
+the event to the state cached on it, then ONE statement both advances the frame's sequence
+by a conditional UPDATE (`WHERE last_seq = n - 1`) and INSERTs the event row (a
+data-modifying CTE: both happen or neither). The database holds the guarantees:
+`FrameEvent.event_id` is unique (a retried request can never store a second row) and
+`(frame, seq)` is unique (a second line behind the conditional update). Answers:
 
 - 201: appended; the body is the new state.
 - 200: this event id is already stored with the same frame, kind and payload; the body is
@@ -34,11 +34,12 @@ import hashlib
 import json
 import uuid
 from collections.abc import Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
 from leagues.errors import DomainError
@@ -146,100 +147,122 @@ def frame_record_event(
     user: Any,
     device_id: str,
     now: datetime,
+    frame: Frame | None = None,
 ) -> EventAnswer:
     """Append one event (or an undo) to a frame's log; see the module docstring for the
-    answers. Raises DomainError for 400/404/409/422."""
+    answers. Raises DomainError for 400/404/409/422.
+
+    `frame` is the frame row when the caller has just read it (the API reads it once for
+    the permission check and the engine). Reading it outside the write is safe: the write
+    only happens if the frame's `last_seq` is still the one the state was read at.
+    """
     event_id = uuid.UUID(str(event_id))
     payload = dict(payload)
     if kind not in FrameEvent.Kind.values:
         raise DomainError("bad_kind", f"kind must be 'event' or 'undo', not {kind!r}")
-    try:
-        return _record(
-            frame_id=frame_id,
-            event_id=event_id,
-            expected_seq=expected_seq,
-            payload=payload,
-            kind=kind,
-            user=user,
-            device_id=device_id,
-            now=now,
-        )
-    except IntegrityError:
-        # A unique constraint refused the INSERT and the transaction rolled back: either
-        # this id is stored (a concurrent retry got there first, or the id was reused),
-        # or `(frame, seq)` is taken although the frame's counter said otherwise.
-        answer = _prior_answer(frame_id, event_id, kind, payload)
-        if answer is not None:
-            return answer
-        raise _conflict(_frame_row(frame_id), expected_seq) from None
-
-
-@transaction.atomic
-def _record(
-    *,
-    frame_id: int,
-    event_id: uuid.UUID,
-    expected_seq: int,
-    payload: dict[str, Any],
-    kind: str,
-    user: Any,
-    device_id: str,
-    now: datetime,
-) -> EventAnswer:
-    frame = _frame_row(frame_id)
+    if frame is None:
+        frame = _frame_row(frame_id)
     try:
         setup, state, view, top_after = _next_state(frame, kind, payload, expected_seq)
     except (DomainError, _SeqTaken) as refusal:
         # Refused as new; a stored event with this id (a late retry) answers instead.
-        answer = _prior_answer(frame_id, event_id, kind, payload)
+        answer = _prior_answer(frame.pk, event_id, kind, payload)
         if answer is not None:
             return answer
         if isinstance(refusal, _SeqTaken):
             raise _conflict(frame, expected_seq) from None
         raise
-    changes: dict[str, Any] = {
-        "last_seq": expected_seq,
-        "top_seq": top_after,
-        "state": state,
-        "view": view,
+    starting = frame.status == Frame.Status.SCHEDULED
+    row = {
+        "frame_id": frame.pk,
+        "seq": expected_seq,
+        "event_id": event_id,
+        "kind": kind,
+        "payload": payload,
+        "top_before": frame.top_seq,
+        "top_after": top_after,
+        "view_after": view,
+        "device_id": device_id[:64],
+        "created_at": now,
+        "entered_by__username": user.get_username() if _signed_in(user) else None,
     }
-    if frame.state is None:
-        changes["setup"] = setup
-    if frame.status == Frame.Status.SCHEDULED:
-        changes["status"] = Frame.Status.IN_PLAY
-    if frame.started_at is None:
-        changes["started_at"] = now
-    won = Frame.objects.filter(
-        pk=frame.pk, last_seq=expected_seq - 1, status__in=OPEN_STATUSES
-    ).update(**changes)
-    if not won:
+    try:
+        with transaction.atomic() if starting or connection.in_atomic_block else nullcontext():
+            appended = _append(
+                frame, row, state=state, setup=setup if frame.state is None else None,
+                user_id=user.pk if _signed_in(user) else None, starting=starting,
+            )
+            if appended and starting:
+                _update_match(frame.match)  # the first event puts the match in play
+    except IntegrityError:
+        # A unique constraint refused the row and the statement rolled back as a whole:
+        # this id is stored (a concurrent retry got there first, or the id was reused),
+        # or `(frame, seq)` is taken although the frame's counter said otherwise.
+        appended = False
+    if not appended:
         # Another request moved the frame on after we read it. A concurrent retry of this
         # very event has committed by now (our UPDATE waited for its row lock).
-        answer = _prior_answer(frame_id, event_id, kind, payload)
+        answer = _prior_answer(frame.pk, event_id, kind, payload)
         if answer is not None:
             return answer
-        fresh = _frame_row(frame_id)
+        fresh = _frame_row(frame.pk)
         raise _closed(fresh) or _conflict(fresh, expected_seq)
-    row = FrameEvent.objects.create(
-        frame_id=frame.pk,
-        seq=expected_seq,
-        event_id=event_id,
-        kind=kind,
-        payload=payload,
-        schema_version=SCHEMA_VERSION,
-        top_before=frame.top_seq,
-        top_after=top_after,
-        state_after=state,
-        view_after=view,
-        entered_by=user if getattr(user, "is_authenticated", False) else None,
-        device_id=device_id[:64],
-        created_at=now,
-    )
-    if changes.get("status") == Frame.Status.IN_PLAY:
-        _update_match(frame.match)  # the first event puts the match in play
-    body = {name: getattr(row, name) for name in _ANSWER_FIELDS if "__" not in name}
-    body["entered_by__username"] = getattr(row.entered_by, "username", None)
-    return EventAnswer(201, event_answer(body, replayed=False))
+    return EventAnswer(201, event_answer(row, replayed=False))
+
+
+def _signed_in(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False))
+
+
+# The compare-and-set and the append in one statement: the frame's sequence moves from
+# n - 1 to n and the event row is inserted, or neither happens (no row when the frame
+# moved on; a unique violation on event_id or (frame, seq) undoes the UPDATE too). One
+# statement needs no BEGIN/COMMIT round trips in autocommit.
+_APPEND_SQL = """
+WITH moved AS (
+    UPDATE frames_frame
+       SET last_seq = %(seq)s, top_seq = %(top_after)s, state = %(state)s::jsonb,
+           view = %(view)s::jsonb{start}
+     WHERE id = %(frame_id)s AND last_seq = %(seq)s - 1 AND status IN ('scheduled', 'in_play')
+ RETURNING id
+)
+INSERT INTO frames_frameevent
+       (frame_id, seq, event_id, kind, payload, schema_version, top_before, top_after,
+        state_after, view_after, entered_by_id, device_id, created_at)
+SELECT id, %(seq)s, %(event_id)s, %(kind)s, %(payload)s::jsonb, %(schema)s, %(top_before)s,
+       %(top_after)s, %(state)s::jsonb, %(view)s::jsonb, %(user_id)s, %(device_id)s,
+       %(created_at)s
+  FROM moved
+RETURNING id
+"""
+_START_SQL = ", status = 'in_play', started_at = COALESCE(started_at, %(created_at)s)"
+_SETUP_SQL = ", setup = %(setup)s::jsonb"
+
+
+def _append(
+    frame: Frame,
+    row: dict[str, Any],
+    *,
+    state: Any,
+    setup: dict[str, Any] | None,
+    user_id: int | None,
+    starting: bool,
+) -> bool:
+    """Advance the frame's sequence and insert the event, atomically; False if the frame
+    is no longer at `seq - 1` (or no longer open)."""
+    start = (_START_SQL if starting else "") + (_SETUP_SQL if setup is not None else "")
+    params = {
+        **row,
+        "state": json.dumps(state),
+        "view": json.dumps(row["view_after"]),
+        "payload": json.dumps(row["payload"]),
+        "setup": json.dumps(setup),
+        "schema": SCHEMA_VERSION,
+        "user_id": user_id,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_APPEND_SQL.format(start=start), params)
+        return cursor.fetchone() is not None
 
 
 def _next_state(
@@ -534,16 +557,11 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
 # ------------------------------------------------------------------- selectors
 
 
-def frame_for_permission(frame_id: int) -> Frame | None:
-    """The frame with just what `frames.enter_event` looks at (no state, no view)."""
+def frame_for_write(frame_id: int) -> Frame | None:
+    """The frame row with what `frames.enter_event` looks at (match, fixture, teams): one
+    read serves both the permission check and the write."""
     return (
         Frame.objects.select_related("match__fixture__home", "match__fixture__away")
-        .only(
-            "id", "referee_id", "status", "match__id", "match__status",
-            "match__fixture__id", "match__fixture__home__id", "match__fixture__home__captain_id",
-            "match__fixture__home__vice_captain_id", "match__fixture__away__id",
-            "match__fixture__away__captain_id", "match__fixture__away__vice_captain_id",
-        )
         .filter(pk=frame_id)
         .first()
     )

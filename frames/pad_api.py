@@ -59,7 +59,7 @@ def _conditional(request, etag: str, build) -> Response:
 
 
 def _frame_for_write(view: APIView, request, pk: int) -> Frame:
-    frame = events.frame_for_permission(pk)
+    frame = events.frame_for_write(pk)
     if frame is None:
         raise exceptions.NotFound("No such frame.")
     if not request.user.has_perm(ENTER, frame):
@@ -118,6 +118,7 @@ class FrameEventsView(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         answer = events.frame_record_event(
+            frame=frame,
             frame_id=frame.pk,
             event_id=values["event_id"],
             expected_seq=values["expected_seq"],
