@@ -557,14 +557,28 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
 # ------------------------------------------------------------------- selectors
 
 
+# What a write reads: the frame's position and cached state, and what `frames.enter_event`
+# looks at (the referee, both teams' captains). Not the (larger) public view, which only a
+# 409 answer needs; the columns are named because the match row alone has ~30 of them.
+_WRITE_FIELDS = (
+    "id", "match_id", "game_id", "referee_id", "status", "setup", "state", "last_seq",
+    "top_seq", "started_at", "match__status", "match__fixture_id",
+    *(f"match__fixture__{side}__{field}" for side in ("home", "away")
+      for field in ("id", "captain_id", "vice_captain_id")),
+)
+
+
 def frame_for_write(frame_id: int) -> Frame | None:
-    """The frame row with what `frames.enter_event` looks at (match, fixture, teams): one
-    read serves both the permission check and the write."""
-    return (
-        Frame.objects.select_related("match__fixture__home", "match__fixture__away")
-        .filter(pk=frame_id)
-        .first()
-    )
+    """The frame row with what `frames.enter_event` looks at (referee, captains): one read
+    serves both the permission check and the write."""
+    try:
+        return (
+            Frame.objects.select_related("match__fixture__home", "match__fixture__away")
+            .only(*_WRITE_FIELDS)
+            .get(pk=frame_id)
+        )
+    except Frame.DoesNotExist:
+        return None
 
 
 def frame_head(frame: Frame) -> dict[str, Any]:
