@@ -77,6 +77,10 @@ def ensure_database() -> None:
             admin.execute(f'CREATE DATABASE "{cfg["NAME"]}"')
 
 
+def queries(n: int) -> str:
+    return f"{n} quer{'y' if n == 1 else 'ies'}"
+
+
 def timed(fn, repeat: int) -> tuple[float, object]:
     """Median wall time of `repeat` calls, in ms (after one warm-up call)."""
     result = fn()
@@ -356,14 +360,14 @@ def main() -> None:
           f"{data['fixtures']:,} matches, {data['frames']:,} frames, "
           f"{data['lines']:,} player-frame lines")
     print(f"One division's table ({rows_in_division} fixtures): {table_ms:.2f} ms, "
-          f"{table_queries} queries; hand-written SQL {sql_ms:.2f} ms; ratio {ratio:.2f}×; "
+          f"{queries(table_queries)}; hand-written SQL {sql_ms:.2f} ms; ratio {ratio:.2f}×; "
           f"same totals: {agree}")
-    print(f"Whole season's tables (20 divisions): {season_ms:.1f} ms, {season_queries} queries")
+    print(f"Whole season's tables (20 divisions): {season_ms:.1f} ms, {queries(season_queries)}")
     print(f"Publish the whole season: {publish_s:.2f} s, state {publication.state}, "
           f"{publication.snapshots.count()} snapshots, {len(mail.outbox)} emails, "
           f"CSV {len(publication.csv):,} bytes")
-    print(f"Public division page: {page_ms:.1f} ms, {page_queries} queries; secretary "
-          f"tables page (20 live tables): {manage_ms:.1f} ms, {manage_queries} queries")
+    print(f"Public division page: {page_ms:.1f} ms, {queries(page_queries)}; secretary "
+          f"tables page (20 live tables): {manage_ms:.1f} ms, {queries(manage_queries)}")
     print(f"Leaderboard: division {board_div_ms:.1f} ms ({len(board)} players), season "
           f"{board_season_ms:.1f} ms ({len(board_all)} players); one frame's statistics "
           f"from its log ({events_per_frame:.0f} events): {record_ms:.1f} ms")
@@ -371,16 +375,16 @@ def main() -> None:
     print("| Measure (20 divisions × 12 teams, 2,640 matches, 23,760 frames) | Result |")
     print("| --- | --- |")
     print(f"| One division's table (`division_table`, {rows_in_division} matches) | "
-          f"{table_ms:.2f} ms, {table_queries} queries |")
+          f"{table_ms:.2f} ms, {queries(table_queries)} |")
     print(f"| Hand-written SQL aggregate, same rows, same run | {sql_ms:.2f} ms |")
     print(f"| Ratio table / SQL | {ratio:.2f}× |")
-    print(f"| Whole season's tables in one call | {season_ms:.1f} ms, {season_queries} queries |")
+    print(f"| Whole season's tables in one call | {season_ms:.1f} ms, {queries(season_queries)} |")
     print(f"| Publish the whole season (in-process: 20 snapshots, CSV, printable page, "
           f"{len(mail.outbox)} emails) | {publish_s:.2f} s |")
     print(f"| Public division page (published table) | {page_ms:.1f} ms, {page_queries} "
           f"queries |")
     print(f"| Secretary's tables page (20 provisional tables) | {manage_ms:.1f} ms, "
-          f"{manage_queries} queries |")
+          f"{queries(manage_queries)} |")
     print(f"| Leaderboard, division / season | {board_div_ms:.1f} ms / {board_season_ms:.1f} ms |")
     print(f"| One frame's statistics from its shot log (~{events_per_frame:.0f} events) | "
           f"{record_ms:.1f} ms |")
