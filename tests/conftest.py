@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import socket
+import uuid
 from dataclasses import dataclass
 from datetime import date
+from urllib.parse import urlparse
 
 import pytest
+from celery.contrib.testing.worker import start_worker
 from django.db import connection
+from kombu import pools
 
 from leagues import services
 from leagues.models import Season
@@ -76,3 +81,61 @@ def make_league(teams_per_division: int = 4, players_per_team: int = 6) -> Small
 @pytest.fixture
 def league(db) -> SmallLeague:
     return make_league()
+
+
+# ------------------------------------------------------------ a real worker on Redis
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+_CONF_KEYS = ("broker_url", "task_always_eager", "result_backend", "task_default_queue")
+# Cached on the app's AMQP helper from the configuration at first use.
+_AMQP_CACHES = ("queues", "default_queue", "router", "default_exchange")
+
+
+def _redis_up() -> bool:
+    url = urlparse(REDIS_URL)
+    try:
+        with socket.create_connection((url.hostname, url.port or 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _reset_celery_app(app) -> None:
+    """Forget connections and routing built from the previous configuration."""
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    amqp = app.amqp
+    if getattr(amqp, "_producer_pool", None) is not None:
+        amqp._producer_pool = None
+    for name in _AMQP_CACHES:
+        amqp.__dict__.pop(name, None)
+    app._backend_cache = None
+    app._local.__dict__.pop("backend", None)
+    pools.reset()  # kombu's global producer pools, keyed by connection
+
+
+@pytest.fixture
+def redis_worker():
+    """A real Celery worker (solo pool, in a thread) consuming from Redis on a queue of its
+    own. Skipped when Redis is not running locally; a failure in CI, never a skip."""
+    from config.celery import app
+
+    if not _redis_up():
+        if IN_CI:
+            pytest.fail(f"Redis is required in CI at {REDIS_URL}")
+        pytest.skip("Redis is not running")
+    saved = {key: app.conf[key] for key in _CONF_KEYS}
+    app.conf.update(
+        broker_url=REDIS_URL,
+        task_always_eager=False,
+        result_backend=REDIS_URL,
+        task_default_queue=f"marker-test-{uuid.uuid4().hex[:12]}",
+    )
+    _reset_celery_app(app)
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+            yield app
+    finally:
+        app.conf.update(saved)
+        _reset_celery_app(app)

@@ -7,76 +7,16 @@ sharing the Redis database cannot take its messages (or give it theirs).
 
 from __future__ import annotations
 
-import os
-import socket
 import time
-import uuid
 from datetime import timedelta
-from urllib.parse import urlparse
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.core import mail
 from django.utils import timezone
-from kombu import pools
 
-from config.celery import app
 from leagues import services, standings, tasks
 from leagues.models import Publication, SentNotification, TableSnapshot
 from tests.conftest import make_league
-
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-CONF_KEYS = ("broker_url", "task_always_eager", "result_backend", "task_default_queue")
-# Cached on the app's AMQP helper from the configuration at first use.
-AMQP_CACHES = ("queues", "default_queue", "router", "default_exchange")
-
-
-def _redis_up() -> bool:
-    url = urlparse(REDIS_URL)
-    try:
-        with socket.create_connection((url.hostname, url.port or 6379), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
-def _reset_app() -> None:
-    """Forget connections and routing built from the previous configuration."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
-    amqp = app.amqp
-    if getattr(amqp, "_producer_pool", None) is not None:
-        amqp._producer_pool = None
-    for name in AMQP_CACHES:
-        amqp.__dict__.pop(name, None)
-    # The result backend, built from result_backend at first use (cached, or per thread).
-    app._backend_cache = None
-    app._local.__dict__.pop("backend", None)
-    pools.reset()  # kombu's global producer pools, keyed by connection, closed above
-
-
-@pytest.fixture
-def worker():
-    if not _redis_up():
-        if IN_CI:
-            pytest.fail(f"Redis is required in CI at {REDIS_URL}")
-        pytest.skip("Redis is not running")
-    saved = {key: app.conf[key] for key in CONF_KEYS}
-    app.conf.update(
-        broker_url=REDIS_URL,
-        task_always_eager=False,
-        result_backend=REDIS_URL,
-        task_default_queue=f"marker-tables-test-{uuid.uuid4().hex[:12]}",
-    )
-    _reset_app()
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
-            yield app
-    finally:
-        app.conf.update(saved)
-        _reset_app()
 
 
 def _wait_for(predicate, timeout: float = 60.0):
@@ -104,7 +44,7 @@ def _assert_one_effect(league, publication) -> None:
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_publish_task_sent_twice_has_one_effect(worker):
+def test_publish_task_sent_twice_has_one_effect(redis_worker):
     league = make_league(teams_per_division=4, players_per_team=1)
     now = timezone.now()
     publication = Publication.objects.create(
@@ -120,7 +60,7 @@ def test_publish_task_sent_twice_has_one_effect(worker):
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_publication_requested_in_a_transaction_is_queued_after_commit(worker):
+def test_publication_requested_in_a_transaction_is_queued_after_commit(redis_worker):
     league = make_league(teams_per_division=4, players_per_team=1)
     publication = services.publication_request(season=league.season, actor=league.secretary)
     assert _wait_for(
@@ -131,7 +71,7 @@ def test_publication_requested_in_a_transaction_is_queued_after_commit(worker):
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_sweeper_on_the_worker_heals_a_publication_left_running(worker):
+def test_sweeper_on_the_worker_heals_a_publication_left_running(redis_worker):
     """A worker claimed the job, wrote one table and died: the heartbeat went stale."""
     league = make_league(teams_per_division=4, players_per_team=1)
     then = timezone.now() - timedelta(minutes=10)
