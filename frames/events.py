@@ -41,6 +41,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
+from django.urls import reverse
 
 from leagues.errors import DomainError
 from rules import registry
@@ -713,17 +714,24 @@ def match_live(match_id: int) -> dict[str, Any]:
                 "winner": frame.winner or view.get("winner") or "",
                 "shared": frame.shared or bool(view.get("shared")),
                 "last_seq": frame.last_seq,
+                "pad": reverse("frame-pad", args=[frame.pk]),
             }
         )
     return {
         "match": match.pk,
         "status": match.status,
-        "home": {"team": match.fixture.home.name, "frames": str(match.home_frames),
+        "status_label": match.get_status_display(),
+        "home": {"team": match.fixture.home.name, "frames": _frames(match.home_frames),
                  "score": match.home_score},
-        "away": {"team": match.fixture.away.name, "frames": str(match.away_frames),
+        "away": {"team": match.fixture.away.name, "frames": _frames(match.away_frames),
                  "score": match.away_score},
         "frames": rows,
     }
+
+
+def _frames(won: Any) -> str:
+    """Frames won as people write them: 4, 4.5."""
+    return f"{won:f}".rstrip("0").rstrip(".") if won else "0"
 
 
 def body_etag(body: Any) -> str:

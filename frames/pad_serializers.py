@@ -135,6 +135,7 @@ class LiveFrameSerializer(serializers.Serializer):
     winner = serializers.CharField(allow_blank=True)
     shared = serializers.BooleanField()
     last_seq = serializers.IntegerField()
+    pad = serializers.CharField(help_text="The frame's pad (to watch it shot by shot).")
 
     def get_fields(self):
         fields = super().get_fields()
@@ -151,6 +152,7 @@ class LiveSideSerializer(serializers.Serializer):
 class MatchLiveSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     status = serializers.CharField()
+    status_label = serializers.CharField()
     home = LiveSideSerializer()
     away = LiveSideSerializer()
     frames = LiveFrameSerializer(many=True)

@@ -7,7 +7,7 @@
   const url = root.dataset.url;
   let etag = root.dataset.etag || null;
   const side = (players) => (players && players.length ? players.join(" & ") : "–");
-  const score = (v) => (v === null || v === undefined ? "–" : String(v));
+  const score = (s) => (s.home === null || s.home === undefined ? "–" : s.home + "–" + s.away);
 
   function cell(cls, text) {
     const td = document.createElement("td");
@@ -18,15 +18,20 @@
 
   function draw(data) {
     document.getElementById("live-frames").textContent = data.home.frames + "–" + data.away.frames;
-    document.getElementById("live-status").textContent = data.status;
+    document.getElementById("live-status").textContent = data.status_label;
     const rows = data.frames.map((f) => {
       const tr = document.createElement("tr");
       tr.dataset.frame = String(f.id);
       tr.className = f.over ? "over" : f.status === "in_play" ? "playing" : "";
+      const number = cell("num", "");
+      const link = document.createElement("a");
+      link.href = f.pad;
+      link.textContent = String(f.number);
+      number.append(link);
       tr.append(
-        cell("num", String(f.number)),
+        number,
         cell("players" + (f.at_table === "home" && !f.over ? " at-table" : ""), side(f.players.home)),
-        cell("score", score(f.scores.home) + "–" + score(f.scores.away)),
+        cell("score", score(f.scores)),
         cell("players" + (f.at_table === "away" && !f.over ? " at-table" : ""), side(f.players.away)),
         cell("num", f.break ? String(f.break) : ""),
       );

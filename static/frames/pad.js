@@ -550,8 +550,15 @@
       const players = (sides[side] && sides[side].players) || [];
       slot.querySelector(".who").textContent = atTable && view.player ? view.player : players.join(" & ");
     }
-    $("#break").textContent = view.break !== undefined ? String(view.break) : "–";
+    const running = view.break !== undefined ? view.break : view.run;
+    $("#break").textContent = running !== undefined ? String(running) : "–";
     $("#next").textContent = view.over ? NEXT.none : NEXT[view.next] || words(view.next || view.on || "–");
+    if (!BAR_BILLIARDS) {
+      // Any other game: its other simple facts, as the engine names them.
+      const shown = new Set(["game", "over", "winner", "shared", "scores", "at_table", "player", "events", "last", "next", "break", "run", "on"]);
+      const extra = Object.entries(view).filter(([k, v]) => !shown.has(k) && v !== null && typeof v !== "object");
+      $("#more-facts").replaceChildren(...extra.map(([k, v]) => h("div", {}, h("dt", {}, words(k)), h("dd", {}, String(v)))));
+    }
     const balls = $("#balls-row");
     balls.hidden = !BAR_BILLIARDS || !view.bar_down;
     if (view.bar_down) $("#balls").textContent = view.balls_in_play + " (" + view.on_table + " on the table, " + view.trough + " in the trough)";
@@ -663,11 +670,10 @@
   function buildControls() {
     const root = $("#controls");
     if (!root) return;
+    const undo = h("button", { type: "button", class: "secondary", id: "undo", on: { click: () => enqueue("undo", {}) } }, "Undo");
     const tailored = BAR_BILLIARDS && eventType("shot") && findField(eventType("shot"), "pots");
-    const built = tailored ? buildBarBilliards(root) : buildGeneric(root);
+    const built = tailored ? buildBarBilliards(root, undo) : buildGeneric(root, undo);
     controls.update = built.update;
-    root.append(h("div", { class: "row" },
-      h("button", { type: "button", class: "secondary", id: "undo", on: { click: () => enqueue("undo", {}) } }, "Undo")));
   }
 
   function foulButtons(onToggle) {
@@ -685,7 +691,7 @@
 
   // Bar billiards: pick the ball (white by default), tap holes to add pots, add fouls,
   // then one big button sends the shot ("No score" when nothing is picked).
-  function buildBarBilliards(root) {
+  function buildBarBilliards(root, undo) {
     const shot = eventType("shot");
     const potFields = findField(shot, "pots").item.fields;
     const balls = potFields.find((f) => f.name === "ball").choices;
@@ -725,15 +731,15 @@
       h("div", { class: "balls", role: "group", "aria-label": "Ball" }, ballButtons),
       h("div", { class: "holes", role: "group", "aria-label": "Holes" }, holeButtons),
       chips,
+      cushionRow,
+      enter,
+      h("div", { class: "row" }, undo, barDown, invoke),
       ...foulButtons((code) => {
         const i = draft.fouls.indexOf(code);
         if (i >= 0) draft.fouls.splice(i, 1); else draft.fouls.push(code);
         sync();
       }),
       troughBox,
-      cushionRow,
-      enter,
-      h("div", { class: "row" }, barDown, invoke),
     );
 
     function chip(label, remove) {
@@ -775,7 +781,7 @@
   }
 
   // Any other game: one form per event type, built from its declared fields.
-  function buildGeneric(root) {
+  function buildGeneric(root, undo) {
     for (const ev of vocab.events) {
       const inputs = ev.fields.map((f) => fieldControl(f, ev));
       const send = () => {
@@ -790,13 +796,14 @@
       root.append(h("fieldset", { class: "event-form", data: { type: ev.type } },
         h("legend", { title: ev.doc }, words(ev.type)),
         inputs.map((c) => c.node),
-        h("button", { type: "button", class: "enter", on: { click: send } }, "Enter " + words(ev.type))));
+        h("button", { type: "button", class: "enter", data: { enter: ev.type }, on: { click: send } }, "Enter " + words(ev.type))));
     }
+    root.append(h("div", { class: "row" }, undo));
     return { update() {} };
   }
 
   function fieldControl(f, ev) {
-    const label = (child) => h("label", { class: "field", title: f.doc }, h("span", {}, words(f.name) + (f.required ? " *" : "")), child);
+    const label = (child) => h("label", { class: "field", title: f.doc, data: { field: f.name } }, h("span", {}, words(f.name) + (f.required ? " *" : "")), child);
     const isFouls = f.type === "list" && f.item && f.item.name === "foul";
     if (isFouls || (f.type === "list" && f.item && f.item.choices)) {
       let picked = [];
@@ -806,9 +813,11 @@
       }, words(v) + " ×")));
       const add = (v) => { picked.push(v); redraw(); };
       const node = isFouls
-        ? h("div", { class: "field" }, h("span", {}, words(f.name)), ...foulButtons((code) => add(code)), chips)
-        : h("div", { class: "field" }, h("span", { title: f.doc }, words(f.name)),
-          h("div", { class: "row" }, f.item.choices.map((c) => h("button", { type: "button", class: "secondary", on: { click: () => add(c) } }, words(c)))), chips);
+        ? h("div", { class: "field", data: { field: f.name } }, h("span", {}, words(f.name)), ...foulButtons((code) => add(code)), chips)
+        : h("div", { class: "field", data: { field: f.name } }, h("span", { title: f.doc }, words(f.name)),
+          h("div", { class: "row" }, f.item.choices.map((c) => h("button", {
+            type: "button", class: "secondary", data: { value: String(c) }, on: { click: () => add(c) },
+          }, words(c)))), chips);
       return { name: f.name, node: node, value: () => (picked.length ? picked.slice() : undefined), reset: () => { picked = []; redraw(); } };
     }
     if (f.choices && f.choices.length) {

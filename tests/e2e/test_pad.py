@@ -270,3 +270,47 @@ def test_a_forced_re_login_keeps_the_outbox(phone, league, frame):
     token_after = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
     assert token_after != token_before  # it rotated at login, and the queued shots used the new one
     assert [p for *_, p in stored(frame)] == [shot(("white", 50)), shot(), shot()]
+
+
+def test_another_game_gets_a_working_pad_from_its_vocabulary(phone, league):
+    match = make_match(league)
+    carom = make_frame(match, number=2, game_id="three_cushion_carom", referee=referee_player(league))
+    who = names(carom)
+    page = open_pad(phone(league.player_user), carom)
+    stroke = page.locator('fieldset[data-type="stroke"]')
+    contacts = stroke.locator('[data-field="contacts"]')
+    for ball in ("red", "cushion", "cushion", "cushion", "white"):
+        contacts.locator(f'button[data-value="{ball}"]').tap()
+    stroke.locator('button[data-enter="stroke"]').tap()
+    expect(page.locator(f'#board .side[data-side="{who["home"]}"] .banked')).to_have_text("1")
+    expect(page.locator("#break")).to_have_text("1")
+    contacts.locator('button[data-value="red"]').tap()
+    stroke.locator('button[data-enter="stroke"]').tap()  # a miss: the other player's inning
+    expect(page.locator(f'#board .side[data-side="{who["away"]}"]')).to_have_class("side at-table")
+    expect(page.locator("#sync-status")).to_have_text("online")
+    assert [p for *_, p in stored(carom)] == [
+        {"type": "stroke", "contacts": ["red", "cushion", "cushion", "cushion", "white"]},
+        {"type": "stroke", "contacts": ["red"]},
+    ]
+
+
+def test_the_live_page_follows_the_frame_within_seconds(phone, league, frame):
+    import time
+    import uuid
+
+    from django.utils import timezone
+
+    from frames.events import frame_record_event
+
+    page = phone().new_page()  # anyone may watch
+    page.goto(f"/matches/{frame.match_id}/live/")
+    row = page.locator(f'#live-rows tr[data-frame="{frame.pk}"]')
+    expect(row.locator("td.score")).to_have_text("–")  # not started
+    for seq, event in enumerate([shot(("white", 50)), shot(), shot(("red", 100))], start=1):
+        frame_record_event(frame_id=frame.pk, event_id=uuid.uuid4(), expected_seq=seq,
+                           payload=event, kind="event", user=league.player_user,
+                           device_id="api", now=timezone.now())
+    started = time.monotonic()
+    expect(row.locator("td.score")).to_have_text("50–0", timeout=5_000)
+    expect(row.locator("td").last).to_have_text("200")  # the away player's running break
+    assert time.monotonic() - started < 4.5
