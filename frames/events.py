@@ -90,9 +90,11 @@ def frame_setup(frame: Frame) -> dict[str, Any]:
     game = registry.get(frame.game_id)
     options = {f.name: f for f in game.options}
     names: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
-    for side, name in FramePlayer.objects.filter(frame=frame).order_by(
-        "side", "position"
-    ).values_list("side", "player__name"):
+    for side, name in (
+        FramePlayer.objects.filter(frame=frame)
+        .order_by("side", "position")
+        .values_list("side", "player__name")
+    ):
         names[side].append(name)
     setup: dict[str, Any] = {}
     if "sides" in options:
@@ -190,8 +192,12 @@ def frame_record_event(
     try:
         with transaction.atomic() if starting or connection.in_atomic_block else nullcontext():
             appended = _append(
-                frame, row, state=state, setup=setup if frame.state is None else None,
-                user_id=user.pk if _signed_in(user) else None, starting=starting,
+                frame,
+                row,
+                state=state,
+                setup=setup if frame.state is None else None,
+                user_id=user.pk if _signed_in(user) else None,
+                starting=starting,
             )
             if appended and starting:
                 _update_match(frame.match)  # the first event puts the match in play
@@ -318,9 +324,11 @@ def _closed(frame: Frame) -> DomainError | None:
 
 def _undo_target(frame_id: int, top: int) -> int:
     """The seq whose state an undo makes current: `top_before` of the current top event."""
-    return FrameEvent.objects.filter(frame_id=frame_id, seq=top).values_list(
-        "top_before", flat=True
-    ).get()
+    return (
+        FrameEvent.objects.filter(frame_id=frame_id, seq=top)
+        .values_list("top_before", flat=True)
+        .get()
+    )
 
 
 def _state_at(frame: Frame, game: Any, setup: dict[str, Any], seq: int) -> tuple[Any, Any]:
@@ -328,9 +336,11 @@ def _state_at(frame: Frame, game: Any, setup: dict[str, Any], seq: int) -> tuple
     if seq == 0:
         state = game.initial(setup)
         return game.dump(state), game.view(state)
-    return FrameEvent.objects.filter(frame_id=frame.pk, seq=seq).values_list(
-        "state_after", "view_after"
-    ).get()
+    return (
+        FrameEvent.objects.filter(frame_id=frame.pk, seq=seq)
+        .values_list("state_after", "view_after")
+        .get()
+    )
 
 
 def _prior_answer(
@@ -428,8 +438,14 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
         match_id=frame.match_id,
         actor=user if getattr(user, "is_authenticated", False) else None,
         action="frame_confirmed",
-        detail={"frame": frame.pk, "number": frame.number, "seq": seq,
-                "home": home, "away": away, "winner": winner},
+        detail={
+            "frame": frame.pk,
+            "number": frame.number,
+            "seq": seq,
+            "home": home,
+            "away": away,
+            "winner": winner,
+        },
         at=now,
     )
     frame.refresh_from_db()
@@ -444,7 +460,9 @@ def _update_match(match: Match) -> None:
     match_update_result(match=match)
 
 
-def _result(view: Mapping[str, Any], setup: Mapping[str, Any]) -> tuple[int | None, int | None, str]:
+def _result(
+    view: Mapping[str, Any], setup: Mapping[str, Any]
+) -> tuple[int | None, int | None, str]:
     """(home score, away score, winner side) from the engine's view. Games whose parties
     are not named home/away map the first party to home and the second to away."""
     scores = view.get("scores") or {}
@@ -489,8 +507,16 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
         rows = list(
             FrameEvent.objects.filter(frame=frame)
             .order_by("seq")
-            .values("id", "seq", "kind", "payload", "top_before", "top_after",
-                    "state_after", "view_after")
+            .values(
+                "id",
+                "seq",
+                "kind",
+                "payload",
+                "top_before",
+                "top_after",
+                "state_after",
+                "view_after",
+            )
         )
         report = RebuildReport(frame.pk, len(rows))
         if not rows and frame.state is None and frame.last_seq == 0:
@@ -527,8 +553,12 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
             state, view = game.dump(states[top]), game.view(states[top])
             wrong = {
                 name: value
-                for name, value in (("top_before", top_before), ("top_after", top),
-                                    ("state_after", state), ("view_after", view))
+                for name, value in (
+                    ("top_before", top_before),
+                    ("top_after", top),
+                    ("state_after", state),
+                    ("view_after", view),
+                )
                 if row[name] != value
             }
             if wrong:
@@ -562,10 +592,23 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
 # looks at (the referee, both teams' captains). Not the (larger) public view, which only a
 # 409 answer needs; the columns are named because the match row alone has ~30 of them.
 _WRITE_FIELDS = (
-    "id", "match_id", "game_id", "referee_id", "status", "setup", "state", "last_seq",
-    "top_seq", "started_at", "match__status", "match__fixture_id",
-    *(f"match__fixture__{side}__{field}" for side in ("home", "away")
-      for field in ("id", "captain_id", "vice_captain_id")),
+    "id",
+    "match_id",
+    "game_id",
+    "referee_id",
+    "status",
+    "setup",
+    "state",
+    "last_seq",
+    "top_seq",
+    "started_at",
+    "match__status",
+    "match__fixture_id",
+    *(
+        f"match__fixture__{side}__{field}"
+        for side in ("home", "away")
+        for field in ("id", "captain_id", "vice_captain_id")
+    ),
 )
 
 
@@ -608,8 +651,16 @@ def _event_rows(qs) -> list[dict[str, Any]]:
             "created_at": r["created_at"].isoformat(),
         }
         for r in qs.values(
-            "seq", "event_id", "kind", "payload", "top_before", "top_after", "view_after",
-            "entered_by__username", "device_id", "created_at",
+            "seq",
+            "event_id",
+            "kind",
+            "payload",
+            "top_before",
+            "top_after",
+            "view_after",
+            "entered_by__username",
+            "device_id",
+            "created_at",
         )
     ]
 
@@ -643,9 +694,7 @@ def frame_sides(frame: Frame) -> dict[str, dict[str, Any]]:
 def frame_for_pad(frame_id: int) -> Frame:
     """The frame with its match, teams, referee and players (raises Frame.DoesNotExist)."""
     return (
-        Frame.objects.select_related(
-            "match__fixture__home", "match__fixture__away", "referee"
-        )
+        Frame.objects.select_related("match__fixture__home", "match__fixture__away", "referee")
         .prefetch_related("players__player")
         .get(pk=frame_id)
     )
@@ -674,7 +723,9 @@ def frame_state(frame: Frame) -> dict[str, Any]:
 
 def frame_etag(frame: Frame, *extra: Any) -> str:
     """A strong ETag for a frame's state: it changes with every event and status change."""
-    return f'"f{frame.pk}-{frame.last_seq}-{frame.top_seq}-{frame.status}-{"-".join(map(str, extra))}"'
+    return (
+        f'"f{frame.pk}-{frame.last_seq}-{frame.top_seq}-{frame.status}-{"-".join(map(str, extra))}"'
+    )
 
 
 def match_live(match_id: int) -> dict[str, Any]:
@@ -721,10 +772,16 @@ def match_live(match_id: int) -> dict[str, Any]:
         "match": match.pk,
         "status": match.status,
         "status_label": match.get_status_display(),
-        "home": {"team": match.fixture.home.name, "frames": _frames(match.home_frames),
-                 "score": match.home_score},
-        "away": {"team": match.fixture.away.name, "frames": _frames(match.away_frames),
-                 "score": match.away_score},
+        "home": {
+            "team": match.fixture.home.name,
+            "frames": _frames(match.home_frames),
+            "score": match.home_score,
+        },
+        "away": {
+            "team": match.fixture.away.name,
+            "frames": _frames(match.away_frames),
+            "score": match.away_score,
+        },
         "frames": rows,
     }
 
@@ -760,6 +817,7 @@ def frames_for_user(user: Any) -> list[Frame]:
         )
         qs = qs.filter(mine)
     return list(
-        qs.select_related("match__fixture__home", "match__fixture__away", "referee")
-        .order_by("-match__fixture__date", "match_id", "order")[:40]
+        qs.select_related("match__fixture__home", "match__fixture__away", "referee").order_by(
+            "-match__fixture__date", "match_id", "order"
+        )[:40]
     )

@@ -179,7 +179,9 @@ class FrameConfirmView(APIView):
         data = ConfirmInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         frame = events.frame_confirm(
-            frame_id=frame.pk, seq=data.validated_data["seq"], user=request.user,
+            frame_id=frame.pk,
+            seq=data.validated_data["seq"],
+            user=request.user,
             now=timezone.now(),
         )
         return Response(
@@ -261,7 +263,10 @@ class BenchInsertView(APIView):
     @extend_schema(exclude=True)
     def post(self, request, pk: int):
         MatchLog.objects.create(
-            match_id=pk, actor=request.user, action="bench", detail=request.data,
+            match_id=pk,
+            actor=request.user,
+            action="bench",
+            detail=request.data,
             at=timezone.now(),
         )
         return Response({"ok": True}, status=201)

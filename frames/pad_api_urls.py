@@ -15,6 +15,9 @@ urlpatterns = [
 
 if pad_api.bench_endpoints_enabled():  # bench/bench_shots.py's baseline; never in production
     urlpatterns.append(
-        path("bench/matches/<int:pk>/insert/", pad_api.BenchInsertView.as_view(),
-             name="api-bench-insert")
+        path(
+            "bench/matches/<int:pk>/insert/",
+            pad_api.BenchInsertView.as_view(),
+            name="api-bench-insert",
+        )
     )

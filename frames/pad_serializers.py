@@ -18,14 +18,18 @@ class EventInSerializer(serializers.Serializer):
         min_value=1, help_text="The sequence number this event expects to take (last_seq + 1)."
     )
     kind = serializers.ChoiceField(
-        choices=FrameEvent.Kind.choices, default=FrameEvent.Kind.EVENT,
+        choices=FrameEvent.Kind.choices,
+        default=FrameEvent.Kind.EVENT,
         help_text="'event' (a game event, in `payload`) or 'undo' (no payload).",
     )
     payload = serializers.JSONField(
-        default=dict, help_text="The game event, e.g. {\"type\": \"shot\", \"pots\": [...]}."
+        default=dict, help_text='The game event, e.g. {"type": "shot", "pots": [...]}.'
     )
     device_id = serializers.CharField(
-        max_length=64, required=False, allow_blank=True, default="",
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        default="",
         help_text="Which device entered it (the pad's own id).",
     )
 
@@ -48,7 +52,9 @@ class EventSerializer(serializers.Serializer):
     payload = serializers.JSONField()
     top_before = serializers.IntegerField()
     top_after = serializers.IntegerField()
-    last = serializers.JSONField(allow_null=True, help_text="What the event did, when the game says.")
+    last = serializers.JSONField(
+        allow_null=True, help_text="What the event did, when the game says."
+    )
     entered_by = serializers.CharField(allow_null=True)
     device_id = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()

@@ -169,8 +169,12 @@ def manifest(request):
         "icons": [
             {"src": static("frames/icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
             {"src": static("frames/icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-            {"src": static("frames/icons/icon.svg"), "sizes": "any", "type": "image/svg+xml",
-             "purpose": "any"},
+            {
+                "src": static("frames/icons/icon.svg"),
+                "sizes": "any",
+                "type": "image/svg+xml",
+                "purpose": "any",
+            },
         ],
     }
     return JsonResponse(data, content_type="application/manifest+json")

@@ -66,10 +66,15 @@ def phone(browser, live_server):
         if user is not None:
             client = Client()
             client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-            context.add_cookies([{
-                "name": "sessionid", "value": client.cookies["sessionid"].value,
-                "url": live_server.url,
-            }])
+            context.add_cookies(
+                [
+                    {
+                        "name": "sessionid",
+                        "value": client.cookies["sessionid"].value,
+                        "url": live_server.url,
+                    }
+                ]
+            )
         contexts.append(context)
         return context
 

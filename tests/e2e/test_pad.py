@@ -57,8 +57,11 @@ def shot(*pots, fouls=()):
 
 
 def stored(frame):
-    return list(FrameEvent.objects.filter(frame=frame).order_by("seq")
-                .values_list("seq", "event_id", "kind", "payload"))
+    return list(
+        FrameEvent.objects.filter(frame=frame)
+        .order_by("seq")
+        .values_list("seq", "event_id", "kind", "payload")
+    )
 
 
 def wait_until(page, condition, timeout_ms=15_000):
@@ -117,11 +120,18 @@ def test_score_a_whole_frame_by_tapping_then_the_scorecard(phone, league, frame)
     expect(row.locator("td.score")).to_have_text("1550–200")
 
     done = Frame.objects.get(pk=frame.pk)
-    assert (done.status, done.home_score, done.away_score, done.winner) == ("complete", 1550, 200, "home")
+    assert (done.status, done.home_score, done.away_score, done.winner) == (
+        "complete",
+        1550,
+        200,
+        "home",
+    )
     log = stored(frame)
     assert [kind for _, _, kind, _ in log].count("undo") == 1 and len(log) == 14
-    assert all(e.device_id and e.entered_by_id == league.player_user.pk
-               for e in FrameEvent.objects.filter(frame=frame))
+    assert all(
+        e.device_id and e.entered_by_id == league.player_user.pk
+        for e in FrameEvent.objects.filter(frame=frame)
+    )
 
 
 def test_offline_ten_shots_survive_a_reload_and_sync_once_in_order(phone, league, frame):
@@ -136,11 +146,24 @@ def test_offline_ten_shots_survive_a_reload_and_sync_once_in_order(phone, league
     )
 
     context.set_offline(True)
-    offline = [shot(), shot(("white", 20)), shot(), shot(("white", 10)), shot(("red", 50)),
-               shot(), shot(("white", 30)), shot(), shot(fouls=["miss"]), shot()]
+    offline = [
+        shot(),
+        shot(("white", 20)),
+        shot(),
+        shot(("white", 10)),
+        shot(("red", 50)),
+        shot(),
+        shot(("white", 30)),
+        shot(),
+        shot(fouls=["miss"]),
+        shot(),
+    ]
     for n, event in enumerate(offline, start=1):
-        tap_shot(page, *[(p["ball"], p["hole"]) for p in event.get("pots", [])],
-                 fouls=event.get("fouls", ()))
+        tap_shot(
+            page,
+            *[(p["ball"], p["hole"]) for p in event.get("pots", [])],
+            fouls=event.get("fouls", ()),
+        )
         expect(status).to_have_text(f"saved on phone ({n} waiting)")
     expect(page.locator("#estimate")).to_contain_text("10 shots not yet stored")
     queued = outbox_ids(page)
@@ -195,7 +218,12 @@ def test_two_devices_on_one_frame_show_the_conflict_and_lose_nothing(phone, leag
     captain.locator("#conflict-keep").tap()  # re-apply this phone's shots after theirs
     expect(captain.locator("#sync-status")).to_have_text("online")
     log = stored(frame)
-    assert [p for *_, p in log] == [shot(("white", 50)), shot(("white", 10)), shot(), shot(fouls=["miss"])]
+    assert [p for *_, p in log] == [
+        shot(("white", 50)),
+        shot(("white", 10)),
+        shot(),
+        shot(fouls=["miss"]),
+    ]
     expect(referee.locator("#shots li[data-seq='4']")).to_have_count(1, timeout=10_000)
 
     # A second clash, this time discarded — explicitly, and kept on the phone for the record.
@@ -230,8 +258,20 @@ def test_lost_responses_are_retried_and_never_doubled(phone, league, frame):
             route.continue_()
 
     page.route("**/api/frames/*/events/", flaky)
-    taps = [("white", 50), None, ("white", 20), None, ("red", 100), None, None, ("white", 10),
-            None, ("white", 30), None, None]
+    taps = [
+        ("white", 50),
+        None,
+        ("white", 20),
+        None,
+        ("red", 100),
+        None,
+        None,
+        ("white", 10),
+        None,
+        ("white", 30),
+        None,
+        None,
+    ]
     for pot in taps:
         tap_shot(page, *([pot] if pot else []))
     expect(page.locator("#sync-status")).to_have_text("online", timeout=60_000)
@@ -274,7 +314,9 @@ def test_a_forced_re_login_keeps_the_outbox(phone, league, frame):
 
 def test_another_game_gets_a_working_pad_from_its_vocabulary(phone, league):
     match = make_match(league)
-    carom = make_frame(match, number=2, game_id="three_cushion_carom", referee=referee_player(league))
+    carom = make_frame(
+        match, number=2, game_id="three_cushion_carom", referee=referee_player(league)
+    )
     who = names(carom)
     page = open_pad(phone(league.player_user), carom)
     stroke = page.locator('fieldset[data-type="stroke"]')
@@ -307,9 +349,16 @@ def test_the_live_page_follows_the_frame_within_seconds(phone, league, frame):
     row = page.locator(f'#live-rows tr[data-frame="{frame.pk}"]')
     expect(row.locator("td.score")).to_have_text("–")  # not started
     for seq, event in enumerate([shot(("white", 50)), shot(), shot(("red", 100))], start=1):
-        frame_record_event(frame_id=frame.pk, event_id=uuid.uuid4(), expected_seq=seq,
-                           payload=event, kind="event", user=league.player_user,
-                           device_id="api", now=timezone.now())
+        frame_record_event(
+            frame_id=frame.pk,
+            event_id=uuid.uuid4(),
+            expected_seq=seq,
+            payload=event,
+            kind="event",
+            user=league.player_user,
+            device_id="api",
+            now=timezone.now(),
+        )
     started = time.monotonic()
     expect(row.locator("td.score")).to_have_text("50–0", timeout=5_000)
     expect(row.locator("td").last).to_have_text("200")  # the away player's running break

@@ -26,8 +26,9 @@ def frame(league):
     return make_frame(make_match(league), referee=referee_player(league))
 
 
-def record(frame, payload=None, *, seq, kind="event", event_id=None, user=None, device="d1",
-           now=NOW):
+def record(
+    frame, payload=None, *, seq, kind="event", event_id=None, user=None, device="d1", now=NOW
+):
     return events.frame_record_event(
         frame_id=frame.pk,
         event_id=event_id or uuid.uuid4(),
@@ -115,7 +116,12 @@ def test_impossible_event_is_400_with_the_engine_code_and_stores_nothing(frame):
     record(frame, shot(("white", 50)), seq=1)
     before = Frame.objects.get(pk=frame.pk)
     err = refusal(lambda: record(frame, shot(("white", 50), ("white", 50), ("white", 50)), seq=2))
-    assert (err.status, err.code, err.extra["seq"], err.extra["index"]) == (400, "not_on_table", 2, 1)
+    assert (err.status, err.code, err.extra["seq"], err.extra["index"]) == (
+        400,
+        "not_on_table",
+        2,
+        1,
+    )
     err = refusal(lambda: record(frame, {"type": "pot"}, seq=2))
     assert (err.status, err.code) == (400, "unknown_type")
     after = Frame.objects.get(pk=frame.pk)
@@ -145,10 +151,18 @@ def test_undo_walks_back_one_event_at_a_time(frame):
     assert undo4.body["top_seq"] == 0 and undo4.body["view"] == views[0]
     err = refusal(lambda: record(frame, seq=9, kind="undo"))
     assert (err.status, err.code) == (400, "nothing_to_undo")
-    rows = list(FrameEvent.objects.filter(frame=frame).values_list("kind", "top_before", "top_after"))
+    rows = list(
+        FrameEvent.objects.filter(frame=frame).values_list("kind", "top_before", "top_after")
+    )
     assert rows == [
-        ("event", 0, 1), ("event", 1, 2), ("event", 2, 3), ("undo", 3, 2), ("undo", 2, 1),
-        ("event", 1, 6), ("undo", 6, 1), ("undo", 1, 0),
+        ("event", 0, 1),
+        ("event", 1, 2),
+        ("event", 2, 3),
+        ("undo", 3, 2),
+        ("undo", 2, 1),
+        ("event", 1, 6),
+        ("undo", 6, 1),
+        ("undo", 1, 0),
     ]  # nothing deleted, nothing updated
 
 
@@ -180,19 +194,31 @@ def test_frame_over_waits_for_the_referee_and_confirm_completes_it(frame, league
     assert frame.status == Frame.Status.IN_PLAY and frame.home_score is None
     err = refusal(lambda: events.frame_confirm(frame_id=frame.pk, seq=3, user=None, now=NOW))
     assert (err.status, err.code) == (409, "seq_conflict")
-    done = events.frame_confirm(frame_id=frame.pk, seq=frame.last_seq, user=league.player_user,
-                                now=NOW)
+    done = events.frame_confirm(
+        frame_id=frame.pk, seq=frame.last_seq, user=league.player_user, now=NOW
+    )
     expected = BB.view(replay(BB, frame.setup, short_frame()))
     assert done.status == Frame.Status.COMPLETE
-    assert (done.home_score, done.away_score) == (expected["scores"]["home"], expected["scores"]["away"])
-    assert (done.winner, done.shared, done.result_source, done.completed_at) == ("home", False, "pad", NOW)
+    assert (done.home_score, done.away_score) == (
+        expected["scores"]["home"],
+        expected["scores"]["away"],
+    )
+    assert (done.winner, done.shared, done.result_source, done.completed_at) == (
+        "home",
+        False,
+        "pad",
+        NOW,
+    )
     match = Match.objects.get(pk=frame.match_id)
     assert (match.home_score, match.away_score) == (done.home_score, done.away_score)
     assert match.home_frames == 1
     log = MatchLog.objects.get(match=match, action="frame_confirmed")
     assert log.actor == league.player_user and log.detail["seq"] == frame.last_seq
     # confirming again is a no-op; events after confirmation are refused
-    assert events.frame_confirm(frame_id=frame.pk, seq=frame.last_seq, user=None, now=NOW).pk == frame.pk
+    assert (
+        events.frame_confirm(frame_id=frame.pk, seq=frame.last_seq, user=None, now=NOW).pk
+        == frame.pk
+    )
     err = refusal(lambda: record(frame, seq=frame.last_seq + 1, kind="undo"))
     assert (err.status, err.code) == (400, "frame_complete")
 
@@ -225,9 +251,18 @@ def test_conceded_frame_and_confirmed_match_refuse_events(frame):
 
 
 def test_unknown_frame_is_404():
-    err = refusal(lambda: events.frame_record_event(
-        frame_id=987654, event_id=uuid.uuid4(), expected_seq=1, payload={}, kind="event",
-        user=None, device_id="", now=NOW))
+    err = refusal(
+        lambda: events.frame_record_event(
+            frame_id=987654,
+            event_id=uuid.uuid4(),
+            expected_seq=1,
+            payload={},
+            kind="event",
+            user=None,
+            device_id="",
+            now=NOW,
+        )
+    )
     assert (err.status, err.code) == (404, "not_found")
 
 
@@ -303,7 +338,9 @@ def test_rebuild_finds_and_fixes_a_corrupted_cache(frame, capsys):
 
 def test_rebuild_reports_a_log_the_engine_refuses(frame):
     play(frame, 3)
-    FrameEvent.objects.filter(frame=frame, seq=2).update(payload={"type": "shot", "pots": [{"ball": "red", "hole": 100}] * 2})
+    FrameEvent.objects.filter(frame=frame, seq=2).update(
+        payload={"type": "shot", "pots": [{"ball": "red", "hole": 100}] * 2}
+    )
     report = events.frame_rebuild(frame_id=frame.pk, fix=True)
     assert not report.ok and not report.fixed
     assert "seq 2" in report.problems[0]

@@ -19,8 +19,12 @@ def make_match(league, *, home: int = 1, away: int = 0) -> Match:
     fixture = Fixture.objects.filter(home=home_team, away=away_team, match__isnull=True).first()
     if fixture is None:
         fixture = Fixture.objects.create(
-            season=league.season, division=league.second, round=90 + Fixture.objects.count(),
-            home=home_team, away=away_team, venue=home_team.venue,
+            season=league.season,
+            division=league.second,
+            round=90 + Fixture.objects.count(),
+            home=home_team,
+            away=away_team,
+            venue=home_team.venue,
         )
     return Match.objects.create(fixture=fixture, status=Match.Status.IN_PLAY)
 
@@ -29,19 +33,34 @@ def team_players(team, count: int) -> list:
     return [r.player for r in team.registrations.select_related("player").order_by("id")[:count]]
 
 
-def make_frame(match: Match, *, number: int = 1, referee=None, kind: str = "singles",
-               game_id: str = BB, setup: dict | None = None) -> Frame:
+def make_frame(
+    match: Match,
+    *,
+    number: int = 1,
+    referee=None,
+    kind: str = "singles",
+    game_id: str = BB,
+    setup: dict | None = None,
+) -> Frame:
     """A scheduled frame with one player a side (two in doubles), named in order."""
     frame = Frame.objects.create(
-        match=match, number=number, order=number, kind=kind, game_id=game_id,
-        referee=referee, setup=setup or {},
+        match=match,
+        number=number,
+        order=number,
+        kind=kind,
+        game_id=game_id,
+        referee=referee,
+        setup=setup or {},
     )
     per_side = 2 if kind == "doubles" else 1
     fixture = match.fixture
     taken = set(FramePlayer.objects.filter(frame__match=match).values_list("player_id", flat=True))
     for side, team in (("home", fixture.home), ("away", fixture.away)):
-        candidates = [p for p in team_players(team, 12) if p.pk not in taken
-                      and (referee is None or p.pk != referee.pk)]
+        candidates = [
+            p
+            for p in team_players(team, 12)
+            if p.pk not in taken and (referee is None or p.pk != referee.pk)
+        ]
         for position, player in enumerate(candidates[:per_side], start=1):
             FramePlayer.objects.create(frame=frame, side=side, position=position, player=player)
     return frame
@@ -52,8 +71,14 @@ def referee_player(league):
     return league.player_user.player
 
 
-def body(payload: dict[str, Any] | None = None, *, seq: int, kind: str = "event",
-         event_id: str | None = None, device: str = "test-device") -> dict[str, Any]:
+def body(
+    payload: dict[str, Any] | None = None,
+    *,
+    seq: int,
+    kind: str = "event",
+    event_id: str | None = None,
+    device: str = "test-device",
+) -> dict[str, Any]:
     """A POST body for the events endpoint."""
     return {
         "event_id": event_id or str(uuid.uuid4()),

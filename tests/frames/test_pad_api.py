@@ -38,7 +38,8 @@ def client_for(user=None, **kwargs) -> Client:
 
 def post_event(client, frame_id, data):
     return client.post(
-        reverse("api-frame-events", args=[frame_id]), data=json.dumps(data),
+        reverse("api-frame-events", args=[frame_id]),
+        data=json.dumps(data),
         content_type="application/json",
     )
 
@@ -63,8 +64,14 @@ def test_post_answers_201_then_200_on_retry(frame, league):
 
 def test_every_role_that_may_score_can(frame, league):
     for seq, user in enumerate(
-        [league.player_user, league.captain, league.vice_captain, league.other_captain,
-         league.secretary], start=1,
+        [
+            league.player_user,
+            league.captain,
+            league.vice_captain,
+            league.other_captain,
+            league.secretary,
+        ],
+        start=1,
     ):
         response = post_event(client_for(user), frame.pk, body(shot(), seq=seq))
         assert response.status_code == 201, (user, response.json())
@@ -158,8 +165,12 @@ def test_csrf_token_is_read_at_send_time_and_rotates_at_login(frame, league):
     url = reverse("api-frame-events", args=[frame.pk])
 
     def send(data, csrf):
-        return phone.post(url, data=json.dumps(data), content_type="application/json",
-                          headers={"X-CSRFToken": csrf})
+        return phone.post(
+            url,
+            data=json.dumps(data),
+            content_type="application/json",
+            headers={"X-CSRFToken": csrf},
+        )
 
     assert send(body(shot(), seq=1), "").status_code == 403
     assert send(body(shot(), seq=1), token).status_code == 201
@@ -169,10 +180,14 @@ def test_csrf_token_is_read_at_send_time_and_rotates_at_login(frame, league):
     assert signed_out.status_code == 403 and signed_out.json()["error"] == "not_authenticated"
     login_page = phone.get(reverse("login"))
     assert login_page.status_code == 200
-    signed_in = phone.post(reverse("login"), {
-        "username": league.player_user.username, "password": "pw-for-tests-1",
-        "csrfmiddlewaretoken": phone.cookies["csrftoken"].value,
-    })
+    signed_in = phone.post(
+        reverse("login"),
+        {
+            "username": league.player_user.username,
+            "password": "pw-for-tests-1",
+            "csrfmiddlewaretoken": phone.cookies["csrftoken"].value,
+        },
+    )
     assert signed_in.status_code == 302
     fresh = phone.cookies["csrftoken"].value  # rotated at login; the pad reads it at send time
     assert fresh != token
@@ -190,7 +205,9 @@ def test_state_and_events_endpoints_with_etag(frame, league):
     assert first.status_code == 200 and first["ETag"]
     data = first.json()
     assert valid(FrameStateSerializer, data)
-    assert data["last_seq"] == 0 and data["can_enter"] is False and data["view"]["next"] == "break_off"
+    assert (
+        data["last_seq"] == 0 and data["can_enter"] is False and data["view"]["next"] == "break_off"
+    )
     assert data["sides"]["home"]["team"] == frame.match.fixture.home.name
     assert watcher.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 304
     post_event(referee, frame.pk, body(shot(("white", 50)), seq=1))
@@ -203,7 +220,9 @@ def test_state_and_events_endpoints_with_etag(frame, league):
     since = watcher.get(reverse("api-frame-events", args=[frame.pk]), {"since": 1}).json()
     assert valid(EventListSerializer, since)
     assert [e["seq"] for e in since["events"]] == [2] and since["last_seq"] == 2
-    assert watcher.get(reverse("api-frame-events", args=[frame.pk]), {"since": "x"}).status_code == 400
+    assert (
+        watcher.get(reverse("api-frame-events", args=[frame.pk]), {"since": "x"}).status_code == 400
+    )
 
 
 def test_describe_serves_the_game_vocabulary(league):
@@ -254,9 +273,13 @@ def test_pad_page_embeds_the_vocabulary_and_has_no_inline_code(frame, league):
     assert " style=" not in html and " onclick=" not in html
     assert "script-src 'self'" in response["Content-Security-Policy"]
     assert "csrftoken" in response.cookies  # the pad reads it when it sends
-    context = json.loads(re.search(r'id="pad-context" type="application/json">(.*?)</script>', html).group(1))
+    context = json.loads(
+        re.search(r'id="pad-context" type="application/json">(.*?)</script>', html).group(1)
+    )
     assert context["can_enter"] is True and context["state"]["last_seq"] == 0
-    watcher = client_for(league.outsider).get(reverse("frame-pad", args=[frame.pk])).content.decode()
+    watcher = (
+        client_for(league.outsider).get(reverse("frame-pad", args=[frame.pk])).content.decode()
+    )
     assert 'id="controls"' not in watcher and "You are watching" in watcher
 
 
@@ -295,6 +318,11 @@ def test_openapi_schema_documents_every_answer(league):
     schema = client_for().get(reverse("api-schema"), {"format": "json"}).json()
     post = schema["paths"]["/api/frames/{id}/events/"]["post"]
     assert set(post["responses"]) >= {"200", "201", "400", "403", "404", "409", "422"}
-    for path in ("/api/frames/{id}/state/", "/api/games/{game_id}/", "/api/matches/{id}/live/",
-                 "/api/frames/{id}/confirm/", "/api/pad/session/"):
+    for path in (
+        "/api/frames/{id}/state/",
+        "/api/games/{game_id}/",
+        "/api/matches/{id}/live/",
+        "/api/frames/{id}/confirm/",
+        "/api/pad/session/",
+    ):
         assert path in schema["paths"]

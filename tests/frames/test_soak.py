@@ -53,7 +53,9 @@ class Device:
             "Referer": f"http://{self.host}:{self.port}/",
         }
         try:
-            conn.request(method, path, body=None if data is None else json.dumps(data), headers=headers)
+            conn.request(
+                method, path, body=None if data is None else json.dumps(data), headers=headers
+            )
             if hang_up:
                 return None
             response = conn.getresponse()
@@ -76,11 +78,16 @@ def planned_events(count: int, seed: int = 7) -> list[tuple[str, dict]]:
             plan.append(("undo", {}))
             continue
         view = timeline.view()
-        candidates = [{"type": "shot"}, {"type": "shot", "fouls": [rng.choice(["miss", "pin_50", "pin_200"])]}]
+        candidates = [
+            {"type": "shot"},
+            {"type": "shot", "fouls": [rng.choice(["miss", "pin_50", "pin_200"])]},
+        ]
         whites = max(view["whites"]["table"], 1 if view["whites"]["trough"] else 0)
         for _ in range(3):
-            pots = [{"ball": "white", "hole": rng.choice([10, 20, 30, 50, 100, 200])}
-                    for _ in range(rng.randint(1, max(1, whites)))]
+            pots = [
+                {"ball": "white", "hole": rng.choice([10, 20, 30, 50, 100, 200])}
+                for _ in range(rng.randint(1, max(1, whites)))
+            ]
             if view["red"] != "trough" or rng.random() < 0.5:
                 pots.append({"ball": "red", "hole": rng.choice([50, 100, 200])})
             candidates.append({"type": "shot", "pots": pots})
@@ -107,8 +114,9 @@ def replayed_view(plan):
 
 @pytest.fixture
 def soak_frame(league):
-    frame = make_frame(make_match(league), referee=referee_player(league),
-                       setup={"sides": ["home", "away"]})
+    frame = make_frame(
+        make_match(league), referee=referee_player(league), setup={"sides": ["home", "away"]}
+    )
     return frame
 
 
@@ -139,12 +147,18 @@ def test_two_flaky_devices_interleave_500_events_nothing_lost_nothing_doubled(
         doubles = []
         for i in range(index, len(plan), 2):  # device 0: events 0, 2, 4...; device 1: 1, 3, 5...
             kind, payload = plan[i]
-            data = {"event_id": ids[i], "expected_seq": i + 1, "kind": kind, "payload": payload,
-                    "device_id": f"device-{index}"}
+            data = {
+                "event_id": ids[i],
+                "expected_seq": i + 1,
+                "kind": kind,
+                "payload": payload,
+                "device_id": f"device-{index}",
+            }
             while True:
                 if rng.random() < 0.10:  # the same request again, at the same time
                     twin = threading.Thread(
-                        target=lambda d=data: note(d["event_id"], device.request("POST", path, d)))
+                        target=lambda d=data: note(d["event_id"], device.request("POST", path, d))
+                    )
                     twin.start()
                     doubles.append(twin)
                 if rng.random() < 0.25:  # the answer is lost on the way back
@@ -172,8 +186,11 @@ def test_two_flaky_devices_interleave_500_events_nothing_lost_nothing_doubled(
     elapsed = time.monotonic() - started
 
     assert not failures, failures[:5]
-    rows = list(FrameEvent.objects.filter(frame=soak_frame).order_by("seq")
-                .values_list("seq", "event_id", "kind", "payload"))
+    rows = list(
+        FrameEvent.objects.filter(frame=soak_frame)
+        .order_by("seq")
+        .values_list("seq", "event_id", "kind", "payload")
+    )
     assert [r[0] for r in rows] == list(range(1, 501)), "gaps or missing events"
     assert [str(r[1]) for r in rows] == ids, "an event is missing, doubled or out of order"
     assert [(r[2], r[3]) for r in rows] == plan
@@ -192,8 +209,12 @@ def test_two_flaky_devices_interleave_500_events_nothing_lost_nothing_doubled(
 def test_twenty_simultaneous_posts_of_one_event_store_one_row(live_server, league, soak_frame):
     device = Device(live_server.url, league.player_user)
     path = f"/api/frames/{soak_frame.pk}/events/"
-    data = {"event_id": str(uuid.uuid4()), "expected_seq": 1, "kind": "event",
-            "payload": {"type": "shot", "pots": [{"ball": "red", "hole": 200}]}}
+    data = {
+        "event_id": str(uuid.uuid4()),
+        "expected_seq": 1,
+        "kind": "event",
+        "payload": {"type": "shot", "pots": [{"ball": "red", "hole": 200}]},
+    }
     barrier = threading.Barrier(20)
     results: list = []
 

@@ -35,29 +35,35 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 EXAMPLES = int(os.environ.get("PAD_MACHINE_EXAMPLES", "100" if IN_CI else "40"))
 
 pots = st.lists(
-    st.fixed_dictionaries({
-        "ball": st.sampled_from(["white", "white", "red"]),
-        "hole": st.sampled_from([10, 20, 30, 50, 100, 200]),
-    }),
+    st.fixed_dictionaries(
+        {
+            "ball": st.sampled_from(["white", "white", "red"]),
+            "hole": st.sampled_from([10, 20, 30, 50, 100, 200]),
+        }
+    ),
     max_size=3,
 )
 shots = st.fixed_dictionaries(
     {"type": st.just("shot")},
     optional={
         "pots": pots,
-        "fouls": st.lists(st.sampled_from(["miss", "pin_50", "pin_200", "red_not_played"]), max_size=2),
+        "fouls": st.lists(
+            st.sampled_from(["miss", "pin_50", "pin_200", "red_not_played"]), max_size=2
+        ),
         "cushion": st.booleans(),
     },
 )
 game_events = st.one_of(
     shots, shots, shots, st.just({"type": "bar_down"}), st.just({"type": "invoke_endgame"})
 )
-impossible = st.sampled_from([
-    {"type": "shot", "pots": [{"ball": "white", "hole": 10}] * 8},  # more whites than exist
-    {"type": "pot"},  # no such event
-    {"type": "shot", "fouls": ["pin_300"]},  # no such foul
-    {"type": "shot", "pots": [{"ball": "white", "hole": 40}]},  # no such hole
-])
+impossible = st.sampled_from(
+    [
+        {"type": "shot", "pots": [{"ball": "white", "hole": 10}] * 8},  # more whites than exist
+        {"type": "pot"},  # no such event
+        {"type": "shot", "fouls": ["pin_300"]},  # no such foul
+        {"type": "shot", "pots": [{"ball": "white", "hole": 40}]},  # no such hole
+    ]
+)
 
 
 class PadAPI(RuleBasedStateMachine):
@@ -79,8 +85,14 @@ class PadAPI(RuleBasedStateMachine):
     def post(self, *, event_id, seq, kind="event", payload=None):
         response = self.client.post(
             self.url,
-            data=json.dumps({"event_id": event_id, "expected_seq": seq, "kind": kind,
-                             "payload": payload if payload is not None else {}}),
+            data=json.dumps(
+                {
+                    "event_id": event_id,
+                    "expected_seq": seq,
+                    "kind": kind,
+                    "payload": payload if payload is not None else {},
+                }
+            ),
             content_type="application/json",
         )
         assert response.status_code < 500, response.content
@@ -91,7 +103,9 @@ class PadAPI(RuleBasedStateMachine):
 
     def store(self, event_id, kind, payload, answer):
         assert answer["seq"] == self.next_seq() and answer["replayed"] is False
-        self.log.append({"event_id": event_id, "seq": answer["seq"], "kind": kind, "payload": payload})
+        self.log.append(
+            {"event_id": event_id, "seq": answer["seq"], "kind": kind, "payload": payload}
+        )
 
     # -------------------------------------------------------------------- rules
     @rule(event=game_events)
@@ -135,16 +149,24 @@ class PadAPI(RuleBasedStateMachine):
     @rule(data=st.data())
     def retry(self, data):
         entry = data.draw(st.sampled_from(self.log))
-        status, answer = self.post(event_id=entry["event_id"], seq=entry["seq"],
-                                   kind=entry["kind"], payload=entry["payload"])
+        status, answer = self.post(
+            event_id=entry["event_id"],
+            seq=entry["seq"],
+            kind=entry["kind"],
+            payload=entry["payload"],
+        )
         assert status == 200 and answer["replayed"] is True and answer["seq"] == entry["seq"]
 
     @precondition(lambda self: self.log)
     @rule(data=st.data())
     def retry_with_the_next_seq(self, data):
         entry = data.draw(st.sampled_from(self.log))
-        status, answer = self.post(event_id=entry["event_id"], seq=self.next_seq(),
-                                   kind=entry["kind"], payload=entry["payload"])
+        status, answer = self.post(
+            event_id=entry["event_id"],
+            seq=self.next_seq(),
+            kind=entry["kind"],
+            payload=entry["payload"],
+        )
         assert status == 200 and answer["seq"] == entry["seq"]
 
     @precondition(lambda self: self.log)
@@ -154,11 +176,15 @@ class PadAPI(RuleBasedStateMachine):
         status, answer = self.post(event_id=str(uuid.uuid4()), seq=seq, payload=event)
         assert status == 409 and answer["last_seq"] == len(self.log)
         assert [e["seq"] for e in answer["events"]] == list(range(seq, len(self.log) + 1))
-        assert [e["event_id"] for e in answer["events"]] == [e["event_id"] for e in self.log[seq - 1:]]
+        assert [e["event_id"] for e in answer["events"]] == [
+            e["event_id"] for e in self.log[seq - 1 :]
+        ]
 
     @rule(ahead=st.integers(2, 5), event=shots)
     def early_seq(self, ahead, event):
-        status, answer = self.post(event_id=str(uuid.uuid4()), seq=len(self.log) + ahead, payload=event)
+        status, answer = self.post(
+            event_id=str(uuid.uuid4()), seq=len(self.log) + ahead, payload=event
+        )
         assert status == 409 and answer["events"] == []
 
     @precondition(lambda self: self.log)
@@ -176,7 +202,8 @@ class PadAPI(RuleBasedStateMachine):
     def confirm(self):
         response = self.client.post(
             reverse("api-frame-confirm", args=[self.frame.pk]),
-            data={"seq": len(self.log)}, content_type="application/json",
+            data={"seq": len(self.log)},
+            content_type="application/json",
         )
         assert response.status_code == 200, response.content
         self.confirmed = True
@@ -190,8 +217,13 @@ class PadAPI(RuleBasedStateMachine):
         if self.log:
             assert frame.state == BB.dump(self.timeline.state)
             assert frame.view == self.timeline.view()
-        assert frame.status == (Frame.Status.COMPLETE if self.confirmed else
-                                Frame.Status.IN_PLAY if self.log else Frame.Status.SCHEDULED)
+        assert frame.status == (
+            Frame.Status.COMPLETE
+            if self.confirmed
+            else Frame.Status.IN_PLAY
+            if self.log
+            else Frame.Status.SCHEDULED
+        )
 
     def teardown(self):
         if self.log:
@@ -201,8 +233,10 @@ class PadAPI(RuleBasedStateMachine):
 def test_events_api_state_machine(league):
     PadAPI.match = make_match(league)
     PadAPI.client = Client()
-    PadAPI.client.force_login(league.captain,  # a captain of the away team may score
-                              backend="django.contrib.auth.backends.ModelBackend")
+    PadAPI.client.force_login(
+        league.captain,  # a captain of the away team may score
+        backend="django.contrib.auth.backends.ModelBackend",
+    )
     run_state_machine_as_test(
         PadAPI,
         settings=settings(

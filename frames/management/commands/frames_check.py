@@ -1,8 +1,8 @@
 """Rebuild every frame's state from its shot log and compare it with the caches.
 
-    manage.py frames_check            # report; exit status 1 if any frame differs
-    manage.py frames_check --fix      # rewrite the caches that differ from the log
-    manage.py frames_check --frame 12 --frame 13
+manage.py frames_check            # report; exit status 1 if any frame differs
+manage.py frames_check --fix      # rewrite the caches that differ from the log
+manage.py frames_check --frame 12 --frame 13
 """
 
 from __future__ import annotations
@@ -19,11 +19,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--fix", action="store_true", help="rewrite caches that differ")
-        parser.add_argument("--frame", type=int, action="append", help="only this frame (repeatable)")
+        parser.add_argument(
+            "--frame", type=int, action="append", help="only this frame (repeatable)"
+        )
 
     def handle(self, *args, fix: bool = False, frame: list[int] | None = None, **options):
         ids = frame or list(
-            Frame.objects.filter(Q(state__isnull=False) | Q(last_seq__gt=0) | Q(events__isnull=False))
+            Frame.objects.filter(
+                Q(state__isnull=False) | Q(last_seq__gt=0) | Q(events__isnull=False)
+            )
             .distinct()
             .values_list("pk", flat=True)
         )
