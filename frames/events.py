@@ -421,7 +421,7 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
     view = frame.view or {}
     if not view.get("over"):
         raise DomainError("not_over", "the frame is not over yet")
-    home, away, winner = _result(view, frame.setup or {})
+    home, away, winner = _result(view)
     won = Frame.objects.filter(pk=frame.pk, last_seq=seq, status=Frame.Status.IN_PLAY).update(
         status=Frame.Status.COMPLETE,
         home_score=home,
@@ -460,9 +460,7 @@ def _update_match(match: Match) -> None:
     match_update_result(match=match)
 
 
-def _result(
-    view: Mapping[str, Any], setup: Mapping[str, Any]
-) -> tuple[int | None, int | None, str]:
+def _result(view: Mapping[str, Any]) -> tuple[int | None, int | None, str]:
     """(home score, away score, winner side) from the engine's view. Games whose parties
     are not named home/away map the first party to home and the second to away."""
     scores = view.get("scores") or {}
