@@ -48,6 +48,7 @@ from rules import registry
 from rules.core import RuleError
 
 from .models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Side
+from .selectors import tally
 
 SCHEMA_VERSION = 1
 OPEN_STATUSES = (Frame.Status.SCHEDULED, Frame.Status.IN_PLAY)
@@ -770,23 +771,11 @@ def match_live(match_id: int) -> dict[str, Any]:
         "match": match.pk,
         "status": match.status,
         "status_label": match.get_status_display(),
-        "home": {
-            "team": match.fixture.home.name,
-            "frames": _frames(match.home_frames),
-            "score": match.home_score,
-        },
-        "away": {
-            "team": match.fixture.away.name,
-            "frames": _frames(match.away_frames),
-            "score": match.away_score,
-        },
+        "frames_display": tally(frames).frames_display,
+        "home": {"team": match.fixture.home.name, "score": match.home_score},
+        "away": {"team": match.fixture.away.name, "score": match.away_score},
         "frames": rows,
     }
-
-
-def _frames(won: Any) -> str:
-    """Frames won as people write them: 4, 4.5."""
-    return f"{won:f}".rstrip("0").rstrip(".") if won else "0"
 
 
 def body_etag(body: Any) -> str:

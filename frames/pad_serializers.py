@@ -167,7 +167,6 @@ class LiveFrameSerializer(serializers.Serializer):
 
 class LiveSideSerializer(serializers.Serializer):
     team = serializers.CharField()
-    frames = serializers.CharField()
     score = serializers.IntegerField()
 
 
@@ -175,6 +174,7 @@ class MatchLiveSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     status = serializers.CharField()
     status_label = serializers.CharField()
+    frames_display = serializers.CharField(help_text="Frames won, e.g. 4½–3½.")
     home = LiveSideSerializer()
     away = LiveSideSerializer()
     frames = LiveFrameSerializer(many=True)

@@ -17,7 +17,7 @@
   }
 
   function draw(data) {
-    document.getElementById("live-frames").textContent = data.home.frames + "–" + data.away.frames;
+    document.getElementById("live-frames").textContent = data.frames_display;
     document.getElementById("live-status").textContent = data.status_label;
     const rows = data.frames.map((f) => {
       const tr = document.createElement("tr");

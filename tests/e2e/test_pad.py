@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from frames.models import Frame, FrameEvent
 from rules import Timeline, registry
-from tests.frames.test_events_support import make_frame, make_match, referee_player
+from tests.frames.test_events_support import make_frame, make_match, referee_player, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,15 +45,6 @@ def tap_shot(page, *pots, fouls=()):
     for foul in fouls:
         page.locator(f'#controls .fouls.common button[data-foul="{foul}"]').tap()
     page.locator("#enter-shot").tap()
-
-
-def shot(*pots, fouls=()):
-    event = {"type": "shot"}
-    if pots:
-        event["pots"] = [{"ball": b, "hole": h} for b, h in pots]
-    if fouls:
-        event["fouls"] = list(fouls)
-    return event
 
 
 def stored(frame):

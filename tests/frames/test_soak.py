@@ -21,12 +21,14 @@ from django.test import Client
 
 from frames.events import frame_rebuild
 from frames.models import Frame, FrameEvent
-from rules import RuleError, Timeline, registry
+from rules import Timeline, registry
+from rules.simulate import plausible_event
 from tests.frames.test_events_support import make_frame, make_match, referee_player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 BB = registry.get("bar_billiards_4pin")
+SETUP = {"sides": ["home", "away"]}
 
 
 class Device:
@@ -66,44 +68,25 @@ class Device:
 
 
 def planned_events(count: int, seed: int = 7) -> list[tuple[str, dict]]:
-    """`count` entries (kind, payload) that the engine accepts in this order: shots that
-    pot whatever is on the table, misses, fouls, and undos; the bar stays up so the frame
-    never ends."""
+    """`count` entries (kind, payload) that the engine accepts in this order: plausible
+    shots (rules.simulate: pots of balls really on the table, fouls now and then) and
+    undos; the bar stays up, so the frame never ends."""
     rng = random.Random(seed)
-    timeline = Timeline(BB, {"sides": ["home", "away"]})
+    timeline = Timeline(BB, SETUP)
     plan: list[tuple[str, dict]] = []
     while len(plan) < count:
         if len(timeline) and rng.random() < 0.08:
             timeline.undo()
             plan.append(("undo", {}))
-            continue
-        view = timeline.view()
-        candidates = [
-            {"type": "shot"},
-            {"type": "shot", "fouls": [rng.choice(["miss", "pin_50", "pin_200"])]},
-        ]
-        whites = max(view["whites"]["table"], 1 if view["whites"]["trough"] else 0)
-        for _ in range(3):
-            pots = [
-                {"ball": "white", "hole": rng.choice([10, 20, 30, 50, 100, 200])}
-                for _ in range(rng.randint(1, max(1, whites)))
-            ]
-            if view["red"] != "trough" or rng.random() < 0.5:
-                pots.append({"ball": "red", "hole": rng.choice([50, 100, 200])})
-            candidates.append({"type": "shot", "pots": pots})
-        rng.shuffle(candidates)
-        for event in candidates:
-            try:
-                timeline.push(event)
-            except RuleError:
-                continue
+        else:
+            event = plausible_event(rng, timeline.state)
+            timeline.push(event)
             plan.append(("event", event))
-            break
     return plan
 
 
 def replayed_view(plan):
-    timeline = Timeline(BB, {"sides": ["home", "away"]})
+    timeline = Timeline(BB, SETUP)
     for kind, payload in plan:
         if kind == "undo":
             timeline.undo()
@@ -114,9 +97,7 @@ def replayed_view(plan):
 
 @pytest.fixture
 def soak_frame(league):
-    frame = make_frame(
-        make_match(league), referee=referee_player(league), setup={"sides": ["home", "away"]}
-    )
+    frame = make_frame(make_match(league), referee=referee_player(league), setup=SETUP)
     return frame
 
 
