@@ -678,16 +678,22 @@ def recent_events(frame_id: int, count: int = RECENT_EVENTS) -> list[dict[str, A
     return rows[::-1]
 
 
-def frame_sides(frame: Frame) -> dict[str, dict[str, Any]]:
-    """side -> {team, players} for display (players from the frame's slots)."""
-    fixture = frame.match.fixture
-    sides: dict[str, dict[str, Any]] = {
-        Side.HOME: {"team": fixture.home.name, "players": []},
-        Side.AWAY: {"team": fixture.away.name, "players": []},
-    }
+def frame_players(frame: Frame) -> dict[str, list[str]]:
+    """side -> its players' names in order (from prefetched `players__player`)."""
+    players: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
     for slot in frame.players.all():
-        sides[slot.side]["players"].append(slot.player.name)
-    return sides
+        players[slot.side].append(slot.player.name)
+    return players
+
+
+def frame_sides(frame: Frame) -> dict[str, dict[str, Any]]:
+    """side -> {team, players} for display."""
+    fixture = frame.match.fixture
+    players = frame_players(frame)
+    return {
+        Side.HOME: {"team": fixture.home.name, "players": players[Side.HOME]},
+        Side.AWAY: {"team": fixture.away.name, "players": players[Side.AWAY]},
+    }
 
 
 def frame_for_pad(frame_id: int) -> Frame:
@@ -739,9 +745,7 @@ def match_live(match_id: int) -> dict[str, Any]:
     rows = []
     for frame in frames:
         view = frame.view or {}
-        players: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
-        for slot in frame.players.all():
-            players[slot.side].append(slot.player.name)
+        players = frame_players(frame)
         scores = view.get("scores") or {}
         rows.append(
             {
