@@ -189,6 +189,7 @@ class Phone:
         self.port = port
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.cookies: dict[str, str] = {}
+        self.last_error = b""
 
     def request(
         self,
@@ -241,8 +242,11 @@ class Phone:
     def post(self, path: str, payload: dict) -> tuple[int, float]:
         body = json.dumps(payload).encode()
         started = time.perf_counter()
-        status, _ = self.request("POST", path, body)
-        return status, time.perf_counter() - started
+        status, data = self.request("POST", path, body)
+        elapsed = time.perf_counter() - started
+        if status not in (200, 201):
+            self.last_error = data[:300]
+        return status, elapsed
 
 
 # ---------------------------------------------------------------------- runs
@@ -394,6 +398,7 @@ def main() -> None:
     )
     if s["errors"] or b["errors"]:
         print(f"warning: non-2xx answers: shots {s['errors']}, baseline {b['errors']}")
+        print("  e.g.", next((p.last_error for p in phones if p.last_error), b"").decode())
     print()
     print("| Measurement | p50 | p95 | Throughput |")
     print("| --- | --- | --- | --- |")
