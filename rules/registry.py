@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any, TypeVar
 
 from rules.core import Game
@@ -27,6 +28,7 @@ GAME_MODULES: tuple[str, ...] = ("rules.bar_billiards", "rules.carom", "rules.le
 _GAMES: dict[str, Game[Any]] = {}
 _NAMES: dict[str, str] = {}
 _loaded = False
+_load_lock = threading.RLock()  # re-entrant: a game module imports this one while loading
 
 G = TypeVar("G", bound="Game[Any] | type[Game[Any]]")
 
@@ -72,12 +74,18 @@ def register(game: G) -> G:
 
 
 def _load() -> None:
+    """Import the game modules once. Threads wait until every module is in: the flag is
+    set only after the imports, under a lock (a web server's first concurrent requests
+    must never see a half-filled registry)."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for module in GAME_MODULES:
-        importlib.import_module(module)
+    with _load_lock:
+        if _loaded:
+            return
+        for module in GAME_MODULES:
+            importlib.import_module(module)
+        _loaded = True
 
 
 def get(name: str) -> Game[Any]:

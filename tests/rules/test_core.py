@@ -319,3 +319,29 @@ def test_every_game_describes_itself_completely(game):
         assert foul["doc"]
         assert foul["penalty"]
     assert d["state"]
+
+
+def test_registry_is_complete_for_concurrent_first_callers():
+    """The first lookups of a fresh process, from many threads at once, all find the game."""
+    import subprocess
+    import sys
+
+    code = (
+        "import threading\n"
+        "from rules import registry\n"
+        "found = []\n"
+        "barrier = threading.Barrier(16)\n"
+        "def look():\n"
+        "    barrier.wait()\n"
+        "    try:\n"
+        "        found.append(registry.get('three_cushion_carom').id)\n"
+        "    except Exception as exc:\n"
+        "        found.append(repr(exc))\n"
+        "threads = [threading.Thread(target=look) for _ in range(16)]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "print(sorted(set(found)))\n"
+    )
+    for _ in range(5):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, cwd=str(__import__("pathlib").Path(__file__).parents[2]))
+        assert out.stdout.strip() == "['three_cushion_carom']", out.stdout + out.stderr
