@@ -20,6 +20,7 @@ install: $(STAMP)
 run: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 $(PY) manage.py demo_league
+	DEBUG=1 $(PY) manage.py demo_match_nights
 	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: secretary, captain, referee (password marker-demo)"
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -40,7 +40,8 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import DateTimeField, Q, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from leagues.errors import DomainError
@@ -273,9 +274,63 @@ def _append(
         "schema": SCHEMA_VERSION,
         "user_id": user_id,
     }
+    if connection.vendor != "postgresql":
+        return _append_portable(frame, row, state=state, setup=setup, user_id=user_id,
+                                starting=starting)
     with connection.cursor() as cursor:
         cursor.execute(_APPEND_SQL.format(start=start), params)
         return cursor.fetchone() is not None
+
+
+def _append_portable(
+    frame: Frame,
+    row: dict[str, Any],
+    *,
+    state: Any,
+    setup: dict[str, Any] | None,
+    user_id: int | None,
+    starting: bool,
+) -> bool:
+    """The same compare-and-set and append through the ORM, for databases other than
+    PostgreSQL (SQLite, the embedded default of `make run`): a conditional UPDATE and the
+    INSERT in one transaction; the unique constraints still refuse a second row."""
+    fields: dict[str, Any] = {
+        "last_seq": row["seq"],
+        "top_seq": row["top_after"],
+        "state": state,
+        "view": row["view_after"],
+    }
+    if starting:
+        fields["status"] = Frame.Status.IN_PLAY
+        fields["started_at"] = Coalesce(
+            "started_at", Value(row["created_at"], output_field=DateTimeField())
+        )
+    if setup is not None:
+        fields["setup"] = setup
+    with transaction.atomic():
+        moved = Frame.objects.filter(
+            pk=frame.pk,
+            last_seq=row["seq"] - 1,
+            status__in=(Frame.Status.SCHEDULED, Frame.Status.IN_PLAY),
+        ).update(**fields)
+        if not moved:
+            return False
+        FrameEvent.objects.create(
+            frame_id=frame.pk,
+            seq=row["seq"],
+            event_id=row["event_id"],
+            kind=row["kind"],
+            payload=row["payload"],
+            schema_version=SCHEMA_VERSION,
+            top_before=row["top_before"],
+            top_after=row["top_after"],
+            state_after=state,
+            view_after=row["view_after"],
+            entered_by_id=user_id,
+            device_id=row["device_id"],
+            created_at=row["created_at"],
+        )
+    return True
 
 
 def _next_state(
@@ -456,6 +511,9 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
     )
     frame.refresh_from_db()
     _update_match(frame.match)
+    from .stats import record_frame_stats  # stats reads this module: import when used
+
+    record_frame_stats.delay_on_commit(frame.pk)  # the players' statistics, after commit
     return frame
 
 

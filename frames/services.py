@@ -1003,6 +1003,9 @@ def _key_frame(
             "completed_at",
         ]
     )
+    from .stats import record_frame_stats  # stats imports the pad's module: import when used
+
+    record_frame_stats.delay_on_commit(frame.pk)  # the players' statistics, after commit
     return {
         "frame": frame.number,
         "home_score": home_score,

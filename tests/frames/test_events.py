@@ -276,22 +276,27 @@ def test_frame_start_is_idempotent_and_uses_the_frame_players(frame):
     assert started.view["player"] == names["home"][0]
 
 
-def test_a_shot_costs_the_same_queries_at_shot_5_and_shot_50(frame, django_assert_num_queries):
+def test_a_shot_costs_the_same_queries_at_shot_5_and_shot_50(frame):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     def shots_to(n):
         for seq in range(Frame.objects.get(pk=frame.pk).last_seq + 1, n):
             record(frame, shot() if seq % 3 else shot(("white", 10)), seq=seq)
 
-    # SELECT the frame, then one statement (UPDATE + INSERT); the SAVEPOINT and its RELEASE
-    # are there only because the test runs inside a transaction (autocommit needs none).
     shots_to(5)
-    with django_assert_num_queries(4) as at_5:
+    with CaptureQueriesContext(connection) as at_5:
         record(frame, shot(), seq=5)
     shots_to(50)
-    with django_assert_num_queries(4) as at_50:
+    with CaptureQueriesContext(connection) as at_50:
         record(frame, shot(), seq=50)
     assert [q["sql"].split()[0] for q in at_5.captured_queries] == [
         q["sql"].split()[0] for q in at_50.captured_queries
     ]
+    if connection.vendor == "postgresql":
+        # SELECT the frame, then one statement (UPDATE + INSERT); the SAVEPOINT and its
+        # RELEASE are there only because the test runs inside a transaction.
+        assert len(at_5.captured_queries) == 4
 
 
 def test_a_replay_writes_nothing(frame, django_assert_num_queries):

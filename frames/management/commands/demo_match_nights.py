@@ -1,0 +1,119 @@
+"""Play the demo league's past match nights shot by shot (used by `make run`).
+
+Every fixture before today is played through the same services the app uses: squads
+marked, both captains Ready, the draw, every frame's shots entered through the referee
+pad's service, each frame confirmed, both captains confirming the result. One match of
+tonight (or the next match night) is left in play, so the live page has something to show.
+Frames come from rules.simulate (seeded), so the demo is the same every time.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from frames import events, services
+from frames.models import Frame, Match, Side
+from leagues import services as leagues_services
+from leagues.models import Fixture, League, Registration
+from rules.simulate import simulate_frame
+
+DEVICE = "demo-loader"
+
+
+class Command(BaseCommand):
+    help = "Play the demo league's past fixtures shot by shot and leave one match in play."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--weeks", type=int, default=2, help="Match nights to play at most.")
+
+    def handle(self, *args, weeks: int = 2, **options):
+        # The demo's emails (published tables) would flood the console: keep them in memory.
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+            self._play(weeks)
+
+    def _play(self, weeks: int) -> None:
+        league = League.objects.filter(slug="norwich").first()
+        if league is None:
+            raise CommandError("Load the demo league first: manage.py demo_league")
+        if Match.objects.filter(fixture__season__league=league).exists():
+            self.stdout.write("Demo match nights already played.")
+            return
+        secretary = get_user_model().objects.get(username="secretary")
+        today = timezone.localdate()
+        season = league.seasons.order_by("-start_date").first()
+        nights = sorted(
+            {d for d in season.fixtures.filter(date__lt=today).values_list("date", flat=True)}
+        )[-weeks:]
+        played = 0
+        for index, night in enumerate(nights):
+            if index == len(nights) - 1 and index > 0:
+                # The secretary published the table before the last night: the public
+                # sees that table, with the last night's results marked provisional.
+                publish(season, secretary, at=_at(night, 10))
+            for fixture in season.fixtures.filter(date=night).select_related("home", "away"):
+                play_match(fixture, secretary, seed=fixture.pk)
+                played += 1
+        tonight = season.fixtures.filter(date__gte=today).order_by("date", "id").first()
+        if tonight is not None:
+            play_match(tonight, secretary, seed=tonight.pk, frames_to_finish=1)
+        self.stdout.write(self.style.SUCCESS(f"Played {played} demo matches; one left in play."))
+
+
+def publish(season, secretary, *, at: datetime) -> None:
+    publication = leagues_services.publication_request(season=season, actor=secretary, now=at)
+    leagues_services.publication_run(publication_id=publication.pk, now=at)
+
+
+def _at(day, hour: int, minute: int = 0) -> datetime:
+    return datetime.combine(day, time(hour, minute), tzinfo=ZoneInfo(settings.TIME_ZONE))
+
+
+def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int | None = None):
+    """Run one match night; with `frames_to_finish`, stop part-way with a frame in play."""
+    start = _at(fixture.date, 19, 30) if fixture.date <= timezone.localdate() else timezone.now()
+    match = services.match_open(fixture=fixture, actor=secretary, now=start)
+    for side, team in ((Side.HOME, fixture.home), (Side.AWAY, fixture.away)):
+        roster = [
+            r.player
+            for r in Registration.objects.filter(team=team, status="active").select_related("player")
+        ]
+        services.match_mark_present(
+            match=match, side=side, players=roster, actor=team.captain, now=start
+        )
+        services.match_commit(match=match, side=side, actor=team.captain, now=start)
+    match = services.match_draw(match=match, actor=secretary, now=start)
+    clock = start + timedelta(minutes=10)
+    frames = Frame.objects.filter(match=match, status=Frame.Status.SCHEDULED).order_by("order")
+    for index, frame in enumerate(frames):
+        shots = simulate_frame(frame.setup, seed=seed * 10 + frame.number)
+        if frames_to_finish is not None and index > frames_to_finish:
+            break
+        if frames_to_finish is not None and index == frames_to_finish:
+            shots = shots[: len(shots) // 2]  # in play: half a frame entered
+        for seq, shot in enumerate(shots, start=1):
+            events.frame_record_event(
+                frame_id=frame.pk,
+                event_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"demo/{frame.pk}/{seq}")),
+                expected_seq=seq,
+                payload=shot,
+                kind="event",
+                user=secretary,
+                device_id=DEVICE,
+                now=clock,
+            )
+            clock += timedelta(seconds=20)
+        if frames_to_finish is None or index < frames_to_finish:
+            events.frame_confirm(frame_id=frame.pk, seq=len(shots), user=secretary, now=clock)
+    if frames_to_finish is None:
+        match.refresh_from_db()
+        for side, team in ((Side.HOME, fixture.home), (Side.AWAY, fixture.away)):
+            services.match_confirm(match=match, side=side, actor=team.captain, now=clock)
+    return match
