@@ -264,6 +264,10 @@ def _append(
 ) -> bool:
     """Advance the frame's sequence and insert the event, atomically; False if the frame
     is no longer at `seq - 1` (or no longer open)."""
+    if connection.vendor != "postgresql":
+        return _append_portable(
+            frame, row, state=state, setup=setup, user_id=user_id, starting=starting
+        )
     start = (_START_SQL if starting else "") + (_SETUP_SQL if setup is not None else "")
     params = {
         **row,
@@ -274,9 +278,6 @@ def _append(
         "schema": SCHEMA_VERSION,
         "user_id": user_id,
     }
-    if connection.vendor != "postgresql":
-        return _append_portable(frame, row, state=state, setup=setup, user_id=user_id,
-                                starting=starting)
     with connection.cursor() as cursor:
         cursor.execute(_APPEND_SQL.format(start=start), params)
         return cursor.fetchone() is not None

@@ -246,3 +246,21 @@ TO_CUTOFF: list[dict[str, Any]] = [
     shot(W(10), W(10), W(10)),  # away: 30, table empty
     shot(W(10), W(10)),  # away break-off with two whites: 50, one white left
 ]
+
+
+def try_events(game: Any, setup: Mapping[str, Any], make_event: Any, rng: random.Random, n: int) -> list[tuple[Any, bool]]:
+    """Up to ``n`` events from ``make_event(rng, state)`` tried in turn on ``game``: each with
+    whether the engine accepted it (a refused event leaves the state as it was)."""
+    t = Timeline(game, setup)
+    tried: list[tuple[Any, bool]] = []
+    for _ in range(n):
+        if t.state.over:
+            break
+        ev = make_event(rng, t.state)
+        try:
+            t.push(ev)
+        except RuleError:
+            tried.append((ev, False))
+        else:
+            tried.append((ev, True))
+    return tried

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from rules import RuleError, Timeline, get, replay
 from rules.carom import CaromState
+from tests.rules.conftest import try_events
 
 G = get("three_cushion_carom")
 C = "cushion"
@@ -485,19 +486,7 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
         setup["space_limits"] = {"crotch": draw(st.integers(1, 4))}
     rng = draw(st.randoms(use_true_random=False))
     n = draw(st.integers(min_value=0, max_value=150))
-    t = Timeline(G, setup)
-    tried: list[tuple[Any, bool]] = []
-    for _ in range(n):
-        if t.state.over:
-            break
-        ev = random_event(rng, t.state)
-        try:
-            t.push(ev)
-        except RuleError:
-            tried.append((ev, False))
-        else:
-            tried.append((ev, True))
-    return {"setup": setup, "tried": tried}
+    return {"setup": setup, "tried": try_events(G, setup, random_event, rng, n)}
 
 
 _PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
