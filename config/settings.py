@@ -250,5 +250,5 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # In-process (eager) tasks would log every run at INFO.
-    "loggers": {"celery": {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")}},
+    "loggers": {"celery": {"level": "WARNING"}},
 }

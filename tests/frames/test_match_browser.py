@@ -4,46 +4,25 @@ the secret by itself once all three commitments are in."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
-from django.db import connections
 from django.test import Client
 
 from frames import services
 from frames.draw import commitment, derive_seed
 from frames.models import Match, MatchLog
-from tests.conftest import IN_CI, make_league
+from tests.conftest import make_league
 
 from .test_match_support import fixture_of, roster
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def chromium():
-    if not shutil.which(CHROMIUM):
-        if IN_CI:
-            pytest.fail("Debian's chromium is needed for the browser tests")
-        pytest.skip("Debian's chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls made here
-    # around it are ordinary synchronous ones.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            yield browser
-            browser.close()
-            # The ORM calls made inside Playwright's loop had their own connection.
-            connections.close_all()
-    finally:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+def chromium(browser):
+    """The session's Debian Chromium (tests/conftest.py)."""
+    return browser
 
 
 def phone(browser, live_server, user):
