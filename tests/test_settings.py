@@ -18,7 +18,10 @@ PROD_ENV = {
 
 
 def _manage(*args, env):
-    full = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "DATABASE_URL")}
+    # A production process's environment: none of the test run's own variables.
+    test_only = ("DEBUG", "SECRET_KEY", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE",
+                 "DJANGO_SETTINGS_MODULE", "CELERY_LOG_LEVEL")
+    full = {k: v for k, v in os.environ.items() if k not in test_only}
     full.update(env)
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full,
                           capture_output=True, text=True, timeout=120)
