@@ -264,3 +264,34 @@ def try_events(game: Any, setup: Mapping[str, Any], make_event: Any, rng: random
         else:
             tried.append((ev, True))
     return tried
+
+
+def assert_refusals_change_nothing(game: Any, setup: Mapping[str, Any], tried: list[tuple[Any, bool]]) -> None:
+    """Replays ``tried``: every refused event raises and leaves the state as it was."""
+    state = game.initial(setup)
+    for ev, ok in tried:
+        if ok:
+            state = game.apply(state, ev)
+            continue
+        before = game.dump(state)
+        with pytest.raises(RuleError):
+            game.apply(state, ev)
+        assert game.dump(state) == before
+
+
+def assert_replay_deterministic_and_round_trips(
+    game: Any, setup: Mapping[str, Any], events: list[Any]
+) -> Any:
+    """Replay twice gives the same state; every state survives dump → JSON → load; the
+    view counts the events. Returns the final state."""
+    import json
+
+    first = replay(game, setup, events)
+    assert replay(game, setup, events) == first
+    state = game.initial(setup)
+    for ev in events:
+        state = game.apply(state, ev)
+        assert game.load(json.loads(json.dumps(game.dump(state)))) == state
+    assert state == first
+    assert game.view(first)["events"] == len(events)
+    return first

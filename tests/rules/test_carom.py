@@ -6,7 +6,6 @@ The "derived" scenarios are the examples of games.md §4.10; the three-ball ones
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -17,7 +16,11 @@ from hypothesis import strategies as st
 
 from rules import RuleError, Timeline, get, replay
 from rules.carom import CaromState
-from tests.rules.conftest import try_events
+from tests.rules.conftest import (
+    assert_refusals_change_nothing,
+    assert_replay_deterministic_and_round_trips,
+    try_events,
+)
 
 G = get("three_cushion_carom")
 C = "cushion"
@@ -519,28 +522,14 @@ def test_scores_never_fall_and_only_the_striker_or_on_a_miss_the_opponent_scores
 @_PROPS
 @given(games())
 def test_refused_event_changes_nothing(game):
-    state = G.initial(game["setup"])
-    for ev, ok in game["tried"]:
-        if ok:
-            state = G.apply(state, ev)
-            continue
-        before = G.dump(state)
-        with pytest.raises(RuleError):
-            G.apply(state, ev)
-        assert G.dump(state) == before
+    assert_refusals_change_nothing(G, game["setup"], game["tried"])
 
 
 @_PROPS
 @given(games())
 def test_replay_is_deterministic_and_dump_round_trips(game):
     events = [ev for ev, ok in game["tried"] if ok]
-    first = replay(G, game["setup"], events)
-    assert replay(G, game["setup"], events) == first
-    state = G.initial(game["setup"])
-    for ev in events:
-        state = G.apply(state, ev)
-        assert G.load(json.loads(json.dumps(G.dump(state)))) == state
-    assert state == first
+    first = assert_replay_deterministic_and_round_trips(G, game["setup"], events)
     view = G.view(first)
     assert view["events"] == len(events)
     assert sum(view["innings"].values()) >= 1

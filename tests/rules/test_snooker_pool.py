@@ -17,7 +17,11 @@ from hypothesis import strategies as st
 
 from rules import RuleError, Timeline, get, replay
 from rules.ledger import PoolState
-from tests.rules.conftest import try_events
+from tests.rules.conftest import (
+    assert_refusals_change_nothing,
+    assert_replay_deterministic_and_round_trips,
+    try_events,
+)
 
 G = get("snooker_pool_hoyle")
 COLOURS = ["yellow", "green", "brown", "blue", "pink", "black"]
@@ -641,29 +645,14 @@ def test_balances_always_sum_to_zero(game):
 @_PROPS
 @given(games())
 def test_refused_event_changes_nothing(game):
-    state = G.initial(game["setup"])
-    for ev, ok in game["tried"]:
-        if ok:
-            state = G.apply(state, ev)
-            continue
-        before = G.dump(state)
-        with pytest.raises(RuleError):
-            G.apply(state, ev)
-        assert G.dump(state) == before
+    assert_refusals_change_nothing(G, game["setup"], game["tried"])
 
 
 @_PROPS
 @given(games())
 def test_replay_is_deterministic_and_dump_round_trips(game):
     events = [ev for ev, ok in game["tried"] if ok]
-    first = replay(G, game["setup"], events)
-    assert replay(G, game["setup"], events) == first
-    state = G.initial(game["setup"])
-    for ev in events:
-        state = G.apply(state, ev)
-        assert G.load(json.loads(json.dumps(G.dump(state)))) == state
-    assert state == first
-    assert G.view(first)["events"] == len(events)
+    assert_replay_deterministic_and_round_trips(G, game["setup"], events)
 
 
 def test_random_play_reaches_the_end_of_the_game():
