@@ -190,6 +190,8 @@ SPECTACULAR_SETTINGS = {
 # Celery: without a broker, tasks run in-process (eager) so `make run` needs nothing else.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if not CELERY_BROKER_URL:
+    CELERY_BROKER_URL = "memory://"  # never used while eager; stops kombu guessing amqp://localhost
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -38,7 +38,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_AUTOREFRESH = True
-CELERY_BROKER_URL = ""
+CELERY_BROKER_URL = "memory://"
 CELERY_TASK_ALWAYS_EAGER = True
 AXES_FAILURE_LIMIT = 5
 LOGGING = {"version": 1, "disable_existing_loggers": False}
