@@ -1,17 +1,17 @@
 # Marker: `make run` serves the demo league; `make test` runs the whole suite.
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | cksum | cut -d' ' -f1)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install lint bench clean
+.PHONY: run test install lint bench clean lock
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test]' -c requirements.lock
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -37,6 +37,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+lock: $(STAMP)
+	{ echo '# Every package Marker installs, at the versions CI tests (pip constraints).'; \
+	  echo '# Regenerate after changing pyproject.toml: make lock'; \
+	  $(PY) -m pip freeze --exclude-editable | grep -v '^-e'; } > requirements.lock
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .hypothesis
