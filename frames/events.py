@@ -51,11 +51,6 @@ from rules.core import RuleError
 from .models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Side
 from .selectors import tally
 
-# Load every game now, while this module is imported (imports are serialised per module):
-# rules.registry loads lazily and marks itself loaded before the game modules are in, so
-# the first requests of a threaded server could otherwise find no game at all.
-registry.games()
-
 SCHEMA_VERSION = 1
 OPEN_STATUSES = (Frame.Status.SCHEDULED, Frame.Status.IN_PLAY)
 RECENT_EVENTS = 8

@@ -24,7 +24,6 @@ from .models import (
     Team,
     Venue,
 )
-from .permissions import ReadOnlyOrPredicate
 from .serializers import (
     DivisionSerializer,
     ErrorSerializer,
@@ -413,5 +412,3 @@ class PointsSchemeView(APIView):
         season = services.season_set_points_scheme(season=season, **data.validated_data)
         return Response(PointsSchemeSerializer(season).data)
 
-
-__all__ = ["ReadOnlyOrPredicate"]

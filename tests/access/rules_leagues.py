@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from leagues.models import Fixture, Invitation
 
-from .base import EVERYONE, NOBODY, SIGNED_IN, STAFF, TEAM0_CAPTAINS, Rule
+from .base import EVERYONE, SIGNED_IN, STAFF, TEAM0_CAPTAINS, Rule
 
 
 def setup(ctx) -> None:
@@ -83,5 +83,3 @@ METHOD_CHECKS = {
         TEAM0_CAPTAINS,
     ),
 }
-
-UNUSED = NOBODY

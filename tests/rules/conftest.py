@@ -295,3 +295,24 @@ def assert_replay_deterministic_and_round_trips(
     assert state == first
     assert game.view(first)["events"] == len(events)
     return first
+
+
+def assert_refused_at(
+    game: Any, setup: Mapping[str, Any], before: list[Any], event: Any, code: str
+) -> RuleError:
+    """After ``before``, ``event`` is refused with ``code`` at its own index, the state and
+    view are unchanged, and replay reports the same index."""
+    t = Timeline(game, setup)
+    for ev in before:
+        t.push(ev)
+    state, view = t.state, t.view()
+    with pytest.raises(RuleError) as info:
+        t.push(event)
+    assert (info.value.code, info.value.index) == (code, len(before))
+    assert t.state is state
+    assert t.view() == view
+    assert len(t) == len(before)
+    with pytest.raises(RuleError) as again:
+        replay(game, setup, [*before, event])
+    assert again.value.as_dict()["index"] == len(before)
+    return info.value

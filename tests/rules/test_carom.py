@@ -14,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import RuleError, Timeline, get, replay
+from rules import RuleError, get, replay
 from rules.carom import CaromState
 from tests.rules.conftest import (
     assert_refusals_change_nothing,
+    assert_refused_at,
     assert_replay_deterministic_and_round_trips,
     try_events,
 )
@@ -406,18 +407,7 @@ REFUSALS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], Any, str]] = 
     [pytest.param(st_, b, e, c, id=name) for name, st_, b, e, c in REFUSALS],
 )
 def test_refused_event_names_code_and_index_and_changes_nothing(setup, before, event, code):
-    t = Timeline(G, setup)
-    for ev in before:
-        t.push(ev)
-    state, view = t.state, t.view()
-    with pytest.raises(RuleError) as info:
-        t.push(event)
-    assert (info.value.code, info.value.index) == (code, len(before))
-    assert t.state is state
-    assert t.view() == view
-    with pytest.raises(RuleError) as again:
-        replay(G, setup, [*before, event])
-    assert again.value.as_dict()["index"] == len(before)
+    assert_refused_at(G, setup, before, event, code)
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from rules import RuleError, Timeline, get, replay
 from rules.ledger import PoolState
 from tests.rules.conftest import (
     assert_refusals_change_nothing,
+    assert_refused_at,
     assert_replay_deterministic_and_round_trips,
     try_events,
 )
@@ -522,19 +523,7 @@ REFUSALS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], Any, str]] = 
     [pytest.param(s, b, e, c, id=name) for name, s, b, e, c in REFUSALS],
 )
 def test_refused_event_names_code_and_index_and_changes_nothing(setup, before, event, code):
-    t = Timeline(G, setup)
-    for ev in before:
-        t.push(ev)
-    state, view = t.state, t.view()
-    with pytest.raises(RuleError) as info:
-        t.push(event)
-    assert (info.value.code, info.value.index) == (code, len(before))
-    assert t.state is state
-    assert t.view() == view
-    assert len(t) == len(before)
-    with pytest.raises(RuleError) as again:
-        replay(G, setup, [*before, event])
-    assert again.value.as_dict()["index"] == len(before)
+    assert_refused_at(G, setup, before, event, code)
 
 
 @pytest.mark.parametrize(
