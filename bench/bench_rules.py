@@ -124,13 +124,17 @@ def main() -> None:
     t_full = best_of(lambda: replay(BB, setup, long), repeat=7, number=3)
 
     print(f"python {platform.python_version()} on {platform.machine()}")
-    print(f"replay: {len(frames)} frames of up to 200 shots, {n_events} events in {t_replay * 1e3:.1f} ms"
-          f" -> {eps:,.0f} events/s ({1e6 / eps:.1f} us/event)")
+    print(
+        f"replay: {len(frames)} frames of up to 200 shots, {n_events} events in {t_replay * 1e3:.1f} ms"
+        f" -> {eps:,.0f} events/s ({1e6 / eps:.1f} us/event)"
+    )
     print(f"one more shot via load(dump) + apply + dump, frame of   10 shots: {t10 * 1e6:.1f} us")
     print(f"one more shot via load(dump) + apply + dump, frame of 1000 shots: {t1000 * 1e6:.1f} us")
     print(f"ratio 1000/10: {t1000 / t10:.2f} (flat = ~1)")
-    print(f"full replay of the 1000 shots (the baseline avoided): {t_full * 1e3:.2f} ms"
-          f" = {t_full / t1000:,.0f}x one more shot")
+    print(
+        f"full replay of the 1000 shots (the baseline avoided): {t_full * 1e3:.2f} ms"
+        f" = {t_full / t1000:,.0f}x one more shot"
+    )
     print()
     print("| measure | figure |")
     print("|---|---|")

@@ -68,8 +68,12 @@ def ensure_database() -> None:
     if "postgresql" not in cfg["ENGINE"]:
         return
     admin = psycopg.connect(
-        host=cfg["HOST"] or "127.0.0.1", port=cfg["PORT"] or 5432, user=cfg["USER"],
-        password=cfg["PASSWORD"] or None, dbname="postgres", autocommit=True,
+        host=cfg["HOST"] or "127.0.0.1",
+        port=cfg["PORT"] or 5432,
+        user=cfg["USER"],
+        password=cfg["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
     )
     with admin:
         exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [cfg["NAME"]])
@@ -143,15 +147,20 @@ def generate(seed: int) -> dict:
     )
     teams = Team.objects.bulk_create(
         [
-            Team(season=season, division=divisions[i // TEAMS], name=f"Team {i:03}",
-                 venue=venues[i], captain=captains[i])
+            Team(
+                season=season,
+                division=divisions[i // TEAMS],
+                name=f"Team {i:03}",
+                venue=venues[i],
+                captain=captains[i],
+            )
             for i in range(DIVISIONS * TEAMS)
         ]
     )
     players = Player.objects.bulk_create(
         [Player(name=f"Player {t.pk}-{p}") for t in teams for p in range(PLAYERS)]
     )
-    roster = {t.pk: players[i * PLAYERS:(i + 1) * PLAYERS] for i, t in enumerate(teams)}
+    roster = {t.pk: players[i * PLAYERS : (i + 1) * PLAYERS] for i, t in enumerate(teams)}
     Registration.objects.bulk_create(
         [
             Registration(season=season, team=t, player=p, first_played_at=now)
@@ -160,19 +169,27 @@ def generate(seed: int) -> dict:
         ]
     )
     Subscription.objects.bulk_create(
-        [Subscription(league=league, email=f"fan{i}@example.org", created_at=now)
-         for i in range(60)]
+        [
+            Subscription(league=league, email=f"fan{i}@example.org", created_at=now)
+            for i in range(60)
+        ]
     )
 
     fixtures = []
     for d, division in enumerate(divisions):
-        members = teams[d * TEAMS:(d + 1) * TEAMS]
+        members = teams[d * TEAMS : (d + 1) * TEAMS]
         for r, pairs in enumerate(round_robin(members), start=1):
             for home, away in pairs:
                 fixtures.append(
-                    Fixture(season=season, division=division, round=r, home=home, away=away,
-                            venue=home.venue_id and venues[teams.index(home)],
-                            date=start + timedelta(weeks=r - 1))
+                    Fixture(
+                        season=season,
+                        division=division,
+                        round=r,
+                        home=home,
+                        away=away,
+                        venue=home.venue_id and venues[teams.index(home)],
+                        date=start + timedelta(weeks=r - 1),
+                    )
                 )
     # Every frame of every match: scores, the winner (a level frame is shared).
     frame_rows = []
@@ -195,18 +212,36 @@ def generate(seed: int) -> dict:
         f.result_confirmed_at = now - timedelta(days=1)
     fixtures = Fixture.objects.bulk_create(fixtures)
     matches = Match.objects.bulk_create(
-        [Match(fixture=f, status=Match.Status.CONFIRMED, home_frames=f.home_frames,
-               away_frames=f.away_frames, home_score=f.home_score, away_score=f.away_score,
-               confirmed_at=f.result_confirmed_at) for f in fixtures]
+        [
+            Match(
+                fixture=f,
+                status=Match.Status.CONFIRMED,
+                home_frames=f.home_frames,
+                away_frames=f.away_frames,
+                home_score=f.home_score,
+                away_score=f.away_score,
+                confirmed_at=f.result_confirmed_at,
+            )
+            for f in fixtures
+        ]
     )
     match_of = {m.fixture_id: m for m in matches}
     frames = Frame.objects.bulk_create(
         [
-            Frame(match=match_of[f.pk], number=n, order=n,
-                  kind="singles" if n <= SINGLES else "doubles", game_id="bar_billiards_4pin",
-                  status=Frame.Status.COMPLETE, home_score=h, away_score=a,
-                  winner="" if h == a else ("home" if h > a else "away"), shared=h == a,
-                  result_source="pad", completed_at=now)
+            Frame(
+                match=match_of[f.pk],
+                number=n,
+                order=n,
+                kind="singles" if n <= SINGLES else "doubles",
+                game_id="bar_billiards_4pin",
+                status=Frame.Status.COMPLETE,
+                home_score=h,
+                away_score=a,
+                winner="" if h == a else ("home" if h > a else "away"),
+                shared=h == a,
+                result_source="pad",
+                completed_at=now,
+            )
             for f, n, h, a in frame_rows
         ],
         batch_size=2000,
@@ -215,20 +250,34 @@ def generate(seed: int) -> dict:
     for frame, (f, n, h, a) in zip(frames, frame_rows, strict=True):
         for side, team, mine, theirs in (("home", f.home, h, a), ("away", f.away, a, h)):
             squad = roster[team.pk]
-            chosen = [squad[n - 1]] if n <= SINGLES else squad[2 * (n - 7):2 * (n - 7) + 2]
+            chosen = [squad[n - 1]] if n <= SINGLES else squad[2 * (n - 7) : 2 * (n - 7) + 2]
             for position, player in enumerate(chosen, start=1):
-                slots.append(FramePlayer(frame=frame, side=side, position=position,
-                                         player=player))
-                lines.append(PlayerFrameStat(
-                    season=season, division_id=f.division_id, fixture=f, frame_number=n,
-                    player=player, team=team, side=side, doubles=n > SINGLES,
-                    played_on=f.date, won=mine > theirs, shared=mine == theirs, score=mine,
-                    opponent_score=theirs, has_shots=True,
-                    high_break=rng.randrange(0, max(mine, 10) + 1, 10),
-                    breaks=rng.randrange(1, 12), points_banked=mine,
-                    pots_200=rng.randrange(0, 4), reds_200=int(rng.random() < 0.1),
-                    black_pin_wipeouts=int(rng.random() < 0.05), source_seq=1,
-                ))
+                slots.append(FramePlayer(frame=frame, side=side, position=position, player=player))
+                lines.append(
+                    PlayerFrameStat(
+                        season=season,
+                        division_id=f.division_id,
+                        fixture=f,
+                        frame_number=n,
+                        player=player,
+                        team=team,
+                        side=side,
+                        doubles=n > SINGLES,
+                        played_on=f.date,
+                        won=mine > theirs,
+                        shared=mine == theirs,
+                        score=mine,
+                        opponent_score=theirs,
+                        has_shots=True,
+                        high_break=rng.randrange(0, max(mine, 10) + 1, 10),
+                        breaks=rng.randrange(1, 12),
+                        points_banked=mine,
+                        pots_200=rng.randrange(0, 4),
+                        reds_200=int(rng.random() < 0.1),
+                        black_pin_wipeouts=int(rng.random() < 0.05),
+                        source_seq=1,
+                    )
+                )
     FramePlayer.objects.bulk_create(slots, batch_size=5000)
     PlayerFrameStat.objects.bulk_create(lines, batch_size=5000)
     return {
@@ -239,8 +288,9 @@ def generate(seed: int) -> dict:
         "lines": len(lines),
         "teams": len(teams),
         "subscribers": 60,
-        "secretary": user_model.objects.create(username="secretary", is_staff=True,
-                                                email="sec@example.org", password="!"),
+        "secretary": user_model.objects.create(
+            username="secretary", is_staff=True, email="sec@example.org", password="!"
+        ),
     }
 
 
@@ -255,9 +305,17 @@ def stats_sample(season, rng: random.Random, count: int = 20) -> float:
     for frame in frames:
         top = 0
         for seq, payload in enumerate(simulate_frame(seed=rng.randrange(10**6)), start=1):
-            events.append(FrameEvent(frame=frame, seq=seq, event_id=uuid.uuid4(),
-                                     payload=payload, top_before=top, top_after=seq,
-                                     created_at=frame.completed_at))
+            events.append(
+                FrameEvent(
+                    frame=frame,
+                    seq=seq,
+                    event_id=uuid.uuid4(),
+                    payload=payload,
+                    top_before=top,
+                    top_after=seq,
+                    created_at=frame.completed_at,
+                )
+            )
             top = seq
         frame.last_seq = frame.top_seq = top
     FrameEvent.objects.bulk_create(events, batch_size=5000)
@@ -356,38 +414,55 @@ def main() -> None:
     record_ms, events_per_frame = stats_sample(season, random.Random(args.seed))
 
     ratio = table_ms / sql_ms if sql_ms else float("nan")
-    print(f"Generated in {generate_s:.1f} s: {len(data['divisions'])} divisions × {TEAMS} teams, "
-          f"{data['fixtures']:,} matches, {data['frames']:,} frames, "
-          f"{data['lines']:,} player-frame lines")
-    print(f"One division's table ({rows_in_division} fixtures): {table_ms:.2f} ms, "
-          f"{queries(table_queries)}; hand-written SQL {sql_ms:.2f} ms; ratio {ratio:.2f}×; "
-          f"same totals: {agree}")
+    print(
+        f"Generated in {generate_s:.1f} s: {len(data['divisions'])} divisions × {TEAMS} teams, "
+        f"{data['fixtures']:,} matches, {data['frames']:,} frames, "
+        f"{data['lines']:,} player-frame lines"
+    )
+    print(
+        f"One division's table ({rows_in_division} fixtures): {table_ms:.2f} ms, "
+        f"{queries(table_queries)}; hand-written SQL {sql_ms:.2f} ms; ratio {ratio:.2f}×; "
+        f"same totals: {agree}"
+    )
     print(f"Whole season's tables (20 divisions): {season_ms:.1f} ms, {queries(season_queries)}")
-    print(f"Publish the whole season: {publish_s:.2f} s, state {publication.state}, "
-          f"{publication.snapshots.count()} snapshots, {len(mail.outbox)} emails, "
-          f"CSV {len(publication.csv):,} bytes")
-    print(f"Public division page: {page_ms:.1f} ms, {queries(page_queries)}; secretary "
-          f"tables page (20 live tables): {manage_ms:.1f} ms, {queries(manage_queries)}")
-    print(f"Leaderboard: division {board_div_ms:.1f} ms ({len(board)} players), season "
-          f"{board_season_ms:.1f} ms ({len(board_all)} players); one frame's statistics "
-          f"from its log ({events_per_frame:.0f} events): {record_ms:.1f} ms")
+    print(
+        f"Publish the whole season: {publish_s:.2f} s, state {publication.state}, "
+        f"{publication.snapshots.count()} snapshots, {len(mail.outbox)} emails, "
+        f"CSV {len(publication.csv):,} bytes"
+    )
+    print(
+        f"Public division page: {page_ms:.1f} ms, {queries(page_queries)}; secretary "
+        f"tables page (20 live tables): {manage_ms:.1f} ms, {queries(manage_queries)}"
+    )
+    print(
+        f"Leaderboard: division {board_div_ms:.1f} ms ({len(board)} players), season "
+        f"{board_season_ms:.1f} ms ({len(board_all)} players); one frame's statistics "
+        f"from its log ({events_per_frame:.0f} events): {record_ms:.1f} ms"
+    )
     print()
     print("| Measure (20 divisions × 12 teams, 2,640 matches, 23,760 frames) | Result |")
     print("| --- | --- |")
-    print(f"| One division's table (`division_table`, {rows_in_division} matches) | "
-          f"{table_ms:.2f} ms, {queries(table_queries)} |")
+    print(
+        f"| One division's table (`division_table`, {rows_in_division} matches) | "
+        f"{table_ms:.2f} ms, {queries(table_queries)} |"
+    )
     print(f"| Hand-written SQL aggregate, same rows, same run | {sql_ms:.2f} ms |")
     print(f"| Ratio table / SQL | {ratio:.2f}× |")
     print(f"| Whole season's tables in one call | {season_ms:.1f} ms, {queries(season_queries)} |")
-    print(f"| Publish the whole season (in-process: 20 snapshots, CSV, printable page, "
-          f"{len(mail.outbox)} emails) | {publish_s:.2f} s |")
-    print(f"| Public division page (published table) | {page_ms:.1f} ms, {page_queries} "
-          f"queries |")
-    print(f"| Secretary's tables page (20 provisional tables) | {manage_ms:.1f} ms, "
-          f"{queries(manage_queries)} |")
+    print(
+        f"| Publish the whole season (in-process: 20 snapshots, CSV, printable page, "
+        f"{len(mail.outbox)} emails) | {publish_s:.2f} s |"
+    )
+    print(f"| Public division page (published table) | {page_ms:.1f} ms, {page_queries} queries |")
+    print(
+        f"| Secretary's tables page (20 provisional tables) | {manage_ms:.1f} ms, "
+        f"{queries(manage_queries)} |"
+    )
     print(f"| Leaderboard, division / season | {board_div_ms:.1f} ms / {board_season_ms:.1f} ms |")
-    print(f"| One frame's statistics from its shot log (~{events_per_frame:.0f} events) | "
-          f"{record_ms:.1f} ms |")
+    print(
+        f"| One frame's statistics from its shot log (~{events_per_frame:.0f} events) | "
+        f"{record_ms:.1f} ms |"
+    )
 
 
 if __name__ == "__main__":

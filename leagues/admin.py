@@ -93,8 +93,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Publication)
 class PublicationAdmin(ReadOnlyAdmin):
-    list_display = ["season", "as_of", "state", "progress", "attempts", "emails_sent",
-                    "finished_at"]
+    list_display = [
+        "season",
+        "as_of",
+        "state",
+        "progress",
+        "attempts",
+        "emails_sent",
+        "finished_at",
+    ]
     list_filter = ["state", "season"]
     exclude = ["csv", "printable_html"]
 

@@ -207,17 +207,22 @@ class FixturesGenerateView(APIView):
     def get_permission_object(self):
         return get_object_or_404(Season.objects.select_related("league"), pk=self.kwargs["pk"])
 
-    @extend_schema(request=FixturesGenerateSerializer, responses={201: FixtureSerializer(many=True), **ERRORS})
+    @extend_schema(
+        request=FixturesGenerateSerializer, responses={201: FixtureSerializer(many=True), **ERRORS}
+    )
     def post(self, request, pk: int):
         season = self.get_permission_object()
         data = FixturesGenerateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fixtures = services.fixtures_generate(season=season, **data.validated_data)
         return Response(
-            {"created": len(fixtures)} | {"fixtures": FixtureSerializer(
-                Fixture.objects.filter(season=season).select_related("home", "away", "venue"),
-                many=True,
-            ).data},
+            {"created": len(fixtures)}
+            | {
+                "fixtures": FixtureSerializer(
+                    Fixture.objects.filter(season=season).select_related("home", "away", "venue"),
+                    many=True,
+                ).data
+            },
             status=status.HTTP_201_CREATED,
         )
 
@@ -404,11 +409,12 @@ class PointsSchemeView(APIView):
     def get(self, request, pk: int):
         return Response(PointsSchemeSerializer(self.get_permission_object()).data)
 
-    @extend_schema(request=PointsSchemeSerializer, responses={200: PointsSchemeSerializer, **ERRORS})
+    @extend_schema(
+        request=PointsSchemeSerializer, responses={200: PointsSchemeSerializer, **ERRORS}
+    )
     def post(self, request, pk: int):
         season = self.get_permission_object()
         data = PointsSchemeSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         season = services.season_set_points_scheme(season=season, **data.validated_data)
         return Response(PointsSchemeSerializer(season).data)
-

@@ -29,6 +29,8 @@ def exception_handler(exc, context):
         response.status_code = status.HTTP_400_BAD_REQUEST
     elif isinstance(exc, exceptions.APIException):
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
-        response.data = {"error": exc.get_codes() if isinstance(exc.get_codes(), str) else "error",
-                         "message": str(detail)}
+        response.data = {
+            "error": exc.get_codes() if isinstance(exc.get_codes(), str) else "error",
+            "message": str(detail),
+        }
     return response

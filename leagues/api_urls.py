@@ -26,7 +26,9 @@ urlpatterns = [
     ),
     path("fixtures/<int:pk>/move/", api.FixtureMoveView.as_view(), name="api-fixture-move"),
     path(
-        "fixtures/<int:pk>/postpone/", api.FixturePostponeView.as_view(), name="api-fixture-postpone"
+        "fixtures/<int:pk>/postpone/",
+        api.FixturePostponeView.as_view(),
+        name="api-fixture-postpone",
     ),
     # Tables
     path("divisions/<int:pk>/table/", api.PublishedTableView.as_view(), name="api-division-table"),

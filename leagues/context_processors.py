@@ -9,7 +9,6 @@ def roles(request):
         return {"is_secretary": False, "my_teams": []}
     return {
         "is_secretary": is_secretary(user),
-        "my_teams": list(
-            user.captained_teams.select_related("season").all()[:5]
-        ) + list(user.vice_captained_teams.select_related("season").all()[:5]),
+        "my_teams": list(user.captained_teams.select_related("season").all()[:5])
+        + list(user.vice_captained_teams.select_related("season").all()[:5]),
     }

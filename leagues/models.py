@@ -143,7 +143,9 @@ class Division(models.Model):
     class Meta:
         ordering = ["season", "rank", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["season", "name"], name="division_name_unique_in_season"),
+            models.UniqueConstraint(
+                fields=["season", "name"], name="division_name_unique_in_season"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -463,9 +465,7 @@ class Publication(models.Model):
 class TableSnapshot(models.Model):
     """One division's published table: written once by the publishing job, never changed."""
 
-    publication = models.ForeignKey(
-        Publication, on_delete=models.PROTECT, related_name="snapshots"
-    )
+    publication = models.ForeignKey(Publication, on_delete=models.PROTECT, related_name="snapshots")
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="snapshots")
     as_of = models.DateTimeField()
     rows = models.JSONField(help_text="The table's rows, positions and explanations.")

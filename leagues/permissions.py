@@ -41,9 +41,14 @@ def is_secretary(user: Any, obj: Any = None) -> bool:
 
 def is_team_captain(user: Any, team: Any) -> bool:
     """Captain or vice-captain of this team."""
-    return is_authenticated(user) and team is not None and user.pk in (
-        team.captain_id,
-        team.vice_captain_id,
+    return (
+        is_authenticated(user)
+        and team is not None
+        and user.pk
+        in (
+            team.captain_id,
+            team.vice_captain_id,
+        )
     )
 
 

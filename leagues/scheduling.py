@@ -42,7 +42,9 @@ class Match:
     away: int
 
 
-def match_nights(start: date, weekday: int, count: int, blackouts: Iterable[date] = ()) -> list[date]:
+def match_nights(
+    start: date, weekday: int, count: int, blackouts: Iterable[date] = ()
+) -> list[date]:
     """The first `count` match nights on `weekday` from `start`, skipping blackout dates.
 
     >>> match_nights(date(2026, 1, 1), 1, 3, [date(2026, 1, 13)])
@@ -82,6 +84,7 @@ def _orient_round(
     last_home: dict[int, bool],
 ) -> list[tuple[int, int]] | None:
     """Choose home/away for each pair so no venue exceeds its tables, now or mirrored."""
+
     # Prefer the orientation that alternates each team's home/away run.
     def preferred(pair: tuple[int, int]) -> tuple[int, int]:
         a, b = pair

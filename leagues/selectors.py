@@ -92,9 +92,7 @@ def team_fixtures(team: Team) -> list[Fixture]:
 def latest_snapshot(division: Division) -> TableSnapshot | None:
     """The division's latest published table (from a finished publication)."""
     return (
-        TableSnapshot.objects.filter(
-            division=division, publication__state=Publication.State.DONE
-        )
+        TableSnapshot.objects.filter(division=division, publication__state=Publication.State.DONE)
         .order_by("-as_of", "-id")
         .first()
     )
@@ -130,9 +128,7 @@ def season_tables_page(season: Season, *, today: date | None = None) -> dict:
             .select_related("team", "by")
             .order_by("-at", "-id")
         ),
-        "teams": list(
-            Team.objects.filter(season=season, division__isnull=False).order_by("name")
-        ),
+        "teams": list(Team.objects.filter(season=season, division__isnull=False).order_by("name")),
         "outstanding": list(
             fixtures_qs()
             .filter(season=season, result_confirmed_at__isnull=True, date__lte=today)

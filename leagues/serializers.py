@@ -82,7 +82,9 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 class RosterAddSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), required=False, allow_null=True,
+        queryset=Player.objects.all(),
+        required=False,
+        allow_null=True,
         help_text="An existing player; or give `name` to create one.",
     )
     name = serializers.CharField(max_length=120, required=False, allow_blank=True)
@@ -103,16 +105,35 @@ class FixtureSerializer(serializers.ModelSerializer):
     class Meta:
         model = Fixture
         fields = [
-            "id", "season", "division", "round", "date", "original_date", "status", "note",
-            "home", "home_name", "away", "away_name", "venue", "venue_name",
-            "home_frames", "away_frames", "home_score", "away_score", "result_confirmed_at",
-            "outcome", "outcome_reason",
+            "id",
+            "season",
+            "division",
+            "round",
+            "date",
+            "original_date",
+            "status",
+            "note",
+            "home",
+            "home_name",
+            "away",
+            "away_name",
+            "venue",
+            "venue_name",
+            "home_frames",
+            "away_frames",
+            "home_score",
+            "away_score",
+            "result_confirmed_at",
+            "outcome",
+            "outcome_reason",
         ]
 
 
 class FixturesGenerateSerializer(serializers.Serializer):
     start_date = serializers.DateField()
-    blackout_dates = serializers.ListField(child=serializers.DateField(), required=False, default=list)
+    blackout_dates = serializers.ListField(
+        child=serializers.DateField(), required=False, default=list
+    )
 
 
 class FixtureMoveSerializer(serializers.Serializer):
@@ -168,8 +189,18 @@ class ProvisionalResultSerializer(serializers.ModelSerializer):
     class Meta:
         model = Fixture
         fields = [
-            "id", "date", "home", "home_name", "away", "away_name", "home_frames",
-            "away_frames", "home_score", "away_score", "outcome", "outcome_reason",
+            "id",
+            "date",
+            "home",
+            "home_name",
+            "away",
+            "away_name",
+            "home_frames",
+            "away_frames",
+            "home_score",
+            "away_score",
+            "outcome",
+            "outcome_reason",
             "result_confirmed_at",
         ]
 
@@ -198,8 +229,19 @@ class PublicationSerializer(serializers.ModelSerializer):
     class Meta:
         model = Publication
         fields = [
-            "id", "season", "state", "as_of", "progress", "step", "created_at", "started_at",
-            "heartbeat_at", "finished_at", "attempts", "error", "emails_sent",
+            "id",
+            "season",
+            "state",
+            "as_of",
+            "progress",
+            "step",
+            "created_at",
+            "started_at",
+            "heartbeat_at",
+            "finished_at",
+            "attempts",
+            "error",
+            "emails_sent",
         ]
 
 
@@ -236,7 +278,12 @@ class PointsSchemeSerializer(serializers.ModelSerializer):
     class Meta:
         model = Season
         fields = [
-            "points_per_frame", "points_per_match_win", "points_per_match_draw",
-            "bonus_margin", "bonus_margin_points", "bonus_aggregate_points", "tie_breakers",
+            "points_per_frame",
+            "points_per_match_win",
+            "points_per_match_draw",
+            "bonus_margin",
+            "bonus_margin_points",
+            "bonus_aggregate_points",
+            "tie_breakers",
         ]
         extra_kwargs = {f: {"required": False} for f in fields}

@@ -116,7 +116,9 @@ def team_update(
         if not name:
             raise DomainError("required", "A team needs a name.", field="name")
         if Team.objects.filter(season=team.season, name__iexact=name).exclude(pk=team.pk).exists():
-            raise DomainError("name_taken", f"A team called {name} is already entered.", field="name")
+            raise DomainError(
+                "name_taken", f"A team called {name} is already entered.", field="name"
+            )
         team.name = name
         fields.append("name")
     if venue is not None:
@@ -184,7 +186,9 @@ def roster_add_player(
 
 
 @transaction.atomic
-def roster_remove_player(*, registration: Registration, now: datetime | None = None) -> Registration:
+def roster_remove_player(
+    *, registration: Registration, now: datetime | None = None
+) -> Registration:
     """Take a player off the roster. A player who has played stays bound to the team."""
     if registration.status == Registration.Status.REMOVED:
         raise DomainError("not_on_roster", f"{registration.player} is not on the roster.")
@@ -274,12 +278,12 @@ def fixtures_generate(
         raise DomainError(
             "results_exist", "Fixtures with results exist; move fixtures one by one instead."
         )
-    teams = list(
-        Team.objects.filter(season=season, division__isnull=False).select_related("venue")
-    )
+    teams = list(Team.objects.filter(season=season, division__isnull=False).select_related("venue"))
     divisions: dict[int, list[TeamSlot]] = {}
     for team in teams:
-        divisions.setdefault(team.division_id, []).append(TeamSlot(team.pk, team.venue_id, team.name))
+        divisions.setdefault(team.division_id, []).append(
+            TeamSlot(team.pk, team.venue_id, team.name)
+        )
     if not divisions:
         raise DomainError("no_teams", "No team has been placed in a division yet.")
     for slots in divisions.values():
@@ -399,8 +403,12 @@ def fixture_record_result(
     fixture.status = Fixture.Status.PLAYED
     fixture.save(
         update_fields=[
-            "home_frames", "away_frames", "home_score", "away_score",
-            "result_confirmed_at", "status",
+            "home_frames",
+            "away_frames",
+            "home_score",
+            "away_score",
+            "result_confirmed_at",
+            "status",
         ]
     )
     return fixture
@@ -467,7 +475,8 @@ def season_set_points_scheme(
     if bonus_margin != "":
         if bonus_margin is not None and (not isinstance(bonus_margin, int) or bonus_margin < 1):
             raise DomainError(
-                "bad_value", "The bonus margin is a number of frames, 1 or more.",
+                "bad_value",
+                "The bonus margin is a number of frames, 1 or more.",
                 field="bonus_margin",
             )
         season.bonus_margin = bonus_margin
@@ -525,7 +534,8 @@ def fixture_award(
     away = _decimal(away_frames, "away_frames", halves=True)
     if home == away:
         raise DomainError(
-            "no_winner", "Award the match to one side: the frames cannot be level.",
+            "no_winner",
+            "Award the match to one side: the frames cannot be level.",
             field="home_frames",
         )
     if min(home_score, away_score) < 0:
@@ -543,8 +553,14 @@ def fixture_award(
     fixture.status = Fixture.Status.PLAYED
     fixture.save(
         update_fields=[
-            "outcome", "outcome_reason", "home_frames", "away_frames", "home_score",
-            "away_score", "result_confirmed_at", "status",
+            "outcome",
+            "outcome_reason",
+            "home_frames",
+            "away_frames",
+            "home_score",
+            "away_score",
+            "result_confirmed_at",
+            "status",
         ]
     )
     return fixture
@@ -570,7 +586,11 @@ def publication_request(*, season: Season, actor=None, now: datetime | None = No
     if not Division.objects.filter(season=season).exists():
         raise DomainError("no_divisions", f"{season} has no divisions to publish.")
     publication = Publication.objects.create(
-        season=season, as_of=now, created_by=actor, created_at=now, heartbeat_at=now,
+        season=season,
+        as_of=now,
+        created_by=actor,
+        created_at=now,
+        heartbeat_at=now,
         step="Waiting for a worker",
     )
     tasks.publish_tables.delay_on_commit(publication.pk)
@@ -583,9 +603,9 @@ def publication_retry(*, publication: Publication, now: datetime | None = None) 
     from . import tasks
 
     now = now or timezone.now()
-    updated = Publication.objects.filter(
-        pk=publication.pk, state=Publication.State.FAILED
-    ).update(state=Publication.State.QUEUED, heartbeat_at=now, error="", step="Queued again")
+    updated = Publication.objects.filter(pk=publication.pk, state=Publication.State.FAILED).update(
+        state=Publication.State.QUEUED, heartbeat_at=now, error="", step="Queued again"
+    )
     if not updated:
         raise DomainError("not_failed", "Only a failed publication can be tried again.")
     tasks.publish_tables.delay_on_commit(publication.pk)
@@ -621,18 +641,43 @@ def _beat(publication_id: int, *, progress: int, step: str, **extra) -> None:
 
 
 CSV_HEADER = [
-    "Division", "Pos", "Team", "P", "W", "D", "L", "Frames for", "Frames against",
-    "Frame difference", "Aggregate for", "Aggregate against", "Deducted", "Points",
-    "Explanation", "Notes",
+    "Division",
+    "Pos",
+    "Team",
+    "P",
+    "W",
+    "D",
+    "L",
+    "Frames for",
+    "Frames against",
+    "Frame difference",
+    "Aggregate for",
+    "Aggregate against",
+    "Deducted",
+    "Points",
+    "Explanation",
+    "Notes",
 ]
 
 
 def table_csv_rows(division: str, rows: list[dict]) -> list[list]:
     return [
         [
-            division, r["position_display"], r["team"], r["played"], r["won"], r["drawn"],
-            r["lost"], r["frames_for"], r["frames_against"], r["frame_difference"],
-            r["score_for"], r["score_against"], r["deducted"], r["points"], r["explanation"],
+            division,
+            r["position_display"],
+            r["team"],
+            r["played"],
+            r["won"],
+            r["drawn"],
+            r["lost"],
+            r["frames_for"],
+            r["frames_against"],
+            r["frame_difference"],
+            r["score_for"],
+            r["score_against"],
+            r["deducted"],
+            r["points"],
+            r["explanation"],
             "; ".join(r["notes"]),
         ]
         for r in rows
@@ -676,9 +721,7 @@ def _snapshot(publication: Publication, table: standings.Table, now: datetime) -
 def table_recipients(season: Season) -> list[tuple[str, str]]:
     """(email, unsubscribe token or "") of the captains and vice-captains of the season's
     teams and of the league's subscribers, each address once."""
-    users = Team.objects.filter(season=season).values_list(
-        "captain__email", "vice_captain__email"
-    )
+    users = Team.objects.filter(season=season).values_list("captain__email", "vice_captain__email")
     recipients = {e.strip().lower(): "" for pair in users for e in pair if e and e.strip()}
     for email, token in Subscription.objects.filter(
         league_id=season.league_id, active=True
@@ -705,7 +748,10 @@ def _send_once(
     try:
         with transaction.atomic():
             SentNotification.objects.create(
-                kind=kind, fixture=fixture, publication=publication, recipient=recipient,
+                kind=kind,
+                fixture=fixture,
+                publication=publication,
+                recipient=recipient,
                 sent_at=now,
             )
             send_mail(
@@ -770,8 +816,11 @@ def _publish(publication_id: int) -> None:
         {"publication": publication, "season": season, "snapshots": snapshots},
     )
     _beat(
-        publication_id, progress=70, step="Emailing captains and subscribers",
-        csv=_csv(lines), printable_html=printable,
+        publication_id,
+        progress=70,
+        step="Emailing captains and subscribers",
+        csv=_csv(lines),
+        printable_html=printable,
     )
     recipients = table_recipients(season)
     site = settings.SITE_URL.rstrip("/")
@@ -781,9 +830,7 @@ def _publish(publication_id: int) -> None:
         {"publication": publication, "season": season, "snapshots": snapshots, "site": site},
     )
     already = set(
-        SentNotification.objects.filter(publication=publication).values_list(
-            "recipient", flat=True
-        )
+        SentNotification.objects.filter(publication=publication).values_list("recipient", flat=True)
     )
     with get_connection() as mailer:  # one connection for the lot (SMTP: one handshake)
         for i, (email, token) in enumerate(recipients, start=1):
@@ -793,13 +840,18 @@ def _publish(publication_id: int) -> None:
                     {"site": site, "unsubscribe_token": token},
                 )
                 _send_once(
-                    kind=SentNotification.Kind.TABLES, recipient=email, subject=subject,
-                    body=body, publication=publication, now=timezone.now(),
+                    kind=SentNotification.Kind.TABLES,
+                    recipient=email,
+                    subject=subject,
+                    body=body,
+                    publication=publication,
+                    now=timezone.now(),
                     connection=mailer,
                 )
             if i % 10 == 0 or i == len(recipients):
                 _beat(
-                    publication_id, progress=70 + 29 * i // len(recipients),
+                    publication_id,
+                    progress=70 + 29 * i // len(recipients),
                     step=f"Emailed {i} of {len(recipients)}",
                 )
     sent = SentNotification.objects.filter(publication=publication).count()
@@ -847,11 +899,13 @@ def subscription_create(*, league: League, user, now: datetime | None = None) ->
     email = (getattr(user, "email", "") or "").strip().lower()
     if "@" not in email:
         raise DomainError(
-            "no_email", "Your account has no email address to send the tables to.",
+            "no_email",
+            "Your account has no email address to send the tables to.",
             field="email",
         )
     subscription, created = Subscription.objects.get_or_create(
-        league=league, email=email,
+        league=league,
+        email=email,
         defaults={"user": user, "created_at": now or timezone.now()},
     )
     if not created and not subscription.active:
@@ -883,8 +937,13 @@ def reminders_send(*, day: date, now: datetime | None = None) -> int:
             date=day, status=Fixture.Status.SCHEDULED, result_confirmed_at__isnull=True
         )
         .select_related(
-            "home__captain", "home__vice_captain", "away__captain", "away__vice_captain",
-            "venue", "division", "season__league",
+            "home__captain",
+            "home__vice_captain",
+            "away__captain",
+            "away__vice_captain",
+            "venue",
+            "division",
+            "season__league",
         )
         .order_by("id")
     )
@@ -914,8 +973,18 @@ def reminders_send(*, day: date, now: datetime | None = None) -> int:
 # ------------------------------------------------------------------- player statistics
 
 STAT_FIELDS = (
-    "won", "shared", "score", "opponent_score", "has_shots", "high_break", "breaks",
-    "points_banked", "pots_200", "reds_200", "black_pin_wipeouts", "points_wiped",
+    "won",
+    "shared",
+    "score",
+    "opponent_score",
+    "has_shots",
+    "high_break",
+    "breaks",
+    "points_banked",
+    "pots_200",
+    "reds_200",
+    "black_pin_wipeouts",
+    "points_wiped",
 )
 
 

@@ -316,7 +316,9 @@ def rank(
             elif j + 1 < len(bands):
                 row.explanation = "above " + _explain(bands[j + 1], deciders[j], mine_first=True)
             elif j > 0:
-                row.explanation = "below " + _explain(bands[j - 1], deciders[j - 1], mine_first=False)
+                row.explanation = "below " + _explain(
+                    bands[j - 1], deciders[j - 1], mine_first=False
+                )
             ordered_rows.append(row)
     return ordered_rows
 
@@ -467,14 +469,27 @@ def tables(
     division_of: dict[int, int] = {}
     awarded = False
     for line in _totals(
-        scheme, fixture_where=scope[0], fixture_params=scope[1], team_where=teams[0],
-        team_params=teams[1], as_of=as_of,
+        scheme,
+        fixture_where=scope[0],
+        fixture_params=scope[1],
+        team_where=teams[0],
+        team_params=teams[1],
+        as_of=as_of,
     ):
         team_id, name, division_id, p, w, d, lost, ff, fa, sf, sa, earned, aw, ded = line
         rows[team_id] = Row(
-            team_id=team_id, team=name, played=p, won=w, drawn=d, lost=lost,
-            frames_for=_dec(ff), frames_against=_dec(fa), score_for=int(sf),
-            score_against=int(sa), earned=_dec(earned), deducted=_dec(ded),
+            team_id=team_id,
+            team=name,
+            played=p,
+            won=w,
+            drawn=d,
+            lost=lost,
+            frames_for=_dec(ff),
+            frames_against=_dec(fa),
+            score_for=int(sf),
+            score_against=int(sa),
+            earned=_dec(earned),
+            deducted=_dec(ded),
         )
         division_of[team_id] = division_id
         awarded = awarded or aw > 0
@@ -527,9 +542,7 @@ def _notes(
     notes: list[dict] = []
     scope = {"season": season} if division is None else {"division": division}
     if deductions:
-        found = PointDeduction.objects.filter(
-            **{f"team__{k}": v for k, v in scope.items()}
-        )
+        found = PointDeduction.objects.filter(**{f"team__{k}": v for k, v in scope.items()})
         if as_of is not None:
             found = found.filter(at__lte=as_of)
         for d in found.order_by("at", "id").values("team_id", "team__name", "points", "reason"):
@@ -537,14 +550,21 @@ def _notes(
             text = f"{number(points)} point{'s' * (points != 1)} deducted: {d['reason']}"
             notes.append({"team_id": d["team_id"], "team": d["team__name"], "text": text})
     if awards:
-        found = Fixture.objects.filter(
-            result_confirmed_at__isnull=False, **scope
-        ).exclude(outcome=Fixture.Outcome.PLAYED)
+        found = Fixture.objects.filter(result_confirmed_at__isnull=False, **scope).exclude(
+            outcome=Fixture.Outcome.PLAYED
+        )
         if as_of is not None:
             found = found.filter(result_confirmed_at__lte=as_of)
         for f in found.order_by("date", "id").values(
-            "date", "outcome", "outcome_reason", "home_frames", "away_frames", "home_id",
-            "home__name", "away_id", "away__name",
+            "date",
+            "outcome",
+            "outcome_reason",
+            "home_frames",
+            "away_frames",
+            "home_id",
+            "home__name",
+            "away_id",
+            "away__name",
         ):
             what = "Walkover" if f["outcome"] == Fixture.Outcome.WALKOVER else "Match conceded"
             when = f" on {f['date']:%-d %b}" if f["date"] else ""
@@ -554,8 +574,7 @@ def _notes(
                 f"{f['outcome_reason']}"
             )
             for side in ("home", "away"):
-                notes.append({"team_id": f[f"{side}_id"], "team": f[f"{side}__name"],
-                              "text": text})
+                notes.append({"team_id": f[f"{side}_id"], "team": f[f"{side}__name"], "text": text})
     for n in notes:
         if n["team_id"] in rows:
             rows[n["team_id"]].notes.append(n["text"])

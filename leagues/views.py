@@ -267,7 +267,10 @@ def invitation_accept(request, token: str):
 def fixtures_generate(request, pk: int):
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     require_perm(request.user, "leagues.manage_fixtures", season)
-    form = FixturesGenerateForm(request.POST if request.method == "POST" else None, initial={"start_date": season.start_date})
+    form = FixturesGenerateForm(
+        request.POST if request.method == "POST" else None,
+        initial={"start_date": season.start_date},
+    )
     if request.method == "POST" and form.is_valid():
         try:
             fixtures = services.fixtures_generate(
@@ -351,7 +354,9 @@ def _tables_action(request, season: Season) -> str | None:
             return None
         team = get_object_or_404(Team, pk=form.cleaned_data["team"], season=season)
         d = services.point_deduction_add(
-            team=team, points=form.cleaned_data["points"], reason=form.cleaned_data["reason"],
+            team=team,
+            points=form.cleaned_data["points"],
+            reason=form.cleaned_data["reason"],
             by=request.user,
         )
         return f"{d.points.normalize():f} point(s) deducted from {team.name}."
@@ -440,7 +445,9 @@ def table_subscribe(request, pk: int):
             except DomainError as exc:
                 messages.error(request, exc.message)
             else:
-                messages.success(request, f"The {season.league.name} tables will be emailed to you.")
+                messages.success(
+                    request, f"The {season.league.name} tables will be emailed to you."
+                )
                 return redirect("season-detail", pk=season.pk)
     return render(
         request,

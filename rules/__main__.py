@@ -93,7 +93,9 @@ def _replay(source: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     except ValueError as err:
         return _fail(stderr, "bad_json", f"{source} is not valid JSON: {err}")
     if not isinstance(doc, dict):
-        return _fail(stderr, "bad_document", 'expected {"game": ID, "setup": {...}, "events": [...]}')
+        return _fail(
+            stderr, "bad_document", 'expected {"game": ID, "setup": {...}, "events": [...]}'
+        )
     unknown = sorted(set(doc) - DOCUMENT_KEYS)
     if unknown:
         return _fail(stderr, "bad_document", f"unknown key(s): {', '.join(unknown)}")

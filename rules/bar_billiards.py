@@ -224,8 +224,7 @@ _STATE_DOC = {
     "at the table",
     "end": "how the frame ended: no_balls (every ball gone) or cutoff; null while playing",
     "endgame_invoked": "the leader reopened the frame in endgame play (invoke_endgame)",
-    "can_invoke_endgame": "invoke_endgame would be accepted now (the frame ended on the "
-    "cut-off)",
+    "can_invoke_endgame": "invoke_endgame would be accepted now (the frame ended on the cut-off)",
     "last": "what the last event did, or null: {type, side, player, break_off, endgame, "
     "brought (balls brought from the trough onto the table), pots [{ball, hole, points}] "
     "(points 0 on a foul shot), to_trough, points (scored by this shot), banked (banked by "
@@ -382,8 +381,23 @@ class BarBilliards(Game[BBState]):
             return state._replace(
                 bar=True,
                 events=state.events + 1,
-                last=Last("bar_down", state.at, _player(state), False, False,
-                          (), (), (), 0, 0, None, (), None, 0, 0),
+                last=Last(
+                    "bar_down",
+                    state.at,
+                    _player(state),
+                    False,
+                    False,
+                    (),
+                    (),
+                    (),
+                    0,
+                    0,
+                    None,
+                    (),
+                    None,
+                    0,
+                    0,
+                ),
             )
         if state.phase == "endgame":
             return self._endgame_shot(state, event)
@@ -400,8 +414,23 @@ class BarBilliards(Game[BBState]):
             invoked=True,
             brk=0,
             events=s.events + 1,
-            last=Last("invoke_endgame", s.at, _player(s), False, False,
-                      (), (), (), 0, 0, None, (), None, 0, 0),
+            last=Last(
+                "invoke_endgame",
+                s.at,
+                _player(s),
+                False,
+                False,
+                (),
+                (),
+                (),
+                0,
+                0,
+                None,
+                (),
+                None,
+                0,
+                0,
+            ),
         )
 
     def _shot(self, s: BBState, ev: Mapping[str, Any]) -> BBState:
@@ -477,8 +506,20 @@ class BarBilliards(Game[BBState]):
         # 4. the outcome of the visit
         penalty, foul = _heaviest(called)
         return self._settle(
-            s, break_off, False, brought, pots, back, called, penalty, foul, points,
-            red, wt, wr, bank=not pots,
+            s,
+            break_off,
+            False,
+            brought,
+            pots,
+            back,
+            called,
+            penalty,
+            foul,
+            points,
+            red,
+            wt,
+            wr,
+            bank=not pots,
         )
 
     def _endgame_shot(self, s: BBState, ev: Mapping[str, Any]) -> BBState:
@@ -494,7 +535,9 @@ class BarBilliards(Game[BBState]):
                     "closed_hole", f"the {p['hole']} hole is closed in endgame play (100 or 200)"
                 )
         if "red_not_played" in called:
-            raise IllegalEvent("not_now", "red_not_played: there is no ball in the trough to choose")
+            raise IllegalEvent(
+                "not_now", "red_not_played: there is no ball in the trough to choose"
+            )
         ball = "white" if s.red == "out" else "red"
         red, wt, wr = s.red, s.w_table, s.w_trough
         brought: tuple[str, ...] = ()
@@ -510,9 +553,7 @@ class BarBilliards(Game[BBState]):
         if back and (len(back) > 1 or back[0] != ball or pots):
             raise IllegalEvent("not_on_table", f"to_trough: only the {ball} is left in play")
         if "endgame_no_cushion" in called and not (pots and not cushion):
-            raise IllegalEvent(
-                "impossible", "endgame_no_cushion needs a pot without a cushion"
-            )
+            raise IllegalEvent("impossible", "endgame_no_cushion needs a pot without a cushion")
         if pots and not cushion and "endgame_no_cushion" not in called:
             called = (*called, "endgame_no_cushion")
         points = 0
@@ -531,8 +572,20 @@ class BarBilliards(Game[BBState]):
         if penalty is None and not pots and not cushion:
             penalty = BREAK  # an illegal endgame shot that potted nothing (games.md 6.5 #4)
         return self._settle(
-            s, False, True, brought, pots, back, called, penalty, foul, points,
-            red, wt, wr, bank=not pots,
+            s,
+            False,
+            True,
+            brought,
+            pots,
+            back,
+            called,
+            penalty,
+            foul,
+            points,
+            red,
+            wt,
+            wr,
+            bank=not pots,
         )
 
     def _settle(
@@ -607,11 +660,43 @@ class BarBilliards(Game[BBState]):
             (p["ball"], p["hole"], 0 if penalty else p["hole"] * (2 if p["ball"] == "red" else 1))
             for p in pots
         )
-        last = Last("shot", s.at, me, break_off, endgame, brought, pot_info, back,
-                    points, banked, foul, called, penalty, lost, wiped)
+        last = Last(
+            "shot",
+            s.at,
+            me,
+            break_off,
+            endgame,
+            brought,
+            pot_info,
+            back,
+            points,
+            banked,
+            foul,
+            called,
+            penalty,
+            lost,
+            wiped,
+        )
         return BBState(
-            s.sides, s.players, s.white_balls, scores, brk, at, visits, phase, s.bar,
-            red, wt, wr, end, s.invoked, s.events + 1, breaks, high, nfouls, last,
+            s.sides,
+            s.players,
+            s.white_balls,
+            scores,
+            brk,
+            at,
+            visits,
+            phase,
+            s.bar,
+            red,
+            wt,
+            wr,
+            end,
+            s.invoked,
+            s.events + 1,
+            breaks,
+            high,
+            nfouls,
+            last,
         )
 
     # ----------------------------------------------------------------- view

@@ -269,9 +269,7 @@ def _type_ok(kind: str, value: Any) -> bool:
         return isinstance(value, str)
     if kind == "number":
         return (
-            isinstance(value, (int, float))
-            and not isinstance(value, bool)
-            and math.isfinite(value)
+            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
         )
     if kind == "list":
         return isinstance(value, (list, tuple))
@@ -397,7 +395,9 @@ def validate_event(game: Any, event: Any) -> None:
     rules.core.InvalidEvent: bad_value: cushion must be true or false, not 1
     """
     if not isinstance(event, Mapping):
-        raise InvalidEvent("unknown_type", f"an event must be a JSON object, not {_json_repr(event)}")
+        raise InvalidEvent(
+            "unknown_type", f"an event must be a JSON object, not {_json_repr(event)}"
+        )
     kind = event.get("type")
     if not isinstance(kind, str):
         raise InvalidEvent("unknown_type", "an event needs a string 'type'")
@@ -559,9 +559,7 @@ def _resolve(game: Game[Any] | str) -> Game[Any]:
     return game
 
 
-def replay(
-    game: Game[Any] | str, setup: Mapping[str, Any] | None, events: Iterable[Any]
-) -> Any:
+def replay(game: Game[Any] | str, setup: Mapping[str, Any] | None, events: Iterable[Any]) -> Any:
     """Fold ``events`` over ``game.initial(setup)`` and return the final state.
 
     A refused event re-raises its :class:`RuleError` with ``index`` set to the event's

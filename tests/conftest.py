@@ -58,8 +58,9 @@ def make_league(teams_per_division: int = 4, players_per_team: int = 6) -> Small
     for division in (premier, second):
         for i in range(teams_per_division):
             venue = shared_pub if i == 0 else VenueFactory()
-            team = TeamFactory(division=division, season=season, venue=venue,
-                               name=f"{division.name} Team {i + 1}")
+            team = TeamFactory(
+                division=division, season=season, venue=venue, name=f"{division.name} Team {i + 1}"
+            )
             for _ in range(players_per_team):
                 services.roster_add_player(team=team, player=PlayerFactory())
             teams.append(team)
@@ -68,14 +69,26 @@ def make_league(teams_per_division: int = 4, players_per_team: int = 6) -> Small
     first.vice_captain = vice
     first.save(update_fields=["vice_captain"])
     player_user = UserFactory(username=f"player{season.pk}")
-    services.roster_add_player(team=first, player=PlayerFactory(user=player_user, name="Rita Referee"))
+    services.roster_add_player(
+        team=first, player=PlayerFactory(user=player_user, name="Rita Referee")
+    )
     secretary = UserFactory(username=f"secretary{season.pk}", is_staff=True)
     outsider = UserFactory(username=f"outsider{season.pk}")
     services.fixtures_generate(season=season, start_date=date(2026, 9, 1))
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
-    return SmallLeague(season, premier, second, teams, first.captain, vice, teams[1].captain,
-                       player_user, secretary, outsider)
+    return SmallLeague(
+        season,
+        premier,
+        second,
+        teams,
+        first.captain,
+        vice,
+        teams[1].captain,
+        player_user,
+        secretary,
+        outsider,
+    )
 
 
 @pytest.fixture
@@ -164,7 +177,6 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
-
 
 
 @pytest.fixture(scope="session")

@@ -83,7 +83,9 @@ def _denied(response) -> bool:
     if response.status_code in (401, 403):
         return True
     if response.status_code in (301, 302):
-        return "/accounts/login/" in response.get("Location", "") or "/admin/login/" in response.get("Location", "")
+        return "/accounts/login/" in response.get(
+            "Location", ""
+        ) or "/admin/login/" in response.get("Location", "")
     return False
 
 
@@ -108,14 +110,20 @@ def test_every_role_gets_exactly_what_the_matrix_allows():
                 response = getattr(_client_for(role, ctx), method)(url)
                 if allowed is None:
                     if response.status_code not in (405, 403, 401) and not _denied(response):
-                        failures.append(f"{method.upper()} {name} as {role}: {response.status_code}, expected 405")
+                        failures.append(
+                            f"{method.upper()} {name} as {role}: {response.status_code}, expected 405"
+                        )
                     continue
                 if response.status_code >= 500:
                     failures.append(f"{method.upper()} {name} as {role}: server error")
                 elif role in allowed and _denied(response):
-                    failures.append(f"{method.upper()} {name} as {role}: denied ({response.status_code})")
+                    failures.append(
+                        f"{method.upper()} {name} as {role}: denied ({response.status_code})"
+                    )
                 elif role not in allowed and not _denied(response):
-                    failures.append(f"{method.upper()} {name} as {role}: allowed ({response.status_code})")
+                    failures.append(
+                        f"{method.upper()} {name} as {role}: allowed ({response.status_code})"
+                    )
     for (name, method), (kwargs, allowed) in method_checks.items():
         url = reverse(name, kwargs=kwargs(ctx))
         for role in ROLES:
@@ -124,7 +132,9 @@ def test_every_role_gets_exactly_what_the_matrix_allows():
             client = _client_for(role, ctx)
             response = getattr(client, method)(url, data={}, content_type="application/json")
             if not _denied(response):
-                failures.append(f"{method.upper()} {name} as {role}: allowed ({response.status_code})")
+                failures.append(
+                    f"{method.upper()} {name} as {role}: allowed ({response.status_code})"
+                )
     assert not failures, "\n".join(failures)
 
 

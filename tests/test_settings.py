@@ -19,12 +19,24 @@ PROD_ENV = {
 
 def _manage(*args, env):
     # A production process's environment: none of the test run's own variables.
-    test_only = ("DEBUG", "SECRET_KEY", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE",
-                 "DJANGO_SETTINGS_MODULE", "CELERY_LOG_LEVEL")
+    test_only = (
+        "DEBUG",
+        "SECRET_KEY",
+        "DATABASE_URL",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
+        "DJANGO_SETTINGS_MODULE",
+        "CELERY_LOG_LEVEL",
+    )
     full = {k: v for k, v in os.environ.items() if k not in test_only}
     full.update(env)
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_check_deploy_is_clean_with_production_settings():

@@ -33,7 +33,9 @@ ACCESS = {
     "fixture-edit": Rule(kwargs=fixture, get=STAFF, post=STAFF),
     "player-detail": Rule(kwargs=lambda c: {"pk": c.registration.player_id}),
     "invitation-accept": Rule(
-        kwargs=lambda c: {"token": c.invitation.token}, get=EVERYONE, post=EVERYONE,
+        kwargs=lambda c: {"token": c.invitation.token},
+        get=EVERYONE,
+        post=EVERYONE,
         note="the token is the credential",
     ),
     # API
@@ -57,7 +59,8 @@ ACCESS = {
     "api-team-roster": Rule(kwargs=team0, get=EVERYONE, post=TEAM0_CAPTAINS),
     "api-team-roster-entry": Rule(
         kwargs=lambda c: {"pk": c.league.teams[0].pk, "registration_id": c.registration.pk},
-        get=None, post=None,
+        get=None,
+        post=None,
     ),
     "api-fixtures-generate": Rule(kwargs=season, get=None, post=STAFF),
     "api-fixture-move": Rule(kwargs=fixture, get=None, post=STAFF),

@@ -31,21 +31,23 @@ ACCESS = {
     "publication-status": Rule(kwargs=publication, get=STAFF),
     "publication-csv": Rule(kwargs=publication),
     "table-unsubscribe": Rule(
-        kwargs=lambda c: {"token": c.subscription.token}, get=EVERYONE, post=EVERYONE,
+        kwargs=lambda c: {"token": c.subscription.token},
+        get=EVERYONE,
+        post=EVERYONE,
         note="the token in the email is the credential",
     ),
     "division-leaderboard": Rule(kwargs=division),
     "season-leaderboard": Rule(kwargs=season),
-    "player-stats": Rule(kwargs=lambda c: {"pk": c.league.teams[0].registrations.first().player_id}),
+    "player-stats": Rule(
+        kwargs=lambda c: {"pk": c.league.teams[0].registrations.first().player_id}
+    ),
     # API
     "api-division-table": Rule(kwargs=division),
     "api-division-table-live": Rule(kwargs=division, get=STAFF),
     "api-season-publications": Rule(kwargs=season, get=STAFF, post=STAFF),
     "api-season-points-scheme": Rule(kwargs=season, get=EVERYONE, post=STAFF),
     "api-publication-detail": Rule(kwargs=publication, get=STAFF),
-    "api-fixture-award": Rule(
-        kwargs=lambda c: {"pk": c.fixture.pk}, get=None, post=STAFF
-    ),
+    "api-fixture-award": Rule(kwargs=lambda c: {"pk": c.fixture.pk}, get=None, post=STAFF),
     "api-team-deductions": Rule(
         kwargs=lambda c: {"pk": c.league.teams[0].pk}, get=EVERYONE, post=STAFF
     ),

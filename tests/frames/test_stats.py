@@ -102,9 +102,14 @@ def play(frame, script, *, confirm=True):
     for item in script:
         seq += 1
         frame_record_event(
-            frame_id=frame.pk, event_id=uuid.uuid4(), expected_seq=seq,
-            payload={} if item is UNDO else item, kind="undo" if item is UNDO else "event",
-            user=None, device_id="test", now=NOW,
+            frame_id=frame.pk,
+            event_id=uuid.uuid4(),
+            expected_seq=seq,
+            payload={} if item is UNDO else item,
+            kind="undo" if item is UNDO else "event",
+            user=None,
+            device_id="test",
+            now=NOW,
         )
     if confirm:
         frame_confirm(frame_id=frame.pk, seq=seq, user=None, now=NOW)
@@ -114,8 +119,12 @@ def play(frame, script, *, confirm=True):
 
 def confirm_fixture(fixture):
     services.fixture_record_result(
-        fixture=fixture, home_frames=Decimal(5), away_frames=Decimal(4), home_score=1,
-        away_score=1, confirmed_at=NOW,
+        fixture=fixture,
+        home_frames=Decimal(5),
+        away_frames=Decimal(4),
+        home_score=1,
+        away_score=1,
+        confirmed_at=NOW,
     )
 
 
@@ -133,7 +142,8 @@ def lines(frame):
 
 def test_shot_counts_follow_each_shots_last_summary():
     counts = stats.shot_counts(
-        "bar_billiards_4pin", {"players": {"home": ["1"], "away": ["2"]}},
+        "bar_billiards_4pin",
+        {"players": {"home": ["1"], "away": ["2"]}},
         [e for e in SINGLES if e is not UNDO and e.get("fouls") != ["pin_200"]],
     )
     home, away = counts["1"], counts["2"]
@@ -147,12 +157,28 @@ def test_singles_frame_lines_leave_out_the_undone_event(league):
     home, away = roster(match.fixture.home)[0], roster(match.fixture.away)[0]
     frame = play(new_frame(match, 1, [home], [away]), SINGLES)
     assert (frame.status, frame.home_score, frame.away_score, frame.winner) == (
-        "complete", 1050, 130, "home")
+        "complete",
+        1050,
+        130,
+        "home",
+    )
     assert stats.frame_stats_record(frame_id=frame.pk) == 2
     got = lines(frame)
     h, a = got[home.pk], got[away.pk]
-    assert (h.won, h.shared, h.score, h.opponent_score, h.has_shots) == (True, False, 1050, 130, True)
-    assert (h.high_break, h.breaks, h.points_banked, h.pots_200, h.reds_200) == (1050, 1, 1050, 3, 1)
+    assert (h.won, h.shared, h.score, h.opponent_score, h.has_shots) == (
+        True,
+        False,
+        1050,
+        130,
+        True,
+    )
+    assert (h.high_break, h.breaks, h.points_banked, h.pots_200, h.reds_200) == (
+        1050,
+        1,
+        1050,
+        3,
+        1,
+    )
     assert (a.won, a.high_break, a.breaks, a.points_banked) == (False, 100, 2, 130)
     assert a.black_pin_wipeouts == 0  # the pin_200 shot was undone
     assert h.source_seq == frame.last_seq == len(SINGLES)
@@ -168,7 +194,11 @@ def test_doubles_visits_count_for_the_player_at_the_table_and_the_black_pin_wipe
     stats.frame_stats_record(frame_id=frame.pk)
     got = lines(frame)
     assert {k: (v.high_break, v.breaks, v.points_banked) for k, v in got.items()} == {
-        h1.pk: (200, 2, 250), h2.pk: (0, 0, 0), a1.pk: (400, 2, 600), a2.pk: (50, 1, 50)}
+        h1.pk: (200, 2, 250),
+        h2.pk: (0, 0, 0),
+        a1.pk: (400, 2, 600),
+        a2.pk: (50, 1, 50),
+    }
     assert (got[h1.pk].pots_200, got[a1.pk].reds_200) == (1, 1)
     assert (got[h2.pk].black_pin_wipeouts, got[h2.pk].points_wiped) == (1, 200)
     assert all(v.doubles for v in got.values())
@@ -193,8 +223,11 @@ def test_recording_is_idempotent_and_the_sync_heals_missing_and_stale_lines(leag
     match = new_match(league)
     home, away = roster(match.fixture.home)[0], roster(match.fixture.away)[0]
     frame = play(new_frame(match, 1, [home], [away]), SINGLES)
-    unfinished = play(new_frame(match, 2, [roster(match.fixture.home)[1]],
-                            [roster(match.fixture.away)[1]]), SINGLES[:3], confirm=False)
+    unfinished = play(
+        new_frame(match, 2, [roster(match.fixture.home)[1]], [roster(match.fixture.away)[1]]),
+        SINGLES[:3],
+        confirm=False,
+    )
     assert set(stats.frames_needing_stats()) == {frame}
     assert stats.stats_sync() == 1
     assert stats.stats_sync() == 0
@@ -255,8 +288,14 @@ def test_leaderboard_page_renders_and_sorts(league, played):
     assert response.status_code == 200
     html = response.content.decode()
     assert played["home"][0].name in html and "1050" in html
-    assert Client().get(reverse("season-leaderboard", args=[league.season.pk]),
-                        {"sort": "nonsense", "min": "x"}).status_code == 200
+    assert (
+        Client()
+        .get(
+            reverse("season-leaderboard", args=[league.season.pk]), {"sort": "nonsense", "min": "x"}
+        )
+        .status_code
+        == 200
+    )
 
 
 def test_player_page_shows_statistics_and_a_server_rendered_form_chart(league, played):
@@ -293,8 +332,9 @@ def test_stats_pages_make_the_same_queries_however_many_frames(
     player = played["home"][0]
     few = {
         "player": _count(lambda: Client().get(reverse("player-stats", args=[player.pk]))),
-        "board": _count(lambda: Client().get(
-            reverse("division-leaderboard", args=[league.premier.pk]))),
+        "board": _count(
+            lambda: Client().get(reverse("division-leaderboard", args=[league.premier.pk]))
+        ),
     }
     match = played["match"]
     home, away = played["home"], played["away"]

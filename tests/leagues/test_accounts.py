@@ -25,7 +25,7 @@ def test_password_reset_sends_an_email_with_a_working_link(client):
     client.post(reverse("password_reset"), {"email": "ann@example.org"})
     assert len(mail.outbox) == 1
     link = next(line for line in mail.outbox[0].body.splitlines() if "/accounts/reset/" in line)
-    path = link[link.index("/accounts/reset/"):].strip()
+    path = link[link.index("/accounts/reset/") :].strip()
     response = client.get(path, follow=True)
     assert response.status_code == 200 and response.context["validlink"]
 

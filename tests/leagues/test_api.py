@@ -51,8 +51,11 @@ def test_roster_add_with_no_name_answers_per_field_and_saves_nothing(api, league
 def test_drafting_a_player_of_another_team_is_refused_naming_the_team(api, league):
     api.force_authenticate(league.captain)
     other = league.teams[1].registrations.first()
-    response = api.post(reverse("api-team-roster", args=[league.teams[0].pk]),
-                        {"player": other.player_id, "kind": "drafted"}, format="json")
+    response = api.post(
+        reverse("api-team-roster", args=[league.teams[0].pk]),
+        {"player": other.player_id, "kind": "drafted"},
+        format="json",
+    )
     assert response.status_code == 400
     body = response.json()
     assert body["error"] == "plays_for_another_team"
@@ -62,7 +65,9 @@ def test_drafting_a_player_of_another_team_is_refused_naming_the_team(api, leagu
 def test_other_captain_cannot_change_my_roster(api, league):
     api.force_authenticate(league.other_captain)
     before = Registration.objects.count()
-    response = api.post(reverse("api-team-roster", args=[league.teams[0].pk]), {"name": "X"}, format="json")
+    response = api.post(
+        reverse("api-team-roster", args=[league.teams[0].pk]), {"name": "X"}, format="json"
+    )
     assert response.status_code == 403
     reg = league.teams[0].registrations.first()
     response = api.delete(reverse("api-team-roster-entry", args=[league.teams[0].pk, reg.pk]))
@@ -83,9 +88,13 @@ def test_captain_removes_player_through_api(api, league):
 
 def test_captain_renames_own_team_but_not_another(api, league):
     api.force_authenticate(league.captain)
-    ok = api.patch(reverse("api-team-detail", args=[league.teams[0].pk]), {"name": "The Crown"}, format="json")
+    ok = api.patch(
+        reverse("api-team-detail", args=[league.teams[0].pk]), {"name": "The Crown"}, format="json"
+    )
     assert ok.status_code == 200 and ok.json()["name"] == "The Crown"
-    denied = api.patch(reverse("api-team-detail", args=[league.teams[1].pk]), {"name": "Mine"}, format="json")
+    denied = api.patch(
+        reverse("api-team-detail", args=[league.teams[1].pk]), {"name": "Mine"}, format="json"
+    )
     assert denied.status_code == 403
     assert Team.objects.get(pk=league.teams[1].pk).name != "Mine"
 
@@ -94,8 +103,11 @@ def test_signed_in_user_enters_a_team_for_an_open_season(api, league):
     league.season.status = "registration"
     league.season.save()
     api.force_authenticate(league.outsider)
-    response = api.post(reverse("api-team-list"), {"season": league.season.pk, "name": "New Team",
-                                                   "venue": VenueFactory().pk}, format="json")
+    response = api.post(
+        reverse("api-team-list"),
+        {"season": league.season.pk, "name": "New Team", "venue": VenueFactory().pk},
+        format="json",
+    )
     assert response.status_code == 201
     assert Team.objects.get(name="New Team").captain == league.outsider
 
@@ -114,14 +126,19 @@ def test_only_the_secretary_moves_fixtures(api, league):
 def test_bad_date_answers_per_field(api, league):
     fixture = Fixture.objects.filter(season=league.season).first()
     api.force_authenticate(league.secretary)
-    response = api.post(reverse("api-fixture-move", args=[fixture.pk]), {"date": "soon"}, format="json")
+    response = api.post(
+        reverse("api-fixture-move", args=[fixture.pk]), {"date": "soon"}, format="json"
+    )
     assert response.status_code == 400 and "date" in response.json()["fields"]
 
 
 def test_secretary_generates_fixtures_through_api(api, league):
     api.force_authenticate(league.secretary)
-    response = api.post(reverse("api-fixtures-generate", args=[league.season.pk]),
-                        {"start_date": "2027-01-05", "blackout_dates": ["2027-01-12"]}, format="json")
+    response = api.post(
+        reverse("api-fixtures-generate", args=[league.season.pk]),
+        {"start_date": "2027-01-05", "blackout_dates": ["2027-01-12"]},
+        format="json",
+    )
     assert response.status_code == 201
     assert response.json()["created"] == 24
     assert not Fixture.objects.filter(season=league.season, date="2027-01-12").exists()
@@ -131,8 +148,16 @@ def test_openapi_schema_lists_the_league_endpoints(api):
     response = api.get(reverse("api-schema"), HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     paths = response.json()["paths"]
-    for path in ["/api/teams/", "/api/fixtures/", "/api/teams/{id}/roster/", "/api/seasons/",
-                 "/api/divisions/", "/api/venues/", "/api/players/", "/api/leagues/"]:
+    for path in [
+        "/api/teams/",
+        "/api/fixtures/",
+        "/api/teams/{id}/roster/",
+        "/api/seasons/",
+        "/api/divisions/",
+        "/api/venues/",
+        "/api/players/",
+        "/api/leagues/",
+    ]:
         assert path in paths, path
 
 

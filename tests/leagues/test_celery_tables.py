@@ -82,9 +82,7 @@ def test_sweeper_on_the_worker_heals_a_publication_left_running(redis_worker):
     kept = services._snapshot(publication, standings.tables(league.season, as_of=then)[0], then)
     healed = tasks.sweep_publications.delay().get(timeout=60)
     assert healed == [publication.pk]
-    assert _wait_for(
-        lambda: Publication.objects.filter(pk=publication.pk, state="done").exists()
-    )
+    assert _wait_for(lambda: Publication.objects.filter(pk=publication.pk, state="done").exists())
     _assert_one_effect(league, publication)
     assert TableSnapshot.objects.get(publication=publication, division=league.premier).pk == kept.pk
     assert tasks.sweep_publications.delay().get(timeout=60) == []

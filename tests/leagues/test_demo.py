@@ -20,12 +20,16 @@ def test_demo_league_is_believable_and_loads_once():
     assert season.divisions.count() == 2
     teams = Team.objects.filter(season=season)
     assert 10 <= teams.count() <= 12
-    sizes = Counter(Registration.objects.filter(season=season, status="active").values_list("team", flat=True))
+    sizes = Counter(
+        Registration.objects.filter(season=season, status="active").values_list("team", flat=True)
+    )
     assert all(6 <= n <= 9 for n in sizes.values()), sizes
     shared = [v for v, n in Counter(t.venue_id for t in teams).items() if n == 2]
     assert shared and teams.filter(venue_id=shared[0]).first().venue.tables == 1
     fixtures = Fixture.objects.filter(season=season)
-    assert fixtures.count() == sum(d.teams.count() * (d.teams.count() - 1) for d in season.divisions.all())
+    assert fixtures.count() == sum(
+        d.teams.count() * (d.teams.count() - 1) for d in season.divisions.all()
+    )
     for night in set(fixtures.values_list("date", flat=True)):
         assert fixtures.filter(date=night, venue_id=shared[0]).count() <= 1
 
@@ -33,7 +37,9 @@ def test_demo_league_is_believable_and_loads_once():
 def test_demo_accounts_can_log_in_with_their_roles(client):
     call_command("demo_league")
     for username in ("secretary", "captain", "referee"):
-        response = client.post("/accounts/login/", {"username": username, "password": "marker-demo"})
+        response = client.post(
+            "/accounts/login/", {"username": username, "password": "marker-demo"}
+        )
         assert response.status_code == 302, username
         client.post("/accounts/logout/")
     captain_team = Team.objects.get(captain__username="captain")

@@ -36,7 +36,9 @@ def _count_queries(client, url, django_assert_max_num_queries):
 
 
 @pytest.mark.parametrize("page", ["home", "season", "division", "team", "venue", "fixture", "ical"])
-def test_page_query_count_does_not_grow_with_the_league(client, page, django_assert_max_num_queries):
+def test_page_query_count_does_not_grow_with_the_league(
+    client, page, django_assert_max_num_queries
+):
     small = make_league(teams_per_division=4, players_per_team=5)
     small_count = _count_queries(client, _pages(small)[page], django_assert_max_num_queries)
     big = make_league(teams_per_division=10, players_per_team=9)

@@ -34,8 +34,12 @@ pytestmark = pytest.mark.django_db
 
 def result(fixture, hf, af, hs=1000, as_=900, at=None):
     return services.fixture_record_result(
-        fixture=fixture, home_frames=Decimal(hf), away_frames=Decimal(af), home_score=hs,
-        away_score=as_, confirmed_at=at or timezone.now(),
+        fixture=fixture,
+        home_frames=Decimal(hf),
+        away_frames=Decimal(af),
+        home_score=hs,
+        away_score=as_,
+        confirmed_at=at or timezone.now(),
     )
 
 
@@ -285,8 +289,13 @@ def test_secretary_publishes_from_the_tables_page_and_sees_the_result(
 def test_progress_fragment_polls_while_the_job_is_queued_or_running(small):
     now = timezone.now()
     publication = Publication.objects.create(
-        season=small.season, as_of=now, created_at=now, heartbeat_at=now, state="running",
-        progress=40, step="Table 1 of 2: Premier",
+        season=small.season,
+        as_of=now,
+        created_at=now,
+        heartbeat_at=now,
+        state="running",
+        progress=40,
+        step="Table 1 of 2: Premier",
     )
     client = Client()
     client.force_login(small.secretary)
@@ -310,16 +319,31 @@ def test_secretary_records_deductions_and_walkovers_from_the_tables_page(small):
     ).first()
     response = client.post(
         url,
-        {"action": "award", "fixture": fixture.pk, "outcome": "walkover", "home_frames": "9",
-         "away_frames": "0", "reason": "away team did not turn up"},
+        {
+            "action": "award",
+            "fixture": fixture.pk,
+            "outcome": "walkover",
+            "home_frames": "9",
+            "away_frames": "0",
+            "reason": "away team did not turn up",
+        },
     )
     assert response.status_code == 302
     fixture.refresh_from_db()
     assert fixture.outcome == "walkover" and fixture.home_frames == 9
     page = client.get(url).content.decode()
     assert "late sheet" in page and "away team did not turn up" in page
-    bad = client.post(url, {"action": "award", "fixture": fixture.pk, "outcome": "walkover",
-                            "home_frames": "4", "away_frames": "4", "reason": "x"})
+    bad = client.post(
+        url,
+        {
+            "action": "award",
+            "fixture": fixture.pk,
+            "outcome": "walkover",
+            "home_frames": "4",
+            "away_frames": "4",
+            "reason": "x",
+        },
+    )
     assert bad.status_code == 400
 
 
@@ -360,8 +384,14 @@ def test_table_pages_make_the_same_queries_for_4_and_12_teams(
         for i, f in enumerate(fixtures[: n * 2]):
             play(division, f.home.name, f.away.name, i % 9, 9 - i % 9, 1000 + i, 1000 - i)
         publish(division.season, secretary, django_capture_on_commit_callbacks)
-        play(division, fixtures[-1].home.name, fixtures[-1].away.name, 5, 4,
-             at=timezone.now() + timedelta(seconds=1))
+        play(
+            division,
+            fixtures[-1].home.name,
+            fixtures[-1].away.name,
+            5,
+            4,
+            at=timezone.now() + timedelta(seconds=1),
+        )
         pages[n] = [
             reverse("division-detail", args=[division.pk]),
             reverse("division-leaderboard", args=[division.pk]),

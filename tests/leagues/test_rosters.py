@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db
 def test_captain_registers_team_and_is_on_its_roster():
     season = SeasonFactory()
     user = UserFactory(username="cap", first_name="Carol", last_name="Cubitt")
-    team = services.team_register(season=season, name="The Crown", venue=VenueFactory(), captain=user)
+    team = services.team_register(
+        season=season, name="The Crown", venue=VenueFactory(), captain=user
+    )
     assert team.captain == user
     names = [r.player.name for r in team.registrations.all()]
     assert names == ["Carol Cubitt"]
@@ -34,9 +36,13 @@ def test_team_cannot_register_for_a_season_that_is_not_open():
 
 def test_duplicate_team_name_in_a_season_is_refused_case_insensitively():
     season = SeasonFactory()
-    services.team_register(season=season, name="The Crown", venue=VenueFactory(), captain=UserFactory())
+    services.team_register(
+        season=season, name="The Crown", venue=VenueFactory(), captain=UserFactory()
+    )
     with pytest.raises(DomainError) as err:
-        services.team_register(season=season, name="the crown", venue=VenueFactory(), captain=UserFactory())
+        services.team_register(
+            season=season, name="the crown", venue=VenueFactory(), captain=UserFactory()
+        )
     assert err.value.code == "name_taken"
     assert err.value.field == "name"
 
@@ -71,8 +77,9 @@ def test_database_refuses_a_second_team_for_a_player_who_played():
     a = TeamFactory()
     b = TeamFactory(division=a.division, season=a.season)
     player = PlayerFactory()
-    Registration.objects.create(team=a, season=a.season, player=player, status="removed",
-                                first_played_at=timezone.now())
+    Registration.objects.create(
+        team=a, season=a.season, player=player, status="removed", first_played_at=timezone.now()
+    )
     with pytest.raises(IntegrityError), transaction.atomic():
         Registration.objects.create(team=b, season=b.season, player=player)
 
@@ -139,7 +146,9 @@ def test_invitation_email_is_sent_once_even_when_the_task_runs_twice(
 
 def test_accepting_an_invitation_puts_the_player_on_the_roster():
     team = TeamFactory()
-    inv = services.invitation_create(team=team, invited_by=team.captain, name="Ann", email="ann@example.org")
+    inv = services.invitation_create(
+        team=team, invited_by=team.captain, name="Ann", email="ann@example.org"
+    )
     user = UserFactory()
     reg = services.invitation_accept(token=inv.token, user=user)
     assert reg.team == team and reg.player.user == user

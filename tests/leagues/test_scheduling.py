@@ -33,7 +33,9 @@ def _check(divisions, tables, matches):
         aways = Counter(m.away for m in matches if m.division == div)
         for t in ids:
             assert homes[t] == aways[t] == len(ids) - 1, "home and away balanced"
-    nightly = Counter((m.date, m.home) for m in matches) + Counter((m.date, m.away) for m in matches)
+    nightly = Counter((m.date, m.home) for m in matches) + Counter(
+        (m.date, m.away) for m in matches
+    )
     assert max(nightly.values()) == 1, "nobody plays twice on one night"
     at_venue = Counter((m.date, venue_of[m.home]) for m in matches)
     for (night, venue), count in at_venue.items():
@@ -75,13 +77,17 @@ def test_odd_division_gets_a_bye_each_round():
     nights = match_nights(date(2026, 9, 1), 1, 10)
     matches = double_round_robin({1: teams}, {i: 1 for i in range(1, 6)}, nights)
     for night in nights:
-        playing = {m.home for m in matches if m.date == night} | {m.away for m in matches if m.date == night}
+        playing = {m.home for m in matches if m.date == night} | {
+            m.away for m in matches if m.date == night
+        }
         assert len(playing) == 4, "exactly one team rests each night"
 
 
 def test_two_teams_sharing_a_one_table_pub_are_never_both_at_home():
-    divisions = {1: [TeamSlot(1, 100), TeamSlot(2, 2), TeamSlot(3, 3), TeamSlot(4, 4)],
-                 2: [TeamSlot(5, 100), TeamSlot(6, 6), TeamSlot(7, 7), TeamSlot(8, 8)]}
+    divisions = {
+        1: [TeamSlot(1, 100), TeamSlot(2, 2), TeamSlot(3, 3), TeamSlot(4, 4)],
+        2: [TeamSlot(5, 100), TeamSlot(6, 6), TeamSlot(7, 7), TeamSlot(8, 8)],
+    }
     tables = {100: 1, 2: 1, 3: 1, 4: 1, 6: 1, 7: 1, 8: 1}
     matches = double_round_robin(divisions, tables, match_nights(date(2026, 9, 1), 1, 6))
     for night in {m.date for m in matches}:
@@ -90,8 +96,18 @@ def test_two_teams_sharing_a_one_table_pub_are_never_both_at_home():
 
 
 def test_three_teams_on_one_table_cannot_be_scheduled():
-    divisions = {1: [TeamSlot(1, 9), TeamSlot(2, 9), TeamSlot(3, 9), TeamSlot(4, 4),
-                     TeamSlot(5, 5), TeamSlot(6, 6), TeamSlot(7, 7), TeamSlot(8, 8)]}
+    divisions = {
+        1: [
+            TeamSlot(1, 9),
+            TeamSlot(2, 9),
+            TeamSlot(3, 9),
+            TeamSlot(4, 4),
+            TeamSlot(5, 5),
+            TeamSlot(6, 6),
+            TeamSlot(7, 7),
+            TeamSlot(8, 8),
+        ]
+    }
     tables = {9: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1}
     with pytest.raises(ScheduleError) as err:
         double_round_robin(divisions, tables, match_nights(date(2026, 9, 1), 1, 14), attempts=20)
@@ -107,8 +123,9 @@ def test_blackout_dates_are_skipped_and_nights_fall_on_the_match_night():
 @pytest.mark.django_db
 def test_generated_fixtures_obey_the_rules_and_skip_blackouts(league):
     blackout = date(2026, 9, 15)
-    fixtures = services.fixtures_generate(season=league.season, start_date=date(2026, 9, 1),
-                                          blackout_dates=[blackout])
+    fixtures = services.fixtures_generate(
+        season=league.season, start_date=date(2026, 9, 1), blackout_dates=[blackout]
+    )
     assert fixtures
     assert all(f.date != blackout and f.date.weekday() == 1 for f in fixtures)
     # 4 teams a division: 6 rounds each, 2 matches a round, 2 divisions.
@@ -133,7 +150,9 @@ def test_moving_one_fixture_leaves_the_others_alone(league):
 
 @pytest.mark.django_db
 def test_moving_a_fixture_onto_a_night_a_team_already_plays_is_refused(league):
-    fixtures = list(Fixture.objects.filter(season=league.season, home=league.teams[0]).order_by("date"))
+    fixtures = list(
+        Fixture.objects.filter(season=league.season, home=league.teams[0]).order_by("date")
+    )
     first, second = fixtures[0], fixtures[1]
     with pytest.raises(DomainError) as err:
         services.fixture_move(fixture=first, new_date=second.date)
@@ -150,8 +169,15 @@ def test_moving_a_fixture_to_a_full_one_table_pub_is_refused(league):
     # Another match already uses the pub's only table that night (a rearranged fixture).
     others = [t for t in league.teams if t.pk not in (a.home_id, a.away_id)]
     home, away = others[-1], others[0]  # a cross-division pair: no league fixture exists
-    Fixture.objects.create(season=league.season, division=home.division, round=99,
-                           home=home, away=away, venue=shared, date=free_night)
+    Fixture.objects.create(
+        season=league.season,
+        division=home.division,
+        round=99,
+        home=home,
+        away=away,
+        venue=shared,
+        date=free_night,
+    )
     with pytest.raises(DomainError) as err:
         services.fixture_move(fixture=a, new_date=free_night)
     assert err.value.code == "venue_full"

@@ -35,8 +35,15 @@ def make_division(names, *, season: Season | None = None, rank_: int = 1, **sche
     teams = [TeamFactory(season=season, division=division, name=n, venue=venue) for n in names]
     Fixture.objects.bulk_create(
         [
-            Fixture(season=season, division=division, round=1, home=h, away=a, venue=venue,
-                    date=date(2026, 9, 1))
+            Fixture(
+                season=season,
+                division=division,
+                round=1,
+                home=h,
+                away=a,
+                venue=venue,
+                date=date(2026, 9, 1),
+            )
             for h in teams
             for a in teams
             if h != a
@@ -48,8 +55,12 @@ def make_division(names, *, season: Season | None = None, rank_: int = 1, **sche
 def play(division, home, away, hf, af, hs=0, as_=0, at=NOW):
     fixture = Fixture.objects.get(division=division, home__name=home, away__name=away)
     return services.fixture_record_result(
-        fixture=fixture, home_frames=D(str(hf)), away_frames=D(str(af)),
-        home_score=hs, away_score=as_, confirmed_at=at,
+        fixture=fixture,
+        home_frames=D(str(hf)),
+        away_frames=D(str(af)),
+        home_score=hs,
+        away_score=as_,
+        confirmed_at=at,
     )
 
 
@@ -132,8 +143,19 @@ def sql_table(division) -> list[tuple]:
 
 def as_tuples(t) -> list[tuple]:
     return [
-        (r.team_id, r.team, r.played, r.won, r.drawn, r.lost, r.frames_for, r.frames_against,
-         r.score_for, r.score_against, r.points)
+        (
+            r.team_id,
+            r.team,
+            r.played,
+            r.won,
+            r.drawn,
+            r.lost,
+            r.frames_for,
+            r.frames_against,
+            r.score_for,
+            r.score_against,
+            r.points,
+        )
         for r in t.rows
     ]
 
@@ -188,7 +210,9 @@ def test_table_before_any_result_has_everyone_sharing_first():
 def test_points_for_match_wins_and_draws_and_frames():
     division = make_division(["Anchor", "Bell", "Crown"])
     services.season_set_points_scheme(
-        season=division.season, points_per_frame=1, points_per_match_win=3,
+        season=division.season,
+        points_per_frame=1,
+        points_per_match_win=3,
         points_per_match_draw=1,
     )
     play(division, "Anchor", "Bell", 9, 0)  # 9 + 3
@@ -203,8 +227,12 @@ def test_points_for_match_wins_and_draws_and_frames():
 def test_bonus_for_winning_margin_and_higher_aggregate():
     division = make_division(["Anchor", "Bell", "Crown"])
     services.season_set_points_scheme(
-        season=division.season, points_per_frame=0, points_per_match_win=2, bonus_margin=5,
-        bonus_margin_points=1, bonus_aggregate_points=D("0.5"),
+        season=division.season,
+        points_per_frame=0,
+        points_per_match_win=2,
+        bonus_margin=5,
+        bonus_margin_points=1,
+        bonus_aggregate_points=D("0.5"),
     )
     play(division, "Anchor", "Bell", 7, 2, 1000, 3000)  # win by 5: 2 + 1; Bell aggregate 0.5
     play(division, "Bell", "Crown", 5, 4, 2000, 1000)  # win by 1: 2, plus aggregate 0.5
@@ -254,7 +282,11 @@ def test_deduction_lowers_points_and_is_explained_on_the_table():
     assert order(t) == ["Bell", "Anchor"]
     assert rows["Anchor"].notes == ["2 points deducted: result sheet sent late"]
     assert t.notes == [
-        {"team_id": anchor.pk, "team": "Anchor", "text": "2 points deducted: result sheet sent late"}
+        {
+            "team_id": anchor.pk,
+            "team": "Anchor",
+            "text": "2 points deducted: result sheet sent late",
+        }
     ]
     assert_agrees_with_sql(division)
 
@@ -273,21 +305,32 @@ def test_walkover_and_conceded_count_with_their_reasons():
     division = make_division(["Anchor", "Bell", "Crown"])
     walkover = Fixture.objects.get(division=division, home__name="Anchor", away__name="Bell")
     services.fixture_award(
-        fixture=walkover, outcome="walkover", home_frames=9, away_frames=0,
-        reason="Bell did not turn up", now=NOW,
+        fixture=walkover,
+        outcome="walkover",
+        home_frames=9,
+        away_frames=0,
+        reason="Bell did not turn up",
+        now=NOW,
     )
     conceded = Fixture.objects.get(division=division, home__name="Bell", away__name="Crown")
     services.fixture_award(
-        fixture=conceded, outcome="conceded", home_frames=2, away_frames=7,
-        reason="Bell could field only two players", home_score=500, away_score=900, now=NOW,
+        fixture=conceded,
+        outcome="conceded",
+        home_frames=2,
+        away_frames=7,
+        reason="Bell could field only two players",
+        home_score=500,
+        away_score=900,
+        now=NOW,
     )
     t = table(division)
     rows = by_name(t)
     assert (rows["Anchor"].played, rows["Anchor"].won, rows["Anchor"].points) == (1, 1, 9)
     assert (rows["Bell"].played, rows["Bell"].lost, rows["Bell"].points) == (2, 2, 2)
     assert rows["Crown"].score_for == 900
-    assert any("Walkover, Anchor v Bell" in n and "Bell did not turn up" in n
-               for n in rows["Anchor"].notes)
+    assert any(
+        "Walkover, Anchor v Bell" in n and "Bell did not turn up" in n for n in rows["Anchor"].notes
+    )
     assert len(rows["Bell"].notes) == 2
     assert any("Match conceded" in n and "awarded 2–7" in n for n in rows["Crown"].notes)
     assert_agrees_with_sql(division)
@@ -297,20 +340,24 @@ def test_award_needs_a_reason_and_a_winner_and_never_overwrites_a_played_result(
     division = make_division(["Anchor", "Bell"])
     fixture = Fixture.objects.get(division=division, home__name="Anchor")
     with pytest.raises(DomainError) as err:
-        services.fixture_award(fixture=fixture, outcome="walkover", home_frames=9,
-                               away_frames=0, reason="")
+        services.fixture_award(
+            fixture=fixture, outcome="walkover", home_frames=9, away_frames=0, reason=""
+        )
     assert err.value.code == "required"
     with pytest.raises(DomainError) as err:
-        services.fixture_award(fixture=fixture, outcome="walkover", home_frames=4,
-                               away_frames=4, reason="x")
+        services.fixture_award(
+            fixture=fixture, outcome="walkover", home_frames=4, away_frames=4, reason="x"
+        )
     assert err.value.code == "no_winner"
     with pytest.raises(DomainError):
-        services.fixture_award(fixture=fixture, outcome="played", home_frames=9,
-                               away_frames=0, reason="x")
+        services.fixture_award(
+            fixture=fixture, outcome="played", home_frames=9, away_frames=0, reason="x"
+        )
     play(division, "Anchor", "Bell", 5, 4)
     with pytest.raises(DomainError) as err:
-        services.fixture_award(fixture=fixture, outcome="conceded", home_frames=9,
-                               away_frames=0, reason="x")
+        services.fixture_award(
+            fixture=fixture, outcome="conceded", home_frames=9, away_frames=0, reason="x"
+        )
     assert err.value.code == "has_result"
 
 
@@ -318,20 +365,38 @@ def test_award_needs_a_reason_and_a_winner_and_never_overwrites_a_played_result(
 
 
 def row(name, *, points=0, frames=0, against=0, aggregate=0):
-    return Row(team_id=hash(name) % 10_000, team=name, frames_for=D(frames),
-               frames_against=D(against), earned=D(points), score_for=aggregate)
+    return Row(
+        team_id=hash(name) % 10_000,
+        team=name,
+        frames_for=D(frames),
+        frames_against=D(against),
+        earned=D(points),
+        score_for=aggregate,
+    )
 
 
 @pytest.mark.parametrize(
     ("key", "above", "below", "text"),
     [
         ("points", row("Anchor", points=20), row("Bell", points=18), "points (20 to 18)"),
-        ("frames_won", row("Anchor", frames="40.5"), row("Bell", frames=38),
-         "frames won (40½ to 38)"),
-        ("frame_difference", row("Anchor", frames=30, against=18),
-         row("Bell", frames=40, against=32), "frame difference (+12 to +8)"),
-        ("aggregate", row("Anchor", aggregate=4310), row("Bell", aggregate=3980),
-         "aggregate score (4,310 to 3,980)"),
+        (
+            "frames_won",
+            row("Anchor", frames="40.5"),
+            row("Bell", frames=38),
+            "frames won (40½ to 38)",
+        ),
+        (
+            "frame_difference",
+            row("Anchor", frames=30, against=18),
+            row("Bell", frames=40, against=32),
+            "frame difference (+12 to +8)",
+        ),
+        (
+            "aggregate",
+            row("Anchor", aggregate=4310),
+            row("Bell", aggregate=3980),
+            "aggregate score (4,310 to 3,980)",
+        ),
     ],
 )
 def test_each_tie_breaker_decides_and_explains(key, above, below, text):
@@ -346,9 +411,13 @@ def test_tie_breakers_apply_in_the_seasons_order():
     a = row("Anchor", points=10, frames=10, against=9, aggregate=3000)
     b = row("Bell", points=10, frames=10, against=5, aggregate=2000)
     assert [r.team for r in rank([a, b], ["points", "aggregate", "frame_difference"])] == [
-        "Anchor", "Bell"]
+        "Anchor",
+        "Bell",
+    ]
     assert [r.team for r in rank([a, b], ["points", "frame_difference", "aggregate"])] == [
-        "Bell", "Anchor"]
+        "Bell",
+        "Anchor",
+    ]
     assert rank([a, b], ["points", "frame_difference"])[0].explanation == (
         "above Anchor on frame difference (+5 to +1)"
     )
@@ -358,7 +427,10 @@ def test_level_on_everything_shares_the_position():
     a, b, c = row("Anchor", points=5), row("Bell", points=5), row("Crown", points=3)
     ordered = rank([c, b, a], ["points", "frames_won"])
     assert [(r.team, r.position, r.shared) for r in ordered] == [
-        ("Anchor", 1, True), ("Bell", 1, True), ("Crown", 3, False)]
+        ("Anchor", 1, True),
+        ("Bell", 1, True),
+        ("Crown", 3, False),
+    ]
     assert ordered[0].as_dict()["position_display"] == "1="
     assert ordered[0].explanation == "level with Bell on points and frames won (shares 1st)"
     assert ordered[2].explanation == "below Anchor and Bell on points (3 to 5)"
@@ -421,7 +493,11 @@ def test_head_to_head_still_level_falls_through_to_shared_position():
     play(division, "Bell", "Duke", 5, 4, 2000, 1000)  # the pairs level have not met
     t = table(division)
     assert [(r.team, r.position, r.shared) for r in t.rows] == [
-        ("Anchor", 1, True), ("Bell", 1, True), ("Crown", 3, True), ("Duke", 3, True)]
+        ("Anchor", 1, True),
+        ("Bell", 1, True),
+        ("Crown", 3, True),
+        ("Duke", 3, True),
+    ]
     assert t.rows[0].explanation == (
         "level with Bell on points, frames won, aggregate score and head-to-head (shares 1st)"
     )
@@ -432,8 +508,9 @@ def test_as_of_excludes_later_results_and_deductions():
     division = make_division(["Anchor", "Bell"])
     play(division, "Anchor", "Bell", 6, 3, at=NOW)
     play(division, "Bell", "Anchor", 7, 2, at=NOW + timedelta(days=7))
-    services.point_deduction_add(team=Team.objects.get(name="Anchor"), points=1, reason="x",
-                                 now=NOW + timedelta(days=8))
+    services.point_deduction_add(
+        team=Team.objects.get(name="Anchor"), points=1, reason="x", now=NOW + timedelta(days=8)
+    )
     division = Division.objects.select_related("season").get(pk=division.pk)
     early = by_name(standings.division_table(division, as_of=NOW + timedelta(hours=1)))
     assert early["Anchor"].played == 1 and early["Anchor"].deducted == 0
@@ -447,11 +524,13 @@ def test_as_of_excludes_later_results_and_deductions():
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_season_agrees_with_hand_written_sql(seed):
     rng = random.Random(seed)
-    division = make_division([f"Team {c}" for c in "ABCDEFGH"],
-                             points_per_match_win=D(rng.choice([0, 2, 3])),
-                             points_per_match_draw=D(rng.choice([0, 1])),
-                             bonus_margin=rng.choice([None, 5]),
-                             bonus_aggregate_points=D(rng.choice(["0", "0.5"])))
+    division = make_division(
+        [f"Team {c}" for c in "ABCDEFGH"],
+        points_per_match_win=D(rng.choice([0, 2, 3])),
+        points_per_match_draw=D(rng.choice([0, 1])),
+        bonus_margin=rng.choice([None, 5]),
+        bonus_aggregate_points=D(rng.choice(["0", "0.5"])),
+    )
     for fixture in Fixture.objects.filter(division=division):
         if rng.random() < 0.8:
             home = D(rng.randrange(0, 19)) / 2
@@ -498,6 +577,5 @@ def test_a_whole_season_costs_the_same_queries_as_one_division(django_assert_num
         play(division, f"T{r}0", f"T{r}1", 5, 4)
     with django_assert_num_queries(expected):
         result = standings.tables(season)
-    assert [t.division for t in result] == ["Division 1", "Division 2", "Division 3",
-                                             "Division 4"]
+    assert [t.division for t in result] == ["Division 1", "Division 2", "Division 3", "Division 4"]
     assert [len(t.rows) for t in result] == [4, 6, 6, 6]

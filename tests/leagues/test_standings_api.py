@@ -34,8 +34,12 @@ def test_publish_over_the_api_and_read_the_published_table(
 ):
     fixture = Fixture.objects.filter(division=league.premier).first()
     services.fixture_record_result(
-        fixture=fixture, home_frames=Decimal(6), away_frames=Decimal(3), home_score=2000,
-        away_score=1500, confirmed_at=timezone.now(),
+        fixture=fixture,
+        home_frames=Decimal(6),
+        away_frames=Decimal(3),
+        home_score=2000,
+        away_score=1500,
+        confirmed_at=timezone.now(),
     )
     with django_capture_on_commit_callbacks(execute=True):
         response = api(league.secretary).post(
@@ -53,14 +57,17 @@ def test_publish_over_the_api_and_read_the_published_table(
     assert table["rows"][0]["points"] == "6.0"
     assert table["provisional_results"] == []
     later = Fixture.objects.filter(division=league.premier, result_confirmed_at__isnull=True)[0]
-    services.fixture_award(fixture=later, outcome="walkover", home_frames=9, away_frames=0,
-                           reason="no show")
+    services.fixture_award(
+        fixture=later, outcome="walkover", home_frames=9, away_frames=0, reason="no show"
+    )
     table = api().get(reverse("api-division-table", args=[league.premier.pk])).json()
     assert [r["id"] for r in table["provisional_results"]] == [later.pk]
     assert table["provisional_results"][0]["outcome"] == "walkover"
-    live = api(league.secretary).get(
-        reverse("api-division-table-live", args=[league.premier.pk])
-    ).json()
+    live = (
+        api(league.secretary)
+        .get(reverse("api-division-table-live", args=[league.premier.pk]))
+        .json()
+    )
     assert live["provisional"] and sum(r["played"] for r in live["rows"]) == 4
     assert any("no show" in n["text"] for n in live["notes"])
 
@@ -94,9 +101,14 @@ def test_award_and_deduction_over_the_api(league):
 def test_points_scheme_over_the_api(league):
     url = reverse("api-season-points-scheme", args=[league.season.pk])
     assert api().get(url).json()["tie_breakers"] == [
-        "points", "frames_won", "aggregate", "head_to_head"]
+        "points",
+        "frames_won",
+        "aggregate",
+        "head_to_head",
+    ]
     response = api(league.secretary).post(
-        url, {"points_per_match_win": "3", "tie_breakers": ["points", "head_to_head"]},
+        url,
+        {"points_per_match_win": "3", "tie_breakers": ["points", "head_to_head"]},
         format="json",
     )
     assert response.status_code == 200

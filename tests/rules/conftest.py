@@ -66,7 +66,9 @@ BAR_DOWN = {"type": "bar_down"}
 INVOKE = {"type": "invoke_endgame"}
 
 
-def play(events: Iterable[Mapping[str, Any]], setup: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def play(
+    events: Iterable[Mapping[str, Any]], setup: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The view after replaying ``events`` from ``setup``."""
     return BB.view(replay(BB, setup or {}, list(events)))
 
@@ -248,7 +250,9 @@ TO_CUTOFF: list[dict[str, Any]] = [
 ]
 
 
-def try_events(game: Any, setup: Mapping[str, Any], make_event: Any, rng: random.Random, n: int) -> list[tuple[Any, bool]]:
+def try_events(
+    game: Any, setup: Mapping[str, Any], make_event: Any, rng: random.Random, n: int
+) -> list[tuple[Any, bool]]:
     """Up to ``n`` events from ``make_event(rng, state)`` tried in turn on ``game``: each with
     whether the engine accepted it (a refused event leaves the state as it was)."""
     t = Timeline(game, setup)
@@ -266,7 +270,9 @@ def try_events(game: Any, setup: Mapping[str, Any], make_event: Any, rng: random
     return tried
 
 
-def assert_refusals_change_nothing(game: Any, setup: Mapping[str, Any], tried: list[tuple[Any, bool]]) -> None:
+def assert_refusals_change_nothing(
+    game: Any, setup: Mapping[str, Any], tried: list[tuple[Any, bool]]
+) -> None:
     """Replays ``tried``: every refused event raises and leaves the state as it was."""
     state = game.initial(setup)
     for ev, ok in tried:

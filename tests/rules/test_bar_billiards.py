@@ -55,14 +55,41 @@ def view(state: Any) -> dict[str, Any]:
 
 def test_initial_state_has_every_key_the_spec_fixes():
     v = play([], SINGLES)
-    assert {k: v[k] for k in (
-        "game", "over", "winner", "shared", "scores", "break", "at_table", "player", "phase",
-        "bar_down", "balls_in_play", "on_table", "red", "next", "events",
-    )} == {
-        "game": "bar_billiards_4pin", "over": False, "winner": None, "shared": False,
-        "scores": {"home": 0, "away": 0}, "break": 0, "at_table": "home", "player": "Ann",
-        "phase": "play", "bar_down": False, "balls_in_play": 8, "on_table": 0,
-        "red": "trough", "next": "break_off", "events": 0,
+    assert {
+        k: v[k]
+        for k in (
+            "game",
+            "over",
+            "winner",
+            "shared",
+            "scores",
+            "break",
+            "at_table",
+            "player",
+            "phase",
+            "bar_down",
+            "balls_in_play",
+            "on_table",
+            "red",
+            "next",
+            "events",
+        )
+    } == {
+        "game": "bar_billiards_4pin",
+        "over": False,
+        "winner": None,
+        "shared": False,
+        "scores": {"home": 0, "away": 0},
+        "break": 0,
+        "at_table": "home",
+        "player": "Ann",
+        "phase": "play",
+        "bar_down": False,
+        "balls_in_play": 8,
+        "on_table": 0,
+        "red": "trough",
+        "next": "break_off",
+        "events": 0,
     }
     assert set(v) <= set(BB.state_doc)
 
@@ -291,8 +318,17 @@ def test_bar_cannot_drop_twice():
 
 
 def test_frame_ends_when_no_ball_is_left_and_the_running_break_is_banked():
-    s = position(bar=True, red="out", w_table=1, w_trough=0, scores=(300, 250), at=1,
-                 visits=(1, 1), phase="endgame", brk=0)
+    s = position(
+        bar=True,
+        red="out",
+        w_table=1,
+        w_trough=0,
+        scores=(300, 250),
+        at=1,
+        visits=(1, 1),
+        phase="endgame",
+        brk=0,
+    )
     v = view(run(s, shot(W(100), cushion=True)))
     assert v["over"]
     assert v["phase"] == "over"
@@ -334,8 +370,7 @@ def test_last_ball_cutoff_is_200_or_400_for_the_red(ball, home, away, phase):
     # two balls left (the last ball and a white); away pots the white with a foul
     red = "table" if ball == "red" else "out"
     w = 1 if ball == "red" else 2
-    s = position(bar=True, red=red, w_table=w, w_trough=0, scores=(home, away), at=1,
-                 visits=(1, 1))
+    s = position(bar=True, red=red, w_table=w, w_trough=0, scores=(home, away), at=1, visits=(1, 1))
     v = view(run(s, shot(W(10), fouls=["miss"])))
     assert v["phase"] == phase
     assert v["balls_in_play"] == 1
@@ -344,8 +379,9 @@ def test_last_ball_cutoff_is_200_or_400_for_the_red(ball, home, away, phase):
 def test_cutoff_gap_counts_the_break_of_the_side_at_the_table():
     # banked 970 v 1200 is a gap of 230 > 200; home is at the table and pots a white into
     # the 30, leaving one ball: with its running break 970 + 30 = 1000 v 1200, the gap is 200.
-    s = position(bar=True, red="out", w_table=2, w_trough=0, scores=(970, 1200), at=0,
-                 visits=(1, 1))
+    s = position(
+        bar=True, red="out", w_table=2, w_trough=0, scores=(970, 1200), at=0, visits=(1, 1)
+    )
     v = view(run(s, shot(W(30))))
     assert v["phase"] == "endgame"
     assert v["break"] == 30
@@ -357,8 +393,17 @@ def test_cutoff_gap_counts_the_break_of_the_side_at_the_table():
 
 def _endgame(home: int, away: int, at: int, ball: str = "white", brk: int = 0) -> Any:
     red = "table" if ball == "red" else "out"
-    return position(bar=True, red=red, w_table=0 if ball == "red" else 1, w_trough=0,
-                    scores=(home, away), at=at, visits=(1, 1), phase="endgame", brk=brk)
+    return position(
+        bar=True,
+        red=red,
+        w_table=0 if ball == "red" else 1,
+        w_trough=0,
+        scores=(home, away),
+        at=at,
+        visits=(1, 1),
+        phase="endgame",
+        brk=brk,
+    )
 
 
 def test_endgame_pot_off_a_cushion_into_the_200_scores_and_ends_the_frame():
@@ -440,7 +485,10 @@ def test_endgame_sides_alternate_until_the_ball_is_potted():
 def test_invoke_endgame_reopens_a_frame_won_on_the_cutoff():
     v = play([*TO_CUTOFF, INVOKE])
     assert (v["over"], v["phase"], v["next"], v["endgame_invoked"]) == (
-        False, "endgame", "endgame", True,
+        False,
+        "endgame",
+        "endgame",
+        True,
     )
     assert v["scores"] == {"home": 600, "away": 50}
     assert v["break"] == 0
@@ -455,8 +503,15 @@ def test_invoke_endgame_reopens_a_frame_won_on_the_cutoff():
 
 
 def test_invoke_endgame_then_leader_wipes_out():
-    v = play([*TO_CUTOFF, INVOKE, shot(cushion=True), shot(cushion=True, fouls=["pin_200"]),
-              shot(W(200), cushion=True)])
+    v = play(
+        [
+            *TO_CUTOFF,
+            INVOKE,
+            shot(cushion=True),
+            shot(cushion=True, fouls=["pin_200"]),
+            shot(W(200), cushion=True),
+        ]
+    )
     assert v["scores"] == {"home": 0, "away": 250}
     assert v["winner"] == "away"
 
@@ -669,8 +724,16 @@ def test_load_refuses_garbage():
 
 
 def test_no_visit_is_counted_after_the_last_ball_goes_down_on_a_foul():
-    s = position(bar=True, red="out", w_table=1, w_trough=0, scores=(300, 250), at=1,
-                 visits=(3, 3), phase="endgame")
+    s = position(
+        bar=True,
+        red="out",
+        w_table=1,
+        w_trough=0,
+        scores=(300, 250),
+        at=1,
+        visits=(3, 3),
+        phase="endgame",
+    )
     v = view(run(s, shot(W(200), cushion=False)))
     assert v["visits"] == {"home": 3, "away": 3}
     assert v["over"]

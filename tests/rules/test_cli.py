@@ -96,8 +96,12 @@ def test_replay_of_a_refused_event_names_code_and_index():
 def test_replay_of_an_impossible_event():
     doc = {
         "game": "bar_billiards_4pin",
-        "events": [{"type": "bar_down"}, {"type": "shot", "pots": [{"ball": "red", "hole": 50}]},
-                   {"type": "shot"}, {"type": "shot", "pots": [{"ball": "red", "hole": 50}]}],
+        "events": [
+            {"type": "bar_down"},
+            {"type": "shot", "pots": [{"ball": "red", "hole": 50}]},
+            {"type": "shot"},
+            {"type": "shot", "pots": [{"ball": "red", "hole": 50}]},
+        ],
     }
     err = error_of(cli("replay", "-", stdin=json.dumps(doc)))
     assert (err["error"], err["index"]) == ("not_on_table", 3)

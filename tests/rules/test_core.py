@@ -41,9 +41,7 @@ ALLOWED_TOP = set(sys.stdlib_module_names) | {"rules", "__future__"}
 
 
 def _rules_modules() -> list[str]:
-    return sorted(
-        f"rules.{m.name}" for m in pkgutil.iter_modules([str(RULES_DIR)]) if not m.ispkg
-    )
+    return sorted(f"rules.{m.name}" for m in pkgutil.iter_modules([str(RULES_DIR)]) if not m.ispkg)
 
 
 def test_rules_package_imports_no_django():
@@ -133,8 +131,12 @@ class Toy(Game[int]):
             "add n",
             (
                 Field("n", "int", "how much", required=True),
-                Field("fouls", "list", "fouls", default=(), item=Field("f", "str", "", choices=FOULS)),
-                Field("where", "object", "where", fields=(Field("x", "number", "x", required=True),)),
+                Field(
+                    "fouls", "list", "fouls", default=(), item=Field("f", "str", "", choices=FOULS)
+                ),
+                Field(
+                    "where", "object", "where", fields=(Field("x", "number", "x", required=True),)
+                ),
                 Field("tag", "str", "a tag", choices=("a", "b")),
             ),
         ),
@@ -228,7 +230,15 @@ def test_describe_is_complete_json():
     assert fouls_field["default"] == []
     assert fouls_field["item"]["choices"] == ["miss"]
     assert set(add["fields"][0]) == {
-        "name", "type", "doc", "required", "nullable", "default", "choices", "item", "fields"
+        "name",
+        "type",
+        "doc",
+        "required",
+        "nullable",
+        "default",
+        "choices",
+        "item",
+        "fields",
     }
     assert d["setup"][0]["default"] == 0
     assert d["state"] == {"value": "the count"}
@@ -342,6 +352,11 @@ def test_registry_is_complete_for_concurrent_first_callers():
         "print(sorted(set(found)))\n"
     )
     for _ in range(5):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True, cwd=str(__import__("pathlib").Path(__file__).parents[2]))
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=str(__import__("pathlib").Path(__file__).parents[2]),
+        )
         assert out.stdout.strip() == "['three_cushion_carom']", out.stdout + out.stderr

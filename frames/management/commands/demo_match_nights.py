@@ -83,7 +83,9 @@ def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int 
     for side, team in ((Side.HOME, fixture.home), (Side.AWAY, fixture.away)):
         roster = [
             r.player
-            for r in Registration.objects.filter(team=team, status="active").select_related("player")
+            for r in Registration.objects.filter(team=team, status="active").select_related(
+                "player"
+            )
         ]
         services.match_mark_present(
             match=match, side=side, players=roster, actor=team.captain, now=start

@@ -106,8 +106,11 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
     )
     start = today - timedelta(days=today.weekday()) - timedelta(weeks=3)
     season = Season.objects.create(
-        league=league, name=f"{start.year}/{(start.year + 1) % 100:02d}", slug="current",
-        status=Season.Status.REGISTRATION, start_date=start,
+        league=league,
+        name=f"{start.year}/{(start.year + 1) % 100:02d}",
+        slug="current",
+        status=Season.Status.REGISTRATION,
+        start_date=start,
     )
     divisions = [
         Division.objects.create(season=season, name="Premier Division", rank=1),
@@ -129,7 +132,10 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
             first, last = names.pop().split(" ", 1)
             captain = _user(f"captain-{slug}", first, last)
         team = services.team_register(
-            season=season, name=team_name, venue=venues[pub], captain=captain,
+            season=season,
+            name=team_name,
+            venue=venues[pub],
+            captain=captain,
             division=divisions[division],
         )
         for _ in range(rng.randint(5, 7)):  # with the captain: 6–8 a team (9 with the referee)
