@@ -296,8 +296,8 @@ def generate(seed: int) -> dict:
 
 def stats_sample(season, rng: random.Random, count: int = 20) -> float:
     """Median ms to record one frame's statistics from a simulated shot log."""
-    from frames import stats
     from frames.models import Frame, FrameEvent
+    from frames.stats import record
     from rules.simulate import simulate_frame
 
     frames = list(Frame.objects.filter(match__fixture__season=season, kind="singles")[:count])
@@ -323,7 +323,7 @@ def stats_sample(season, rng: random.Random, count: int = 20) -> float:
     samples = []
     for frame in frames:
         start = time.perf_counter()
-        stats.frame_stats_record(frame_id=frame.pk)
+        record.frame_stats_record(frame_id=frame.pk)
         samples.append((time.perf_counter() - start) * 1000)
     return statistics.median(samples), len(events) / len(frames)
 
@@ -345,7 +345,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
-    from frames import stats
+    from frames.stats import selectors as stats_selectors
     from leagues import services, standings
     from leagues.models import Division, Publication
 
@@ -409,8 +409,8 @@ def main() -> None:
         secretary.get(manage_url)
     manage_queries = len(ctx.captured_queries)
 
-    board_div_ms, board = timed(lambda: stats.leaderboard(division=division), args.repeat)
-    board_season_ms, board_all = timed(lambda: stats.leaderboard(season=season), 5)
+    board_div_ms, board = timed(lambda: stats_selectors.leaderboard(division=division), args.repeat)
+    board_season_ms, board_all = timed(lambda: stats_selectors.leaderboard(season=season), 5)
     record_ms, events_per_frame = stats_sample(season, random.Random(args.seed))
 
     ratio = table_ms / sql_ms if sql_ms else float("nan")

@@ -106,7 +106,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "leagues.permissions.PredicateBackend",
+    "marker.permissions.PredicateBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 
@@ -173,10 +173,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["leagues.permissions.ReadOnlyOrPredicate"],
+    "DEFAULT_PERMISSION_CLASSES": ["marker.permissions.ReadOnlyOrPredicate"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
-    "EXCEPTION_HANDLER": "leagues.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "marker.api_errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
@@ -212,11 +212,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "leagues.tasks.send_fixture_reminders",
         "schedule": crontab(hour=10, minute=0),
     },
-    "stats-sync-frames": {"task": "frames.stats.sync_frame_stats", "schedule": 300.0},
+    "stats-sync-frames": {"task": "frames.stats.tasks.sync_frame_stats", "schedule": 300.0},
     # Match night: confirm results left unconfirmed past their league's period (48 h).
-    "match-autoconfirm": {"task": "frames.tasks.autoconfirm_matches", "schedule": 900.0},
+    "match-autoconfirm": {"task": "frames.matchnight.tasks.autoconfirm_matches", "schedule": 900.0},
 }
-CELERY_IMPORTS = ["frames.stats"]  # its tasks live beside the statistics, not in tasks.py
+CELERY_IMPORTS = ["frames.matchnight.tasks", "frames.stats.tasks"]  # tasks beside their sub-domain
 
 # Security: strict in production, relaxed only where DEBUG needs plain HTTP.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

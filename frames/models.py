@@ -9,6 +9,9 @@ cache (`state`), rebuilt from the log whenever in doubt.
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -20,6 +23,14 @@ from leagues.models import Fixture, Player, Team
 class Side(models.TextChoices):
     HOME = "home", "Home"
     AWAY = "away", "Away"
+
+
+SIDES = (Side.HOME.value, Side.AWAY.value)
+
+
+def other_side(side: str) -> str:
+    """The side that is not `side`."""
+    return Side.AWAY if side == Side.HOME else Side.HOME
 
 
 class Match(models.Model):
@@ -107,6 +118,17 @@ class MatchLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M} {self.action}"
+
+    @classmethod
+    def add(cls, match: Match, actor: Any, action: str, at: datetime, **detail: Any) -> MatchLog:
+        """Log a step (the system, or an anonymous actor, is logged as no one)."""
+        return cls.objects.create(
+            match=match,
+            actor=actor if getattr(actor, "is_authenticated", False) else None,
+            action=action,
+            detail=detail,
+            at=at,
+        )
 
 
 class Presence(models.Model):

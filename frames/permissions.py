@@ -1,11 +1,11 @@
 """Who may do what on match night. Registered into the one predicate table
-(leagues.permissions) when the app loads; views and the API ask `user.has_perm(...)`."""
+(marker.permissions) when the app loads; views and the API ask `user.has_perm(...)`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from leagues.permissions import is_authenticated, is_secretary, is_team_captain, register
+from marker.permissions import is_authenticated, is_secretary, is_team_captain, register
 
 
 def is_match_captain(user: Any, match: Any) -> bool:

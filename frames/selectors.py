@@ -5,18 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django.db.models import Prefetch, Q, QuerySet
 
 from leagues.models import Fixture, Player, Registration
 
-from .models import Frame, FramePlayer, Match, MatchLog, Presence, Side
-
-SIDES = (Side.HOME.value, Side.AWAY.value)
-HALF = Decimal("0.5")
-DONE = (Frame.Status.COMPLETE, Frame.Status.CONCEDED)
-
+from .models import SIDES, Frame, FramePlayer, Match, MatchLog, Presence, Side
+from .results import Tally, frame_winner, tally
 
 #: How the match page names each MatchLog action.
 LOG_LABELS = {
@@ -42,83 +37,6 @@ LOG_LABELS = {
     "auto_confirmed": "Confirmed automatically",
     "result_recorded": "Result recorded on the fixture",
 }
-
-
-def other_side(side: str) -> str:
-    return Side.AWAY if side == Side.HOME else Side.HOME
-
-
-# --------------------------------------------------------------------------- the tally
-
-
-@dataclass(frozen=True)
-class Tally:
-    """A match result from its frames: frames won (a shared frame is half each) and the
-    aggregate of the frame scores. `finished` when every frame is complete or conceded."""
-
-    home_frames: Decimal
-    away_frames: Decimal
-    home_score: int
-    away_score: int
-    finished: bool
-    started: bool
-
-    @property
-    def frames_display(self) -> str:
-        def fmt(value: Decimal) -> str:
-            return f"{value.normalize():f}".replace(".5", "½").replace("0½", "½")
-
-        return f"{fmt(self.home_frames)}–{fmt(self.away_frames)}"
-
-
-def frame_winner(frame: Frame) -> str:
-    """The side that takes the frame ("" for none: unplayed, shared, or both conceded)."""
-    if frame.status == Frame.Status.CONCEDED:
-        return {"home": Side.AWAY, "away": Side.HOME}.get(frame.conceded_by, "")
-    if frame.status == Frame.Status.COMPLETE and not frame.shared:
-        return frame.winner
-    return ""
-
-
-def tally(frames: Iterable[Frame]) -> Tally:
-    """Add the frames up. A conceded frame is won by the side that did not concede (by
-    nobody when both did) and adds no points; a shared frame is half a frame each.
-
-    >>> f = Frame(status="complete", home_score=1200, away_score=1200, shared=True)
-    >>> g = Frame(status="conceded", conceded_by="away")
-    >>> t = tally([f, g])
-    >>> (t.home_frames, t.away_frames, t.home_score, t.away_score, t.finished)
-    (Decimal('1.5'), Decimal('0.5'), 1200, 1200, True)
-    """
-    won = {Side.HOME: Decimal(0), Side.AWAY: Decimal(0)}
-    score = {Side.HOME: 0, Side.AWAY: 0}
-    finished, started, count = True, False, 0
-    for frame in frames:
-        count += 1
-        if frame.status not in DONE:
-            finished = False
-        if frame.status in (Frame.Status.IN_PLAY, Frame.Status.COMPLETE):
-            started = True
-        if frame.status == Frame.Status.COMPLETE:
-            score[Side.HOME] += frame.home_score or 0
-            score[Side.AWAY] += frame.away_score or 0
-            if frame.shared:
-                won[Side.HOME] += HALF
-                won[Side.AWAY] += HALF
-        winner = frame_winner(frame)
-        if winner:
-            won[winner] += 1
-    return Tally(
-        won[Side.HOME],
-        won[Side.AWAY],
-        score[Side.HOME],
-        score[Side.AWAY],
-        finished and count > 0,
-        started,
-    )
-
-
-# --------------------------------------------------------------------------- queries
 
 
 def match_qs() -> QuerySet[Match]:

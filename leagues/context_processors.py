@@ -1,6 +1,6 @@
 """Template context: what the signed-in user is, for menus."""
 
-from .permissions import is_secretary
+from marker.permissions import is_secretary
 
 
 def roles(request):

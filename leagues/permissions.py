@@ -1,116 +1,11 @@
-"""Who may do what: one table of predicates, checked on every object.
-
-The roles are relations (captain of *this* team, referee of *this* frame, secretary), so
-permissions are predicates over (user, object), in the style of django-rules. We can't use
-django-rules itself: its import name, `rules`, is taken by our rules engine. This module is
-the single place a permission is decided; views, the API and templates all ask
-`user.has_perm(name, obj)`, which Django routes to `PredicateBackend`.
-
-Apps add their own predicates with `register("frames.enter_event", predicate)`.
-"""
+"""Who may do what in a league: registered into the one predicate table
+(marker.permissions) when the app loads; views, services and the API ask for them by name."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from rest_framework import permissions as drf_permissions
-
-Predicate = Callable[[Any, Any], bool]
-
-_PERMISSIONS: dict[str, Predicate] = {}
-
-
-def register(name: str, predicate: Predicate) -> None:
-    """Declare who holds permission `name` (predicate gets the user and the object)."""
-    _PERMISSIONS[name] = predicate
-
-
-def registered() -> dict[str, Predicate]:
-    return dict(_PERMISSIONS)
-
-
-def is_authenticated(user: Any, obj: Any = None) -> bool:
-    return bool(user and user.is_authenticated and user.is_active)
-
-
-def is_secretary(user: Any, obj: Any = None) -> bool:
-    """League secretaries are staff accounts."""
-    return is_authenticated(user) and bool(user.is_staff)
-
-
-def is_team_captain(user: Any, team: Any) -> bool:
-    """Captain or vice-captain of this team."""
-    return (
-        is_authenticated(user)
-        and team is not None
-        and user.pk
-        in (
-            team.captain_id,
-            team.vice_captain_id,
-        )
-    )
-
-
-def is_registered_player(user: Any, obj: Any = None) -> bool:
-    """Any player registered with a team (the referee role)."""
-    if not is_authenticated(user):
-        return False
-    player = getattr(user, "player", None)
-    return player is not None and player.registrations.filter(status="active").exists()
-
-
-def either(*predicates: Predicate) -> Predicate:
-    def check(user: Any, obj: Any) -> bool:
-        return any(p(user, obj) for p in predicates)
-
-    return check
-
+from marker.permissions import either, is_authenticated, is_secretary, is_team_captain, register
 
 register("leagues.manage_league", is_secretary)
 register("leagues.register_team", is_authenticated)
 register("leagues.change_team", either(is_secretary, is_team_captain))
 register("leagues.manage_fixtures", is_secretary)
-
-
-class PredicateBackend:
-    """Django authentication backend that answers `has_perm` from the predicate table."""
-
-    def authenticate(self, request: Any, **credentials: Any) -> None:
-        return None
-
-    def has_perm(self, user: Any, perm: str, obj: Any = None) -> bool:
-        predicate = _PERMISSIONS.get(perm)
-        if predicate is None or not getattr(user, "is_active", False):
-            return False
-        return bool(predicate(user, obj))
-
-    def has_module_perms(self, user: Any, app_label: str) -> bool:
-        return False
-
-
-class ReadOnlyOrPredicate(drf_permissions.BasePermission):
-    """Anyone may read; writes need the view's `write_permission` on the object.
-
-    A view sets `write_permission = "leagues.change_team"`; object-less writes (create)
-    check it against `get_permission_object()` when the view defines one.
-    """
-
-    def has_permission(self, request, view) -> bool:
-        if request.method in drf_permissions.SAFE_METHODS:
-            return True
-        perm = getattr(view, "write_permission", None)
-        if perm is None:
-            return False
-        if not is_authenticated(request.user):
-            return False
-        get_obj = getattr(view, "get_permission_object", None)
-        if get_obj is not None:
-            return request.user.has_perm(perm, get_obj())
-        return True
-
-    def has_object_permission(self, request, view, obj) -> bool:
-        if request.method in drf_permissions.SAFE_METHODS:
-            return True
-        perm = getattr(view, "write_permission", None)
-        return perm is not None and request.user.has_perm(perm, obj)

@@ -19,8 +19,9 @@ from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from marker.errors import DomainError
+
 from . import standings
-from .errors import DomainError
 from .models import (
     Division,
     Fixture,

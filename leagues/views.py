@@ -15,8 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
+from marker.errors import DomainError
+
 from . import selectors, services
-from .errors import DomainError
 from .forms import (
     AcceptInvitationForm,
     AddPlayerForm,

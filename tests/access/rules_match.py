@@ -7,7 +7,7 @@ change nothing.
 
 from __future__ import annotations
 
-from frames import services
+from frames.matchnight import drawing, seeding, squads
 from leagues.models import Fixture
 
 from .base import CAPTAIN, EVERYONE, OTHER_CAPTAIN, SECRETARY, STAFF, VICE, Rule
@@ -20,16 +20,16 @@ RUNNERS = CAPTAINS | {SECRETARY}
 def setup(ctx) -> None:
     league = ctx.league
     fixture = Fixture.objects.get(home=league.teams[0], away=league.teams[1])
-    match = services.match_open(fixture=fixture, actor=league.captain)
+    match = squads.match_open(fixture=fixture, actor=league.captain)
     for side, team, captain in (
         ("home", league.teams[0], league.captain),
         ("away", league.teams[1], league.other_captain),
     ):
         players = [r.player for r in team.registrations.filter(status="active")]
-        services.match_mark_present(match=match, side=side, players=players, actor=captain)
-        services.match_commit(match=match, side=side, actor=captain)
+        squads.match_mark_present(match=match, side=side, players=players, actor=captain)
+        seeding.match_commit(match=match, side=side, actor=captain)
     ctx.match_fixture = fixture
-    ctx.match = services.match_draw(match=match, actor=league.captain)
+    ctx.match = drawing.match_draw(match=match, actor=league.captain)
 
 
 fixture = lambda c: {"pk": c.match_fixture.pk}  # noqa: E731

@@ -333,7 +333,7 @@ def test_the_live_page_follows_the_frame_within_seconds(phone, league, frame):
 
     from django.utils import timezone
 
-    from frames.events import frame_record_event
+    from frames.pad.events import frame_record_event
 
     page = phone().new_page()  # anyone may watch
     page.goto(f"/matches/{frame.match_id}/live/")

@@ -9,9 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.management import CommandError, call_command
 
-from frames import events
+from frames import engine
 from frames.models import Frame, FrameEvent, Match, MatchLog
-from leagues.errors import DomainError
+from frames.pad import events
+from marker.errors import DomainError
 from rules import registry, replay
 from tests.frames.test_events_support import make_frame, make_match, referee_player, shot
 
@@ -136,7 +137,7 @@ def test_refused_event_id_can_be_used_again(frame):
 
 
 def test_undo_walks_back_one_event_at_a_time(frame):
-    views = [events.initial_view(frame)]
+    views = [engine.initial_view(frame)]
     for seq, event in enumerate([shot(("white", 50)), shot(("red", 100)), shot()], start=1):
         views.append(record(frame, event, seq=seq).body["view"])
     undo1 = record(frame, seq=4, kind="undo")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from frames import services
 from frames.draw import commitment, derive_seed
+from frames.matchnight import squads
 from frames.models import Match, MatchLog
 from tests.conftest import make_league
 
@@ -37,9 +37,9 @@ def phone(browser, live_server, user):
 
 def test_each_captains_phone_commits_and_reveals_its_own_secret(live_server, chromium):
     league = make_league()
-    match = services.match_open(fixture=fixture_of(league), actor=league.captain)
+    match = squads.match_open(fixture=fixture_of(league), actor=league.captain)
     for side, who in (("home", league.captain), ("away", league.other_captain)):
-        services.match_mark_present(
+        squads.match_mark_present(
             match=match, side=side, players=roster(league, side)[:6], actor=who
         )
     url = live_server.url + match.get_absolute_url()

@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connections
 
-from frames import services
+from frames.matchnight import signoff
 from frames.models import Match, MatchLog
 from leagues.models import Fixture
 from tests.conftest import make_league
@@ -45,10 +45,10 @@ def test_both_captains_confirming_at_once_record_the_result_once():
     league = make_league()
     match = key_all(league, drawn(league))
     at_once(
-        lambda: services.match_confirm(
+        lambda: signoff.match_confirm(
             match=match, side="home", actor=league.captain, now=later(200)
         ),
-        lambda: services.match_confirm(
+        lambda: signoff.match_confirm(
             match=match, side="away", actor=league.other_captain, now=later(201)
         ),
     )
@@ -63,8 +63,8 @@ def test_two_sweeps_at_once_confirm_a_result_once():
     match = key_all(league, drawn(league), now=later(150))
     due = later(150, hours=49)
     at_once(
-        lambda: services.match_autoconfirm_due(now=due),
-        lambda: services.match_autoconfirm_due(now=due),
+        lambda: signoff.match_autoconfirm_due(now=due),
+        lambda: signoff.match_autoconfirm_due(now=due),
     )
     assert MatchLog.objects.filter(match=match, action="auto_confirmed").count() == 1
     assert MatchLog.objects.filter(match=match, action="result_recorded").count() == 1

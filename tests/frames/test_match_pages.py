@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from frames.draw import commitment, derive_seed
+from frames.matchnight import signoff
 from frames.models import Frame, Match, MatchLog, Presence
 from leagues.models import Fixture
 
@@ -165,9 +166,9 @@ def test_a_non_captain_confirming_is_forbidden_and_changes_nothing(league, clien
     Frame.objects.filter(match=match).update(
         status="complete", home_score=500, away_score=0, winner="home", result_source="paper"
     )
-    from frames import services
+    from frames import results
 
-    services.match_update_result(match=match)
+    results.match_update_result(match=match)
     before = snapshot()
     for user in (league.player_user, league.outsider, league.secretary):
         response = post(login(client, user), "match-confirm", match, {"side": "home"})
@@ -245,9 +246,8 @@ def test_changing_a_referee_on_the_page(league, client):
 
 def test_dispute_and_settle_on_the_pages(league, client):
     match = drawn(league)
-    from frames import services
 
-    services.match_key_in_paper(
+    signoff.match_key_in_paper(
         match=match, scores={n: (900, 100) for n in range(1, 10)}, actor=league.captain
     )
     away = login(client, league.other_captain)
@@ -278,9 +278,8 @@ def test_the_match_page_is_a_fixed_number_of_queries(league, client, django_asse
     client.get(url)
     with django_assert_num_queries(7):
         assert client.get(url).status_code == 200
-    from frames import services
 
-    services.match_key_in_paper(
+    signoff.match_key_in_paper(
         match=match, scores={n: (900, 100) for n in range(1, 10)}, actor=league.captain
     )
     with django_assert_num_queries(7):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from frames import services
 from frames.draw import commitment, derive_seed, draw_match, validate_draw
+from frames.matchnight import common, drawing, ordering, seeding, signoff, squads
 from frames.models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Presence
 from leagues import services as league_services
 from leagues.models import Registration
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
 
 def test_opening_match_night_takes_the_leagues_game_and_commits_the_server(league):
     match = open_match(league)
-    again = services.match_open(fixture=fixture_of(league), actor=league.other_captain)
+    again = squads.match_open(fixture=fixture_of(league), actor=league.other_captain)
     assert again.pk == match.pk
     assert match.game_id == "bar_billiards_4pin"
     assert match.status == Match.Status.SETUP
@@ -44,7 +44,7 @@ def test_opening_match_night_takes_the_leagues_game_and_commits_the_server(leagu
 
 
 def test_an_outsider_cannot_open_match_night(league):
-    refused("not_captain", services.match_open, fixture=fixture_of(league), actor=league.outsider)
+    refused("not_captain", squads.match_open, fixture=fixture_of(league), actor=league.outsider)
 
 
 # --------------------------------------------------------------------------- squads
@@ -54,7 +54,7 @@ def test_captain_marks_roster_players_present_and_again_changes_nothing(league):
     match = open_match(league)
     players = roster(league, "home")[:6]
     for _ in range(2):
-        services.match_mark_present(
+        squads.match_mark_present(
             match=match, side="home", players=players, actor=league.captain, now=NIGHT
         )
     present = Presence.objects.filter(match=match, side="home")
@@ -65,10 +65,10 @@ def test_captain_marks_roster_players_present_and_again_changes_nothing(league):
 
 def test_vice_captain_and_secretary_may_mark_a_side_present(league):
     match = open_match(league)
-    services.match_mark_present(
+    squads.match_mark_present(
         match=match, side="home", players=roster(league, "home")[:5], actor=league.vice_captain
     )
-    services.match_mark_present(
+    squads.match_mark_present(
         match=match, side="away", players=roster(league, "away")[:5], actor=league.secretary
     )
     assert Presence.objects.filter(match=match).count() == 10
@@ -79,7 +79,7 @@ def test_only_that_sides_captain_marks_it_present(league, who):
     match = open_match(league)
     error = refused(
         "not_captain",
-        services.match_mark_present,
+        squads.match_mark_present,
         match=match,
         side="home",
         players=roster(league, "home")[:6],
@@ -93,7 +93,7 @@ def test_a_player_of_another_team_cannot_be_marked_present(league):
     stranger = roster(league, "away")[0]  # plays for the away team
     error = refused(
         "plays_for_another_team",
-        services.match_mark_present,
+        squads.match_mark_present,
         match=match,
         side="home",
         players=[*roster(league, "home")[:5], stranger],
@@ -107,7 +107,7 @@ def test_a_player_from_another_division_cannot_be_drafted(league):
     other = league.teams[5].registrations.first().player
     refused(
         "plays_for_another_team",
-        services.match_mark_present,
+        squads.match_mark_present,
         match=match,
         side="home",
         players=[other],
@@ -122,7 +122,7 @@ def test_a_drafted_player_who_played_for_another_team_is_refused(league):
     league_services.roster_remove_player(registration=drifter.registrations.get())
     refused(
         "plays_for_another_team",
-        services.match_mark_present,
+        squads.match_mark_present,
         match=match,
         side="away",
         players=[drifter],
@@ -134,17 +134,17 @@ def test_a_player_free_this_season_is_drafted_and_registered_only_when_drawn(lea
     match = open_match(league)
     guest = PlayerFactory(name="Guest Star")
     home = roster(league, "home")[:5]
-    services.match_mark_present(
+    squads.match_mark_present(
         match=match, side="home", players=[*home, guest], actor=league.captain, now=NIGHT
     )
     presence = Presence.objects.get(match=match, player=guest)
     assert presence.drafted
     assert not Registration.objects.filter(player=guest).exists()
-    services.match_mark_present(
+    squads.match_mark_present(
         match=match, side="away", players=roster(league, "away"), actor=league.other_captain
     )
     ready(league, match)
-    services.match_draw(match=match, actor=league.captain, now=later(5))
+    drawing.match_draw(match=match, actor=league.captain, now=later(5))
     reg = Registration.objects.get(player=guest)
     assert (reg.team, reg.kind) == (league.teams[0], Registration.Kind.DRAFTED)
     assert reg.first_played_at == later(5)
@@ -153,7 +153,7 @@ def test_a_player_free_this_season_is_drafted_and_registered_only_when_drawn(lea
 def test_newcomers_by_name_join_the_roster_as_drafted(league):
     match = open_match(league)
     for _ in range(2):  # a retried form does not make her twice
-        services.match_mark_present(
+        squads.match_mark_present(
             match=match,
             side="away",
             players=roster(league, "away")[:4],
@@ -168,10 +168,10 @@ def test_newcomers_by_name_join_the_roster_as_drafted(league):
 def test_a_player_present_for_one_side_cannot_be_present_for_the_other(league):
     match = open_match(league)
     guest = PlayerFactory()
-    services.match_mark_present(match=match, side="home", players=[guest], actor=league.captain)
+    squads.match_mark_present(match=match, side="home", players=[guest], actor=league.captain)
     refused(
         "present_for_other_side",
-        services.match_mark_present,
+        squads.match_mark_present,
         match=match,
         side="away",
         players=[guest],
@@ -181,7 +181,7 @@ def test_a_player_present_for_one_side_cannot_be_present_for_the_other(league):
 
 def test_changing_the_squad_withdraws_that_sides_ready(league):
     match = ready(league, mark(league, open_match(league)))
-    services.match_mark_present(
+    squads.match_mark_present(
         match=match, side="home", players=roster(league, "home")[:5], actor=league.captain
     )
     match.refresh_from_db()
@@ -193,7 +193,7 @@ def test_squads_are_fixed_once_drawn(league):
     match = drawn(league)
     refused(
         "already_drawn",
-        services.match_mark_present,
+        squads.match_mark_present,
         match=match,
         side="home",
         players=roster(league, "home")[:5],
@@ -206,25 +206,25 @@ def test_squads_are_fixed_once_drawn(league):
 
 def test_ready_needs_a_squad_first(league):
     match = open_match(league)
-    refused("no_players", services.match_commit, match=match, side="home", actor=league.captain)
+    refused("no_players", seeding.match_commit, match=match, side="home", actor=league.captain)
 
 
 def test_nobody_can_draw_before_all_three_have_committed(league):
     match = mark(league, open_match(league))
-    services.match_commit(match=match, side="home", actor=league.captain)
-    error = refused("not_all_committed", services.match_draw, match=match, actor=league.captain)
+    seeding.match_commit(match=match, side="home", actor=league.captain)
+    error = refused("not_all_committed", drawing.match_draw, match=match, actor=league.captain)
     assert league.teams[1].name in error.message
 
 
 def test_nobody_reveals_before_all_three_have_committed(league):
     match = mark(league, open_match(league))
     secret = "a" * 32
-    services.match_commit(
+    seeding.match_commit(
         match=match, side="home", commitment=commitment(secret), actor=league.captain
     )
     refused(
         "not_all_committed",
-        services.match_reveal,
+        seeding.match_reveal,
         match=match,
         side="home",
         secret=secret,
@@ -234,26 +234,26 @@ def test_nobody_reveals_before_all_three_have_committed(league):
 
 def test_a_reveal_that_does_not_match_its_commitment_is_refused(league):
     match = mark(league, open_match(league))
-    services.match_commit(
+    seeding.match_commit(
         match=match, side="home", commitment=commitment("home-secret"), actor=league.captain
     )
-    services.match_commit(match=match, side="away", actor=league.other_captain)
+    seeding.match_commit(match=match, side="away", actor=league.other_captain)
     refused(
         "reveal_mismatch",
-        services.match_reveal,
+        seeding.match_reveal,
         match=match,
         side="home",
         secret="another-secret",
         actor=league.captain,
     )
-    refused("not_revealed", services.match_draw, match=match, actor=league.captain)
+    refused("not_revealed", drawing.match_draw, match=match, actor=league.captain)
 
 
 def test_a_malformed_commitment_is_refused(league):
     match = mark(league, open_match(league))
     refused(
         "bad_commitment",
-        services.match_commit,
+        seeding.match_commit,
         match=match,
         side="home",
         commitment="not-a-hash",
@@ -264,9 +264,9 @@ def test_a_malformed_commitment_is_refused(league):
 def test_only_the_sides_captain_commits_or_reveals_for_it(league):
     match = mark(league, open_match(league))
     refused(
-        "not_captain", services.match_commit, match=match, side="home", actor=league.other_captain
+        "not_captain", seeding.match_commit, match=match, side="home", actor=league.other_captain
     )
-    refused("not_captain", services.match_commit, match=match, side="home", actor=league.secretary)
+    refused("not_captain", seeding.match_commit, match=match, side="home", actor=league.secretary)
 
 
 def test_device_secrets_give_the_seed_derived_from_all_three(league):
@@ -274,15 +274,13 @@ def test_device_secrets_give_the_seed_derived_from_all_three(league):
     secrets = {"home": "h" * 32, "away": "b" * 32}
     for side, secret in secrets.items():
         for _ in range(2):  # a retried Ready changes nothing
-            services.match_commit(
+            seeding.match_commit(
                 match=match, side=side, commitment=commitment(secret), actor=captain(league, side)
             )
     for side, secret in secrets.items():
         for _ in range(2):  # and so does a retried reveal
-            services.match_reveal(
-                match=match, side=side, secret=secret, actor=captain(league, side)
-            )
-    match = services.match_draw(match=match, actor=league.other_captain, now=later(3))
+            seeding.match_reveal(match=match, side=side, secret=secret, actor=captain(league, side))
+    match = drawing.match_draw(match=match, actor=league.other_captain, now=later(3))
     assert match.seed == derive_seed(secrets["home"], secrets["away"], match.server_secret)
     assert MatchLog.objects.filter(match=match, action="committed").count() == 2
     assert MatchLog.objects.filter(match=match, action="revealed").count() == 2
@@ -300,10 +298,10 @@ def test_a_secret_made_by_the_server_is_held_from_the_start(league):
 
 def test_pressing_ready_again_replaces_a_lost_device_commitment(league):
     match = mark(league, open_match(league))
-    services.match_commit(
+    seeding.match_commit(
         match=match, side="home", commitment=commitment("lost"), actor=league.captain
     )
-    services.match_commit(match=match, side="home", actor=league.captain)  # server-made now
+    seeding.match_commit(match=match, side="home", actor=league.captain)  # server-made now
     match.refresh_from_db()
     assert match.home_commitment == commitment(match.home_secret) != commitment("lost")
 
@@ -319,7 +317,7 @@ def test_the_draw_makes_nine_frames_that_obey_the_draw_rules(league):
     assert {f.game_id for f in frames} == {"bar_billiards_4pin"}
     assert {f.status for f in frames} == {Frame.Status.SCHEDULED}
     assert match.status == Match.Status.DRAWN
-    present = services._present(match)
+    present = common.present_players(match)
     assert validate_draw(as_draw(match), list(present["home"]), list(present["away"])) == []
     for frame in frames:
         size = 1 if frame.kind == "singles" else 2
@@ -364,31 +362,31 @@ def test_every_player_drawn_is_marked_as_played_for_their_team(league):
 
 def test_drawing_twice_is_refused(league):
     match = drawn(league)
-    refused("already_drawn", services.match_draw, match=match, actor=league.captain)
+    refused("already_drawn", drawing.match_draw, match=match, actor=league.captain)
     assert Frame.objects.filter(match=match).count() == 9
 
 
 def test_someone_who_is_not_a_captain_cannot_start_the_draw(league):
     match = ready(league, mark(league, open_match(league)))
-    refused("not_captain", services.match_draw, match=match, actor=league.player_user)
+    refused("not_captain", drawing.match_draw, match=match, actor=league.player_user)
 
 
 def test_five_a_side_follows_rule_8(league):
     match = drawn(league, home=5, away=6)
-    present = services._present(match)
+    present = common.present_players(match)
     assert validate_draw(as_draw(match), list(present["home"]), list(present["away"])) == []
     assert any("Rule 8" in note for note in match.draw_notes)
 
 
 def test_fewer_than_five_needs_both_captains_agreement(league):
     match = ready(league, mark(league, open_match(league), home=4, away=6))
-    error = refused("too_few_players", services.match_draw, match=match, actor=league.captain)
+    error = refused("too_few_players", drawing.match_draw, match=match, actor=league.captain)
     assert "both captains" in error.message
-    services.match_agree_short(match=match, side="home", actor=league.captain)
-    services.match_agree_short(match=match, side="home", actor=league.captain)  # retry
-    refused("too_few_players", services.match_draw, match=match, actor=league.captain)
-    services.match_agree_short(match=match, side="away", actor=league.other_captain)
-    match = services.match_draw(match=match, actor=league.captain)
+    squads.match_agree_short(match=match, side="home", actor=league.captain)
+    squads.match_agree_short(match=match, side="home", actor=league.captain)  # retry
+    refused("too_few_players", drawing.match_draw, match=match, actor=league.captain)
+    squads.match_agree_short(match=match, side="away", actor=league.other_captain)
+    match = drawing.match_draw(match=match, actor=league.captain)
     assert match.status == Match.Status.DRAWN
     assert MatchLog.objects.filter(match=match, action="short_agreed").count() == 2
 
@@ -402,7 +400,7 @@ def test_frames_a_short_side_cannot_fill_are_conceded(league):
         assert frame.winner == "away"
         assert frame.referee_id is None
         assert not frame.players.filter(side="home").exists()
-    present = services._present(match)
+    present = common.present_players(match)
     assert validate_draw(as_draw(match), list(present["home"]), list(present["away"])) == []
     assert (match.home_frames, match.away_frames) == (0, 3)
 
@@ -418,19 +416,19 @@ def test_frames_both_short_sides_cannot_fill_are_conceded_by_both(league):
 def test_the_draw_is_refused_whole_when_a_drafted_player_has_since_played_elsewhere(league):
     match = open_match(league)
     guest = PlayerFactory()
-    services.match_mark_present(
+    squads.match_mark_present(
         match=match,
         side="home",
         players=[*roster(league, "home")[:5], guest],
         actor=league.captain,
     )
-    services.match_mark_present(
+    squads.match_mark_present(
         match=match, side="away", players=roster(league, "away"), actor=league.other_captain
     )
     ready(league, match)
     # The guest plays for another team before the draw (rule 8 now binds them there).
     league_services.registration_mark_played(team=league.teams[3], player=guest, now=NIGHT)
-    refused("plays_for_another_team", services.match_draw, match=match, actor=league.captain)
+    refused("plays_for_another_team", drawing.match_draw, match=match, actor=league.captain)
 
 
 def test_same_secrets_and_squads_give_the_same_draw(league):
@@ -438,17 +436,15 @@ def test_same_secrets_and_squads_give_the_same_draw(league):
 
     def commit_reveal_draw():
         for side, secret in (("home", "h1" * 16), ("away", "a1" * 16)):
-            services.match_commit(
+            seeding.match_commit(
                 match=match, side=side, commitment=commitment(secret), actor=captain(league, side)
             )
         Match.objects.filter(pk=match.pk).update(
             server_secret="s1" * 16, server_commitment=commitment("s1" * 16)
         )
         for side, secret in (("home", "h1" * 16), ("away", "a1" * 16)):
-            services.match_reveal(
-                match=match, side=side, secret=secret, actor=captain(league, side)
-            )
-        services.match_draw(match=match, actor=league.captain)
+            seeding.match_reveal(match=match, side=side, secret=secret, actor=captain(league, side))
+        drawing.match_draw(match=match, actor=league.captain)
         return [
             (f.number, f.order, f.referee_id, sorted(f.players.values_list("player_id", flat=True)))
             for f in frames_of(match)
@@ -456,7 +452,7 @@ def test_same_secrets_and_squads_give_the_same_draw(league):
 
     first = commit_reveal_draw()
     for side in ("home", "away"):
-        services.match_request_redraw(match=match, side=side, actor=captain(league, side))
+        drawing.match_request_redraw(match=match, side=side, actor=captain(league, side))
     assert commit_reveal_draw() == first
 
 
@@ -467,10 +463,10 @@ def test_a_redraw_needs_both_captains_and_is_logged(league):
     match = drawn(league)
     seed = match.seed
     for _ in range(2):
-        match = services.match_request_redraw(match=match, side="home", actor=league.captain)
+        match = drawing.match_request_redraw(match=match, side="home", actor=league.captain)
     assert match.status == Match.Status.DRAWN and match.redraw_home_agreed
     assert Frame.objects.filter(match=match).count() == 9
-    match = services.match_request_redraw(match=match, side="away", actor=league.other_captain)
+    match = drawing.match_request_redraw(match=match, side="away", actor=league.other_captain)
     assert match.status == Match.Status.SETUP
     assert match.seed is None and match.home_commitment == "" and match.away_commitment == ""
     assert match.server_commitment == commitment(match.server_secret)
@@ -480,7 +476,7 @@ def test_a_redraw_needs_both_captains_and_is_logged(league):
     assert redrawn.detail["previous"]["seed"] == str(seed)
     assert MatchLog.objects.filter(match=match, action="redraw_requested").count() == 2
     ready(league, match)
-    match = services.match_draw(match=match, actor=league.other_captain)
+    match = drawing.match_draw(match=match, actor=league.other_captain)
     assert match.status == Match.Status.DRAWN and match.seed != seed
 
 
@@ -488,7 +484,7 @@ def test_the_secretary_alone_cannot_ask_for_a_redraw(league):
     match = drawn(league)
     refused(
         "not_captain",
-        services.match_request_redraw,
+        drawing.match_request_redraw,
         match=match,
         side="home",
         actor=league.secretary,
@@ -500,7 +496,7 @@ def test_no_redraw_once_a_frame_has_started(league):
     Frame.objects.filter(match=match, order=1).update(status=Frame.Status.IN_PLAY)
     refused(
         "frames_started",
-        services.match_request_redraw,
+        drawing.match_request_redraw,
         match=match,
         side="home",
         actor=league.captain,
@@ -514,19 +510,19 @@ def test_a_new_order_needs_the_other_captains_acceptance(league):
     match = drawn(league)
     order = [2, 1, 3, 4, 5, 6, 7, 8, 9]
     for _ in range(2):
-        match = services.match_reorder(match=match, side="home", order=order, actor=league.captain)
+        match = ordering.match_reorder(match=match, side="home", order=order, actor=league.captain)
     assert [f.number for f in frames_of(match)] == list(range(1, 10))  # nothing moved yet
     refused(
         "own_proposal",
-        services.match_reorder_accept,
+        ordering.match_reorder_accept,
         match=match,
         side="home",
         actor=league.vice_captain,
     )
-    services.match_reorder_accept(match=match, side="away", actor=league.other_captain)
+    ordering.match_reorder_accept(match=match, side="away", actor=league.other_captain)
     frames = frames_of(match)
     assert [f.number for f in frames] == order
-    present = services._present(match)
+    present = common.present_players(match)
     problems = validate_draw(as_draw(match), list(present["home"]), list(present["away"]))
     assert problems == []  # the referees follow the new order's rota
     entry = MatchLog.objects.get(match=match, action="reorder_accepted")
@@ -538,13 +534,13 @@ def test_a_new_order_needs_the_other_captains_acceptance(league):
 
 def test_a_rejected_order_changes_nothing(league):
     match = drawn(league)
-    services.match_reorder(
+    ordering.match_reorder(
         match=match, side="away", order=[9, 8, 7, 6, 5, 4, 3, 2, 1], actor=league.other_captain
     )
-    services.match_reorder_reject(match=match, side="home", actor=league.captain)
+    ordering.match_reorder_reject(match=match, side="home", actor=league.captain)
     assert [f.number for f in frames_of(match)] == list(range(1, 10))
     refused(
-        "no_proposal", services.match_reorder_accept, match=match, side="home", actor=league.captain
+        "no_proposal", ordering.match_reorder_accept, match=match, side="home", actor=league.captain
     )
 
 
@@ -559,7 +555,7 @@ def test_a_rejected_order_changes_nothing(league):
 def test_a_bad_order_is_refused(league, order, code):
     match = drawn(league)
     refused(
-        code, services.match_reorder, match=match, side="home", order=order, actor=league.captain
+        code, ordering.match_reorder, match=match, side="home", order=order, actor=league.captain
     )
 
 
@@ -568,17 +564,17 @@ def test_a_frame_that_has_started_keeps_its_place(league):
     Frame.objects.filter(match=match, order=1).update(status=Frame.Status.IN_PLAY)
     refused(
         "frame_fixed",
-        services.match_reorder,
+        ordering.match_reorder,
         match=match,
         side="home",
         order=[2, 1, 3, 4, 5, 6, 7, 8, 9],
         actor=league.captain,
     )
-    match = services.match_reorder(
+    match = ordering.match_reorder(
         match=match, side="home", order=[1, 3, 2, 4, 5, 6, 7, 8, 9], actor=league.captain
     )
     referees = {f.number: f.referee_id for f in frames_of(match)}
-    services.match_reorder_accept(match=match, side="away", actor=league.other_captain)
+    ordering.match_reorder_accept(match=match, side="away", actor=league.other_captain)
     assert [f.number for f in frames_of(match)] == [1, 3, 2, 4, 5, 6, 7, 8, 9]
     assert {f.number: f.referee_id for f in frames_of(match)} == referees  # play has begun
 
@@ -587,7 +583,7 @@ def test_the_secretary_cannot_reorder_alone(league):
     match = drawn(league)
     refused(
         "not_captain",
-        services.match_reorder,
+        ordering.match_reorder,
         match=match,
         side="home",
         order=[2, 1, 3, 4, 5, 6, 7, 8, 9],
@@ -604,7 +600,7 @@ def test_a_referee_who_plays_in_the_frame_is_refused(league):
     player = frame.players.get(side="home").player
     error = refused(
         "referee_plays_frame",
-        services.match_set_referee,
+        drawing.match_set_referee,
         frame=frame,
         player=player,
         actor=league.captain,
@@ -617,7 +613,7 @@ def test_a_referee_must_be_present(league):
     frame = frames_of(match)[0]
     absent = roster(league, "home")[6]
     refused(
-        "not_present", services.match_set_referee, frame=frame, player=absent, actor=league.captain
+        "not_present", drawing.match_set_referee, frame=frame, player=absent, actor=league.captain
     )
 
 
@@ -625,12 +621,12 @@ def test_a_captain_appoints_their_own_sides_players_as_referees(league):
     match = drawn(league)
     frame = frames_of(match)[0]
     playing = set(frame.players.values_list("player_id", flat=True))
-    free = next(p for p in services._present(match)["away"].values() if p.pk not in playing)
+    free = next(p for p in common.present_players(match)["away"].values() if p.pk not in playing)
     refused(
-        "not_captain", services.match_set_referee, frame=frame, player=free, actor=league.captain
+        "not_captain", drawing.match_set_referee, frame=frame, player=free, actor=league.captain
     )
     for _ in range(2):
-        frame = services.match_set_referee(frame=frame, player=free, actor=league.other_captain)
+        frame = drawing.match_set_referee(frame=frame, player=free, actor=league.other_captain)
     frame.refresh_from_db()
     assert (frame.referee_id, frame.referee_side) == (free.pk, "away")
     assert MatchLog.objects.filter(match=match, action="referee_changed").count() == 1
@@ -639,11 +635,11 @@ def test_a_captain_appoints_their_own_sides_players_as_referees(league):
 def test_a_finished_frame_keeps_its_referee(league):
     match = drawn(league)
     frame = frames_of(match)[0]
-    services.frame_key_in_paper(frame=frame, home_score=500, away_score=300, actor=league.captain)
+    signoff.frame_key_in_paper(frame=frame, home_score=500, away_score=300, actor=league.captain)
     other = frames_of(match)[1].referee
     refused(
         "frame_finished",
-        services.match_set_referee,
+        drawing.match_set_referee,
         frame=frame,
         player=other,
         actor=league.secretary,
@@ -662,7 +658,7 @@ def test_the_pads_events_count_as_a_started_frame(league):
     )
     refused(
         "frames_started",
-        services.match_request_redraw,
+        drawing.match_request_redraw,
         match=match,
         side="home",
         actor=league.captain,

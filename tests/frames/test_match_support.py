@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from frames import services
 from frames.draw import Draw, DrawnFrame, Referee
+from frames.matchnight import common, drawing, seeding, signoff, squads
 from frames.models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Presence
 from leagues.models import Fixture, Registration
 
@@ -35,12 +35,12 @@ def roster(league, side: str) -> list:
 
 
 def open_match(league) -> Match:
-    return services.match_open(fixture=fixture_of(league), actor=league.captain, now=NIGHT)
+    return squads.match_open(fixture=fixture_of(league), actor=league.captain, now=NIGHT)
 
 
 def mark(league, match: Match, home: int = 6, away: int = 6) -> Match:
     for side, count in (("home", home), ("away", away)):
-        services.match_mark_present(
+        squads.match_mark_present(
             match=match,
             side=side,
             players=roster(league, side)[:count],
@@ -53,7 +53,7 @@ def mark(league, match: Match, home: int = 6, away: int = 6) -> Match:
 def ready(league, match: Match) -> Match:
     """Both captains press Ready (the server makes their secrets)."""
     for side in ("home", "away"):
-        services.match_commit(match=match, side=side, actor=captain(league, side), now=NIGHT)
+        seeding.match_commit(match=match, side=side, actor=captain(league, side), now=NIGHT)
     return match
 
 
@@ -61,9 +61,9 @@ def drawn(league, home: int = 6, away: int = 6, agree: bool = False) -> Match:
     match = mark(league, open_match(league), home, away)
     if agree:
         for side in ("home", "away"):
-            services.match_agree_short(match=match, side=side, actor=captain(league, side))
+            squads.match_agree_short(match=match, side=side, actor=captain(league, side))
     ready(league, match)
-    return services.match_draw(match=match, actor=league.captain, now=later(5))
+    return drawing.match_draw(match=match, actor=league.captain, now=later(5))
 
 
 def frames_of(match: Match) -> list[Frame]:
@@ -73,7 +73,7 @@ def frames_of(match: Match) -> list[Frame]:
 def as_draw(match: Match) -> Draw:
     """The stored frames as a frames.draw.Draw (labels from the hats), to validate."""
     match.refresh_from_db()
-    present = services._present(match)
+    present = common.present_players(match)
     label = {(side, p.pk): name for side in present for name, p in present[side].items()}
     frames = []
     for frame in Frame.objects.filter(match=match).order_by("order").prefetch_related("players"):
@@ -116,7 +116,7 @@ def key_all(league, match: Match, scores: dict[int, tuple[int, int]] | None = No
     scores = scores or {
         f.number: (1000, 500) for f in frames_of(match) if f.status != Frame.Status.CONCEDED
     }
-    return services.match_key_in_paper(
+    return signoff.match_key_in_paper(
         match=match,
         scores=scores,
         actor=kw.get("actor", league.captain),
@@ -146,7 +146,7 @@ def snapshot(match: Match | None = None) -> dict:
 
 def refused(code: str, call, *args, **kwargs):
     """Assert that `call` raises DomainError(code) and changes nothing; return the error."""
-    from leagues.errors import DomainError
+    from marker.errors import DomainError
 
     before = snapshot()
     with pytest.raises(DomainError) as info:

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from frames.models import Frame, FrameEvent
-from frames.pad_serializers import (
+from frames.pad.serializers import (
     ConflictSerializer,
     EventAnswerSerializer,
     EventListSerializer,

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from frames import services
+from frames.matchnight import signoff
 from frames.models import Frame, FrameEvent, Match, MatchLog
 
 from .test_match_support import NIGHT, drawn, frames_of, later, mark, open_match, refused
@@ -30,7 +30,7 @@ def test_a_frame_keyed_from_paper_is_complete_without_shots(league):
     match = drawn(league)
     frame = frames_of(match)[0]
     for _ in range(2):  # a retry keys the same scores: nothing new
-        frame = services.frame_key_in_paper(
+        frame = signoff.frame_key_in_paper(
             frame=frame, home_score=1250, away_score=980, actor=league.captain, now=later(40)
         )
     assert frame.status == Frame.Status.COMPLETE and frame.result_source == "paper"
@@ -49,7 +49,7 @@ def test_a_frame_keyed_from_paper_is_complete_without_shots(league):
 
 def test_equal_paper_scores_share_the_frame(league):
     match = drawn(league)
-    frame = services.frame_key_in_paper(
+    frame = signoff.frame_key_in_paper(
         frame=frames_of(match)[0], home_score=700, away_score=700, actor=league.other_captain
     )
     assert frame.shared and frame.winner == ""
@@ -60,7 +60,7 @@ def test_paper_scores_are_whole_tens(league, home, away):
     match = drawn(league)
     refused(
         "bad_score",
-        services.frame_key_in_paper,
+        signoff.frame_key_in_paper,
         frame=frames_of(match)[0],
         home_score=home,
         away_score=away,
@@ -74,14 +74,14 @@ def test_a_frame_with_shots_is_the_secretarys_to_overwrite(league):
     add_shot(frame)
     error = refused(
         "frame_has_shots",
-        services.frame_key_in_paper,
+        signoff.frame_key_in_paper,
         frame=frame,
         home_score=500,
         away_score=100,
         actor=league.captain,
     )
     assert error.status == 403
-    frame = services.frame_key_in_paper(
+    frame = signoff.frame_key_in_paper(
         frame=frame, home_score=500, away_score=100, actor=league.secretary
     )
     assert frame.status == Frame.Status.COMPLETE and frame.result_source == "paper"
@@ -91,7 +91,7 @@ def test_paper_scores_need_a_drawn_match_and_a_captain(league):
     match = mark(league, open_match(league))
     refused(
         "not_drawn",
-        services.match_key_in_paper,
+        signoff.match_key_in_paper,
         match=match,
         scores={1: (100, 0)},
         actor=league.captain,
@@ -99,7 +99,7 @@ def test_paper_scores_need_a_drawn_match_and_a_captain(league):
     match = drawn(league)
     refused(
         "not_captain",
-        services.match_key_in_paper,
+        signoff.match_key_in_paper,
         match=match,
         scores={1: (100, 0)},
         actor=league.player_user,
@@ -111,7 +111,7 @@ def test_a_conceded_frame_takes_no_scores(league):
     conceded = Frame.objects.get(match=match, number=9)
     refused(
         "frame_conceded",
-        services.frame_key_in_paper,
+        signoff.frame_key_in_paper,
         frame=conceded,
         home_score=0,
         away_score=100,
@@ -123,14 +123,14 @@ def test_a_whole_sheet_is_keyed_all_or_nothing(league):
     match = drawn(league)
     refused(
         "bad_score",
-        services.match_key_in_paper,
+        signoff.match_key_in_paper,
         match=match,
         scores={1: (500, 0), 2: (500, 3)},
         actor=league.captain,
     )
     refused(
         "no_such_frame",
-        services.match_key_in_paper,
+        signoff.match_key_in_paper,
         match=match,
         scores={1: (500, 0), 12: (500, 0)},
         actor=league.captain,
@@ -139,14 +139,14 @@ def test_a_whole_sheet_is_keyed_all_or_nothing(league):
 
 def test_a_confirmed_result_takes_no_more_paper(league):
     match = drawn(league)
-    services.match_key_in_paper(
+    signoff.match_key_in_paper(
         match=match, scores={n: (500, 100) for n in range(1, 10)}, actor=league.captain
     )
-    services.match_confirm(match=match, side="home", actor=league.captain)
-    services.match_confirm(match=match, side="away", actor=league.other_captain)
+    signoff.match_confirm(match=match, side="home", actor=league.captain)
+    signoff.match_confirm(match=match, side="away", actor=league.other_captain)
     refused(
         "already_confirmed",
-        services.match_key_in_paper,
+        signoff.match_key_in_paper,
         match=match,
         scores={1: (100, 500)},
         actor=league.secretary,

@@ -12,9 +12,11 @@ from django.conf import settings
 from hypothesis import given
 from hypothesis import strategies as st
 
-from frames import services, tasks
+from frames import results
+from frames.matchnight import signoff
+from frames.matchnight import tasks as mn_tasks
 from frames.models import Frame, Match, MatchLog
-from frames.selectors import tally
+from frames.results import tally
 from leagues.models import Fixture
 
 from .test_match_support import (
@@ -84,10 +86,10 @@ def test_the_match_follows_its_frames_from_drawn_to_complete(league):
         result_source="pad",
         completed_at=later(30),
     )
-    match = services.match_update_result(match=match)
+    match = results.match_update_result(match=match)
     assert match.status == Match.Status.IN_PLAY
     assert (match.home_frames, match.home_score, match.away_score) == (1, 1500, 700)
-    match = services.match_update_result(match=match)  # again: nothing new
+    match = results.match_update_result(match=match)  # again: nothing new
     assert match.status == Match.Status.IN_PLAY
     match = finish(league, match, {n: (300, 600) for n in range(2, 10)}, when=later(200))
     assert match.status == Match.Status.COMPLETE and match.completed_at == later(200)
@@ -101,12 +103,12 @@ def test_the_match_follows_its_frames_from_drawn_to_complete(league):
 def test_both_captains_confirm_and_the_result_lands_on_the_fixture_once(league):
     match = finish(league, drawn(league))
     for _ in range(2):
-        match = services.match_confirm(
+        match = signoff.match_confirm(
             match=match, side="home", actor=league.vice_captain, now=later(130)
         )
     assert match.status == Match.Status.COMPLETE
     assert Fixture.objects.get(pk=match.fixture_id).result_confirmed_at is None
-    match = services.match_confirm(
+    match = signoff.match_confirm(
         match=match, side="away", actor=league.other_captain, now=later(140)
     )
     assert match.status == Match.Status.CONFIRMED and match.confirmed_at == later(140)
@@ -115,8 +117,8 @@ def test_both_captains_confirm_and_the_result_lands_on_the_fixture_once(league):
     assert (fixture.home_score, fixture.away_score) == (9000, 4500)
     assert fixture.result_confirmed_at == later(140) and fixture.status == "played"
     # confirming again, or the auto-confirm sweep, changes nothing
-    services.match_confirm(match=match, side="away", actor=league.other_captain, now=later(300))
-    services.match_autoconfirm_due(now=later(hours=100))
+    signoff.match_confirm(match=match, side="away", actor=league.other_captain, now=later(300))
+    signoff.match_autoconfirm_due(now=later(hours=100))
     assert Fixture.objects.get(pk=match.fixture_id).result_confirmed_at == later(140)
     assert MatchLog.objects.filter(match=match, action="result_recorded").count() == 1
     assert list(
@@ -128,7 +130,7 @@ def test_both_captains_confirm_and_the_result_lands_on_the_fixture_once(league):
 def test_only_the_sides_captain_confirms_it(league, who):
     match = finish(league, drawn(league))
     error = refused(
-        "not_captain", services.match_confirm, match=match, side="home", actor=getattr(league, who)
+        "not_captain", signoff.match_confirm, match=match, side="home", actor=getattr(league, who)
     )
     assert error.status == 403
 
@@ -137,7 +139,7 @@ def test_a_result_cannot_be_confirmed_before_every_frame_is_finished(league):
     match = drawn(league)
     key_all(league, match, {1: (500, 200)})
     error = refused(
-        "not_complete", services.match_confirm, match=match, side="home", actor=league.captain
+        "not_complete", signoff.match_confirm, match=match, side="home", actor=league.captain
     )
     assert "2, 3, 4" in error.message
 
@@ -146,7 +148,7 @@ def test_a_dispute_needs_a_reason(league):
     match = finish(league, drawn(league))
     refused(
         "reason_required",
-        services.match_dispute,
+        signoff.match_dispute,
         match=match,
         side="away",
         actor=league.other_captain,
@@ -156,9 +158,9 @@ def test_a_dispute_needs_a_reason(league):
 
 def test_a_disputed_result_waits_for_the_secretary(league):
     match = finish(league, drawn(league))
-    services.match_confirm(match=match, side="home", actor=league.captain, now=later(130))
+    signoff.match_confirm(match=match, side="home", actor=league.captain, now=later(130))
     for _ in range(2):
-        match = services.match_dispute(
+        match = signoff.match_dispute(
             match=match,
             side="away",
             actor=league.other_captain,
@@ -169,24 +171,24 @@ def test_a_disputed_result_waits_for_the_secretary(league):
     assert MatchLog.objects.filter(match=match, action="disputed").count() == 1
     refused(
         "match_disputed",
-        services.match_confirm,
+        signoff.match_confirm,
         match=match,
         side="away",
         actor=league.other_captain,
     )
-    assert services.match_autoconfirm_due(now=later(hours=200)) == []
+    assert signoff.match_autoconfirm_due(now=later(hours=200)) == []
     refused(
-        "not_secretary", services.match_settle, match=match, actor=league.captain, decision="accept"
+        "not_secretary", signoff.match_settle, match=match, actor=league.captain, decision="accept"
     )
     assert Fixture.objects.get(pk=match.fixture_id).result_confirmed_at is None
 
 
 def test_the_secretary_settles_by_accepting_the_result(league):
     match = finish(league, drawn(league))
-    services.match_dispute(
+    signoff.match_dispute(
         match=match, side="away", actor=league.other_captain, reason="Wrong", now=later(131)
     )
-    match = services.match_settle(
+    match = signoff.match_settle(
         match=match,
         actor=league.secretary,
         decision="accept",
@@ -204,14 +206,14 @@ def test_the_secretary_settles_by_accepting_the_result(league):
 
 def test_the_secretary_settles_by_correcting_frame_scores(league):
     match = finish(league, drawn(league))
-    services.match_dispute(
+    signoff.match_dispute(
         match=match,
         side="away",
         actor=league.other_captain,
         reason="Frames 3 and 4 went our way",
         now=later(131),
     )
-    match = services.match_settle(
+    match = signoff.match_settle(
         match=match,
         actor=league.secretary,
         decision="correct",
@@ -229,10 +231,10 @@ def test_the_secretary_settles_by_correcting_frame_scores(league):
 
 def test_a_correction_must_be_in_tens(league):
     match = finish(league, drawn(league))
-    services.match_dispute(match=match, side="home", actor=league.captain, reason="x")
+    signoff.match_dispute(match=match, side="home", actor=league.captain, reason="x")
     refused(
         "bad_score",
-        services.match_settle,
+        signoff.match_settle,
         match=match,
         actor=league.secretary,
         decision="correct",
@@ -246,15 +248,15 @@ def test_a_correction_must_be_in_tens(league):
 def test_a_result_is_confirmed_automatically_after_48_hours(league):
     match = finish(league, drawn(league), when=later(150))
     just_before = later(150, hours=48) - timedelta(seconds=1)
-    assert services.match_autoconfirm_due(now=just_before) == []
-    confirmed = services.match_autoconfirm_due(now=later(150, hours=48))
+    assert signoff.match_autoconfirm_due(now=just_before) == []
+    confirmed = signoff.match_autoconfirm_due(now=later(150, hours=48))
     assert [m.pk for m in confirmed] == [match.pk]
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED
     assert Fixture.objects.get(pk=match.fixture_id).result_confirmed_at == later(150, hours=48)
     entry = MatchLog.objects.get(match=match, action="auto_confirmed")
     assert entry.actor is None and entry.detail["after_hours"] == 48
-    assert services.match_autoconfirm_due(now=later(hours=100)) == []  # twice: nothing
+    assert signoff.match_autoconfirm_due(now=later(hours=100)) == []  # twice: nothing
 
 
 def test_the_leagues_own_period_applies(league):
@@ -262,22 +264,22 @@ def test_the_leagues_own_period_applies(league):
     season_league.confirm_after_hours = 24
     season_league.save(update_fields=["confirm_after_hours"])
     match = finish(league, drawn(league), when=later(150))
-    assert services.match_autoconfirm_due(now=later(149, hours=24)) == []
-    assert [m.pk for m in services.match_autoconfirm_due(now=later(150, hours=24))] == [match.pk]
+    assert signoff.match_autoconfirm_due(now=later(149, hours=24)) == []
+    assert [m.pk for m in signoff.match_autoconfirm_due(now=later(150, hours=24))] == [match.pk]
 
 
 def test_the_beat_task_confirms_due_results(league):
     match = finish(league, drawn(league), when=later(150))
     Match.objects.filter(pk=match.pk).update(completed_at=later(-60 * 24 * 30))
-    assert tasks.autoconfirm_matches.delay().get() == [match.pk]
-    assert tasks.autoconfirm_matches.delay().get() == []
+    assert mn_tasks.autoconfirm_matches.delay().get() == [match.pk]
+    assert mn_tasks.autoconfirm_matches.delay().get() == []
     entry = settings.CELERY_BEAT_SCHEDULE["match-autoconfirm"]
-    assert entry["task"] == "frames.tasks.autoconfirm_matches"
+    assert entry["task"] == "frames.matchnight.tasks.autoconfirm_matches"
 
 
 def test_a_result_changed_after_one_confirmation_needs_confirming_again(league):
     match = finish(league, drawn(league))
-    services.match_confirm(match=match, side="home", actor=league.captain, now=later(130))
+    signoff.match_confirm(match=match, side="home", actor=league.captain, now=later(130))
     match = key_all(league, match, {5: (200, 900)}, actor=league.other_captain, now=later(135))
     assert match.home_confirmed_at is None
     assert match.away_frames == 1
@@ -288,8 +290,8 @@ def test_fixture_shows_no_result_until_confirmed(league, client):
     match = finish(league, drawn(league))
     page = client.get(fixture_of(league).get_absolute_url())
     assert b"Result:" not in page.content
-    services.match_confirm(match=match, side="home", actor=league.captain)
-    services.match_confirm(match=match, side="away", actor=league.other_captain)
+    signoff.match_confirm(match=match, side="home", actor=league.captain)
+    signoff.match_confirm(match=match, side="away", actor=league.other_captain)
     page = client.get(fixture_of(league).get_absolute_url())
     assert "Result: 9–0 frames (9000–4500 points)" in page.content.decode()
 

@@ -19,8 +19,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from frames.events import frame_rebuild
 from frames.models import Frame, FrameEvent
+from frames.pad.events import frame_rebuild
 from rules import Timeline, registry
 from rules.simulate import plausible_event
 from tests.frames.test_events_support import make_frame, make_match, referee_player

@@ -22,8 +22,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from frames import events
+from frames import engine
 from frames.models import Frame, FrameEvent
+from frames.pad import events
 from rules import RuleError, Timeline, registry
 from tests.frames.test_events_support import make_frame, make_match
 
@@ -76,7 +77,7 @@ class PadAPI(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.frame = make_frame(type(self).match, number=next(type(self).numbers))
-        self.timeline = Timeline(BB, events.frame_setup(self.frame))
+        self.timeline = Timeline(BB, engine.frame_setup(self.frame))
         self.log: list[dict] = []  # stored entries: event_id, seq, kind, payload
         self.confirmed = False
         self.url = reverse("api-frame-events", args=[self.frame.pk])

@@ -15,9 +15,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from frames import stats
-from frames.events import frame_confirm, frame_record_event
 from frames.models import Frame, FramePlayer, Match
+from frames.pad.events import frame_confirm, frame_record_event
+from frames.stats import record
+from frames.stats import selectors as stats_selectors
 from leagues import services
 from leagues.models import Fixture, PlayerFrameStat
 from tests.conftest import make_league
@@ -141,7 +142,7 @@ def lines(frame):
 
 
 def test_shot_counts_follow_each_shots_last_summary():
-    counts = stats.shot_counts(
+    counts = record.shot_counts(
         "bar_billiards_4pin",
         {"players": {"home": ["1"], "away": ["2"]}},
         [e for e in SINGLES if e is not UNDO and e.get("fouls") != ["pin_200"]],
@@ -162,7 +163,7 @@ def test_singles_frame_lines_leave_out_the_undone_event(league):
         130,
         "home",
     )
-    assert stats.frame_stats_record(frame_id=frame.pk) == 2
+    assert record.frame_stats_record(frame_id=frame.pk) == 2
     got = lines(frame)
     h, a = got[home.pk], got[away.pk]
     assert (h.won, h.shared, h.score, h.opponent_score, h.has_shots) == (
@@ -191,7 +192,7 @@ def test_doubles_visits_count_for_the_player_at_the_table_and_the_black_pin_wipe
     a1, a2 = roster(match.fixture.away)[:2]
     frame = play(new_frame(match, 7, [h1, h2], [a1, a2], kind="doubles"), DOUBLES)
     assert (frame.home_score, frame.away_score, frame.winner) == (50, 650, "away")
-    stats.frame_stats_record(frame_id=frame.pk)
+    record.frame_stats_record(frame_id=frame.pk)
     got = lines(frame)
     assert {k: (v.high_break, v.breaks, v.points_banked) for k, v in got.items()} == {
         h1.pk: (200, 2, 250),
@@ -213,7 +214,7 @@ def test_paper_frames_give_results_but_no_shot_statistics(league):
     Frame.objects.filter(pk=frame.pk).update(
         status="complete", home_score=800, away_score=800, shared=True, result_source="paper"
     )
-    stats.frame_stats_record(frame_id=frame.pk)
+    record.frame_stats_record(frame_id=frame.pk)
     got = lines(frame)
     assert got[home.pk].shared and not got[home.pk].won and not got[home.pk].has_shots
     assert got[away.pk].high_break == 0 and got[away.pk].score == 800
@@ -228,17 +229,17 @@ def test_recording_is_idempotent_and_the_sync_heals_missing_and_stale_lines(leag
         SINGLES[:3],
         confirm=False,
     )
-    assert set(stats.frames_needing_stats()) == {frame}
-    assert stats.stats_sync() == 1
-    assert stats.stats_sync() == 0
-    stats.frame_stats_record(frame_id=frame.pk)
-    stats.frame_stats_record(frame_id=unfinished.pk)
+    assert set(record.frames_needing_stats()) == {frame}
+    assert record.stats_sync() == 1
+    assert record.stats_sync() == 0
+    record.frame_stats_record(frame_id=frame.pk)
+    record.frame_stats_record(frame_id=unfinished.pk)
     assert PlayerFrameStat.objects.count() == 2
     PlayerFrameStat.objects.update(source_seq=3)  # older than the log: recomputed
-    assert list(stats.frames_needing_stats()) == [frame]
-    assert stats.stats_sync() == 1
+    assert list(record.frames_needing_stats()) == [frame]
+    assert record.stats_sync() == 1
     assert set(PlayerFrameStat.objects.values_list("source_seq", flat=True)) == {len(SINGLES)}
-    assert stats.stats_rebuild(season=league.season) == 1
+    assert record.stats_rebuild(season=league.season) == 1
     assert PlayerFrameStat.objects.count() == 2
 
 
@@ -257,12 +258,12 @@ def played(league):
     unconfirmed = new_match(league, other.order_by("id").first())
     h, a = roster(unconfirmed.fixture.home)[0], roster(unconfirmed.fixture.away)[0]
     play(new_frame(unconfirmed, 1, [h], [a]), SINGLES)
-    stats.stats_sync()
+    record.stats_sync()
     return {"match": match, "home": home, "away": away, "unconfirmed": (h, a)}
 
 
 def test_leaderboard_counts_confirmed_matches_per_division_and_season(league, played):
-    board = stats.leaderboard(division=league.premier)
+    board = stats_selectors.leaderboard(division=league.premier)
     by_player = {r["player_id"]: r for r in board}
     h, a = played["home"][0], played["away"][0]
     assert set(by_player) == {h.pk, played["home"][1].pk, a.pk, played["away"][1].pk}
@@ -273,12 +274,12 @@ def test_leaderboard_counts_confirmed_matches_per_division_and_season(league, pl
     assert (by_player[h.pk]["two_hundreds"], by_player[h.pk]["red_two_hundreds"]) == (4, 1)
     assert by_player[a.pk]["best_break"] == 400
     assert by_player[played["home"][1].pk]["wipeouts"] == 1
-    assert stats.leaderboard(season=league.season) == board
-    assert stats.leaderboard(division=league.second) == []
-    top = stats.leaderboard(division=league.premier, sort="best_break")
+    assert stats_selectors.leaderboard(season=league.season) == board
+    assert stats_selectors.leaderboard(division=league.second) == []
+    top = stats_selectors.leaderboard(division=league.premier, sort="best_break")
     assert top[0]["player_id"] == h.pk
-    assert stats.leaderboard(division=league.premier, min_frames=2)[0]["played"] == 2
-    assert len(stats.leaderboard(division=league.premier, min_frames=2)) == 2
+    assert stats_selectors.leaderboard(division=league.premier, min_frames=2)[0]["played"] == 2
+    assert len(stats_selectors.leaderboard(division=league.premier, min_frames=2)) == 2
 
 
 def test_leaderboard_page_renders_and_sorts(league, played):
@@ -340,7 +341,7 @@ def test_stats_pages_make_the_same_queries_however_many_frames(
     home, away = played["home"], played["away"]
     for number in range(2, 7):
         play(new_frame(match, number, [home[number % 4]], [away[number % 4]]), SINGLES)
-    stats.stats_sync()
+    record.stats_sync()
     assert PlayerFrameStat.objects.filter(player=player).count() > 2
     with django_assert_num_queries(few["player"]):
         Client().get(reverse("player-stats", args=[player.pk]))

@@ -8,8 +8,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from leagues import services, tasks
-from leagues.errors import DomainError
 from leagues.models import Invitation, Registration, Season
+from marker.errors import DomainError
 from tests.factories import PlayerFactory, SeasonFactory, TeamFactory, UserFactory, VenueFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leagues import services
-from leagues.errors import DomainError
 from leagues.models import Fixture
 from leagues.scheduling import (
     ScheduleError,
@@ -18,6 +17,7 @@ from leagues.scheduling import (
     double_round_robin,
     match_nights,
 )
+from marker.errors import DomainError
 
 
 def _check(divisions, tables, matches):

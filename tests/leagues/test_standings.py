@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from leagues import services, standings
-from leagues.errors import DomainError
 from leagues.models import Division, Fixture, Season, Team
 from leagues.standings import Row, rank
+from marker.errors import DomainError
 from tests.factories import DivisionFactory, SeasonFactory, TeamFactory, UserFactory, VenueFactory
 
 pytestmark = pytest.mark.django_db

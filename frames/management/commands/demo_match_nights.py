@@ -19,8 +19,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from frames import events, services
+from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, Match, Side
+from frames.pad import events
 from leagues import services as leagues_services
 from leagues.models import Fixture, League, Registration
 from rules.simulate import simulate_frame
@@ -79,7 +80,7 @@ def _at(day, hour: int, minute: int = 0) -> datetime:
 def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int | None = None):
     """Run one match night; with `frames_to_finish`, stop part-way with a frame in play."""
     start = _at(fixture.date, 19, 30) if fixture.date <= timezone.localdate() else timezone.now()
-    match = services.match_open(fixture=fixture, actor=secretary, now=start)
+    match = squads.match_open(fixture=fixture, actor=secretary, now=start)
     for side, team in ((Side.HOME, fixture.home), (Side.AWAY, fixture.away)):
         roster = [
             r.player
@@ -87,11 +88,11 @@ def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int 
                 "player"
             )
         ]
-        services.match_mark_present(
+        squads.match_mark_present(
             match=match, side=side, players=roster, actor=team.captain, now=start
         )
-        services.match_commit(match=match, side=side, actor=team.captain, now=start)
-    match = services.match_draw(match=match, actor=secretary, now=start)
+        seeding.match_commit(match=match, side=side, actor=team.captain, now=start)
+    match = drawing.match_draw(match=match, actor=secretary, now=start)
     clock = start + timedelta(minutes=10)
     frames = Frame.objects.filter(match=match, status=Frame.Status.SCHEDULED).order_by("order")
     for index, frame in enumerate(frames):
@@ -117,5 +118,5 @@ def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int 
     if frames_to_finish is None:
         match.refresh_from_db()
         for side, team in ((Side.HOME, fixture.home), (Side.AWAY, fixture.away)):
-            services.match_confirm(match=match, side=side, actor=team.captain, now=clock)
+            signoff.match_confirm(match=match, side=side, actor=team.captain, now=clock)
     return match

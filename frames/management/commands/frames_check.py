@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
-from frames.events import frame_rebuild
 from frames.models import Frame
+from frames.pad.events import frame_rebuild
 
 
 class Command(BaseCommand):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from frames.models import Side
 from leagues.models import Player
-
-from .models import Side
 
 SIDE_CHOICES = Side.choices
 

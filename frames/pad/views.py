@@ -18,10 +18,10 @@ from django.utils.http import urlencode
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
+from frames.models import Frame, Match
 from rules import registry
 
-from . import events
-from .models import Frame, Match
+from . import selectors
 
 ENTER = "frames.enter_event"
 
@@ -55,7 +55,7 @@ def _login_url(request) -> str:
 def frame_pad(request, pk: int):
     """The referee pad. Anyone may watch; the controls are for those who may score."""
     try:
-        frame = events.frame_for_pad(pk)
+        frame = selectors.frame_for_pad(pk)
     except Frame.DoesNotExist:
         raise Http404 from None
     game = registry.get(frame.game_id)
@@ -79,7 +79,7 @@ def frame_pad(request, pk: int):
             "live": reverse("match-live", args=[frame.match_id]),
             "sw": reverse("pad-sw"),
         },
-        "state": {**events.frame_state(frame), "can_enter": can_enter},
+        "state": {**selectors.frame_state(frame), "can_enter": can_enter},
     }
     return render(
         request,
@@ -101,7 +101,7 @@ def pad_home(request):
     return render(
         request,
         "frames/pad_home.html",
-        {"frames": events.frames_for_user(request.user), "login_url": _login_url(request)},
+        {"frames": selectors.frames_for_user(request.user), "login_url": _login_url(request)},
     )
 
 
@@ -109,7 +109,7 @@ def pad_home(request):
 def match_live(request, pk: int):
     """Every frame's scores and break, updating every couple of seconds (phones, the TV)."""
     try:
-        live = events.match_live(pk)
+        live = selectors.match_live(pk)
     except Match.DoesNotExist:
         raise Http404 from None
     return render(
@@ -118,7 +118,7 @@ def match_live(request, pk: int):
         {
             "live": live,
             "live_url": reverse("api-match-live", args=[pk]),
-            "etag": events.body_etag(live),
+            "etag": selectors.body_etag(live),
             "tv": request.GET.get("tv") == "1",
         },
     )

@@ -10,13 +10,15 @@ from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from leagues.errors import DomainError
+from frames import selectors
+from frames.models import SIDES, Frame, Match
 from leagues.models import Fixture
-from leagues.permissions import is_secretary, is_team_captain
 from leagues.selectors import roster as team_roster
 from leagues.views import require_perm
+from marker.errors import DomainError
+from marker.permissions import is_secretary, is_team_captain
 
-from . import selectors, services
+from . import drawing, ordering, seeding, signoff, squads
 from .forms import (
     CommitForm,
     DisputeForm,
@@ -29,8 +31,6 @@ from .forms import (
     SettleForm,
     SideForm,
 )
-from .models import Frame, Match
-from .selectors import SIDES
 
 RUN = "frames.run_match"
 CAPTAIN = "frames.captain_match"
@@ -144,7 +144,7 @@ def match_open(request, pk: int):
         return redirect_to_login(request.get_full_path())
     require_perm(request.user, "frames.open_match", fixture)
     try:
-        match = services.match_open(fixture=fixture, actor=request.user)
+        match = squads.match_open(fixture=fixture, actor=request.user)
     except DomainError as exc:
         return render(
             request,
@@ -200,7 +200,7 @@ def match_presence(request, pk: int):
     if not form.is_valid():
         return _match_page(request, match.pk, status=400, error=_form_message(form))
     try:
-        services.match_mark_present(
+        squads.match_mark_present(
             match=match,
             side=form.cleaned_data["side"],
             players=[*form.cleaned_data["players"], *form.cleaned_data["draft"]],
@@ -217,7 +217,7 @@ def match_presence(request, pk: int):
 @require_POST
 def match_commit(request, pk: int):
     def action(match, data, form):
-        services.match_commit(
+        seeding.match_commit(
             match=match, side=data["side"], commitment=data["commitment"], actor=request.user
         )
         return "Ready. The draw can start once both captains are ready."
@@ -229,7 +229,7 @@ def match_commit(request, pk: int):
 @require_POST
 def match_reveal(request, pk: int):
     def action(match, data, form):
-        services.match_reveal(
+        seeding.match_reveal(
             match=match, side=data["side"], secret=data["secret"], actor=request.user
         )
         return "Your secret is revealed and checked against your commitment."
@@ -241,7 +241,7 @@ def match_reveal(request, pk: int):
 @require_POST
 def match_agree_short(request, pk: int):
     def action(match, data, form):
-        services.match_agree_short(match=match, side=data["side"], actor=request.user)
+        squads.match_agree_short(match=match, side=data["side"], actor=request.user)
         return "Your agreement to play short is recorded."
 
     return _run_command(request, pk, CAPTAIN, SideForm, action)
@@ -253,7 +253,7 @@ def match_draw(request, pk: int):
     match = _get_match(pk)
     require_perm(request.user, RUN, match)
     try:
-        services.match_draw(match=match, actor=request.user)
+        drawing.match_draw(match=match, actor=request.user)
     except DomainError as exc:
         return _match_page(request, match.pk, status=exc.status, error=exc.message)
     messages.success(request, "The frames are drawn.")
@@ -264,7 +264,7 @@ def match_draw(request, pk: int):
 @require_POST
 def match_redraw(request, pk: int):
     def action(match, data, form):
-        match = services.match_request_redraw(match=match, side=data["side"], actor=request.user)
+        match = drawing.match_request_redraw(match=match, side=data["side"], actor=request.user)
         if match.status == Match.Status.SETUP:
             return "Both captains asked: the draw is set aside. Press Ready again for a new one."
         return "Re-draw requested: it happens when the other captain asks too."
@@ -288,7 +288,7 @@ def match_reorder(request, pk: int):
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.match_reorder(
+                ordering.match_reorder(
                     match=match,
                     side=form.cleaned_data["side"],
                     order=form.order(),
@@ -314,9 +314,9 @@ def match_reorder(request, pk: int):
 def match_reorder_answer(request, pk: int):
     def action(match, data, form):
         if data["answer"] == "accept":
-            services.match_reorder_accept(match=match, side=data["side"], actor=request.user)
+            ordering.match_reorder_accept(match=match, side=data["side"], actor=request.user)
             return "The new order of play is agreed."
-        services.match_reorder_reject(match=match, side=data["side"], actor=request.user)
+        ordering.match_reorder_reject(match=match, side=data["side"], actor=request.user)
         return "The proposed order is turned down."
 
     return _run_command(request, pk, CAPTAIN, ReorderAnswerForm, action)
@@ -342,7 +342,7 @@ def match_referee(request, pk: int, number: int):
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.match_set_referee(
+                drawing.match_set_referee(
                     frame=frame, player=form.cleaned_data["player"], actor=request.user
                 )
             except DomainError as exc:
@@ -372,7 +372,7 @@ def match_paper(request, pk: int):
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.match_key_in_paper(match=match, scores=form.scores(), actor=request.user)
+                signoff.match_key_in_paper(match=match, scores=form.scores(), actor=request.user)
             except DomainError as exc:
                 error, status = exc.message, exc.status
             else:
@@ -392,7 +392,7 @@ def match_paper(request, pk: int):
 @require_POST
 def match_confirm(request, pk: int):
     def action(match, data, form):
-        match = services.match_confirm(match=match, side=data["side"], actor=request.user)
+        match = signoff.match_confirm(match=match, side=data["side"], actor=request.user)
         if match.status == Match.Status.CONFIRMED:
             return "Both captains confirmed: the result counts in the league."
         return "Confirmed for your side; waiting for the other captain."
@@ -404,7 +404,7 @@ def match_confirm(request, pk: int):
 @require_POST
 def match_dispute(request, pk: int):
     def action(match, data, form):
-        services.match_dispute(
+        signoff.match_dispute(
             match=match, side=data["side"], reason=data["reason"], actor=request.user
         )
         return "Disputed. The secretary will settle it."
@@ -423,7 +423,7 @@ def match_settle(request, pk: int):
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.match_settle(
+                signoff.match_settle(
                     match=match,
                     actor=request.user,
                     decision=form.cleaned_data["decision"],

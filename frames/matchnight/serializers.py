@@ -6,10 +6,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from frames.models import SIDES, Side
 from leagues.models import Player
-
-from .models import Side
-from .selectors import SIDES
 
 
 def side_field() -> serializers.ChoiceField:

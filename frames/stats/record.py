@@ -26,36 +26,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
-from celery import shared_task
 from django.db.models import (
-    Count,
     Exists,
-    ExpressionWrapper,
-    F,
-    FloatField,
-    Max,
     OuterRef,
     Q,
     QuerySet,
-    Sum,
-    Value,
 )
-from django.db.models.functions import Cast, Coalesce, Greatest
 
-from leagues.models import Division, Player, PlayerFrameStat, Season
+from frames.engine import frame_setup
+from frames.models import Frame, FrameEvent, FramePlayer, Side
+from leagues.models import PlayerFrameStat, Season
 from leagues.services import player_frame_stats_replace
 from rules import registry
 
-from .events import frame_setup
-from .models import Frame, FrameEvent, FramePlayer, Side
-
 COUNTED = (Frame.Status.COMPLETE,)
-
-
-# ------------------------------------------------------------------- from the log
 
 
 def effective_payloads(frame_id: int) -> list[dict]:
@@ -214,167 +200,3 @@ def stats_rebuild(*, season: Season | None = None) -> int:
     for frame_id in ids:
         frame_stats_record(frame_id=frame_id)
     return len(ids)
-
-
-@shared_task(acks_late=True)
-def record_frame_stats(frame_id: int) -> int:
-    """Queue after a frame's result is written (delay_on_commit)."""
-    return frame_stats_record(frame_id=frame_id)
-
-
-@shared_task
-def sync_frame_stats() -> int:
-    """Beat: heal frames whose statistics were missed."""
-    return stats_sync()
-
-
-# -------------------------------------------------------------------------- reads
-
-#: Leaderboard columns people may sort by (annotation names differ from the line's
-#: field names: an annotation would otherwise shadow the field inside the aggregates).
-SORTS = {
-    "win_rate": "Win rate",
-    "played": "Frames played",
-    "frames_won": "Frames won",
-    "best_break": "Highest break",
-    "average": "Average score",
-    "two_hundreds": "200s",
-    "red_two_hundreds": "Red in the 200",
-    "wipeouts": "Black-pin wipe-outs",
-}
-
-
-def _aggregates() -> dict[str, Any]:
-    played = Count("id")
-    won = Count("id", filter=Q(won=True))
-    shared = Count("id", filter=Q(shared=True))
-    return {
-        "played": played,
-        "frames_won": won,
-        "frames_shared": shared,
-        "frames_lost": played - won - shared,
-        "win_rate": ExpressionWrapper(
-            (Cast(won, FloatField()) + Cast(shared, FloatField()) * Value(0.5))
-            * Value(100.0)
-            / Cast(Greatest(played, Value(1)), FloatField()),
-            output_field=FloatField(),
-        ),
-        "average": ExpressionWrapper(
-            Cast(Coalesce(Sum("score"), 0), FloatField()) / Cast(Greatest(played, 1), FloatField()),
-            output_field=FloatField(),
-        ),
-        "shot_frames": Count("id", filter=Q(has_shots=True)),
-        "best_break": Coalesce(Max("high_break"), 0),
-        "two_hundreds": Coalesce(Sum("pots_200"), 0),
-        "red_two_hundreds": Coalesce(Sum("reds_200"), 0),
-        "wipeouts": Coalesce(Sum("black_pin_wipeouts"), 0),
-        "wiped_total": Coalesce(Sum("points_wiped"), 0),
-    }
-
-
-def _counted() -> QuerySet[PlayerFrameStat]:
-    return PlayerFrameStat.objects.filter(fixture__result_confirmed_at__isnull=False)
-
-
-def leaderboard(
-    *,
-    season: Season | None = None,
-    division: Division | None = None,
-    sort: str = "win_rate",
-    min_frames: int = 0,
-) -> list[dict]:
-    """Players of a division (or a season) with their figures, best first by `sort`
-    (then highest break, then name). One grouped query."""
-    if sort not in SORTS:
-        sort = "win_rate"
-    qs = _counted()
-    if division is not None:
-        qs = qs.filter(division=division)
-    elif season is not None:
-        qs = qs.filter(season=season)
-    rows = (
-        qs.values("player_id", "player__name", "team_id", "team__name")
-        .annotate(**_aggregates())
-        .filter(played__gte=max(min_frames, 1))
-        .order_by(F(sort).desc(), F("best_break").desc(), "player__name", "team__name")
-    )
-    return list(rows)
-
-
-def player_summary(player: Player) -> list[dict]:
-    """The player's figures per season, newest first (one grouped query)."""
-    return list(
-        _counted()
-        .filter(player=player)
-        .values("season_id", "season__name", "season__league__name", "team_id", "team__name")
-        .annotate(**_aggregates())
-        .order_by("-season_id", "team__name")
-    )
-
-
-def player_form(player: Player, *, frames: int = 20) -> list[PlayerFrameStat]:
-    """The player's last `frames` lines, oldest first."""
-    recent = list(
-        _counted()
-        .filter(player=player)
-        .select_related("fixture__home", "fixture__away")
-        .order_by("-played_on", "-fixture_id", "-frame_number")[:frames]
-    )
-    recent.reverse()
-    return recent
-
-
-# ----------------------------------------------------------------- the form chart
-
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 120, 8
-COLOURS = {"won": "#0b6e4f", "lost": "#b3261e", "shared": "#9a6700"}
-
-
-def form_chart(lines: list[PlayerFrameStat]) -> dict | None:
-    """Geometry for the server-rendered SVG form chart: one bar per frame (height: the
-    side's score; colour: won, lost or shared) and a line for the running win rate.
-    Presentation attributes only (the CSP forbids style attributes)."""
-    if not lines:
-        return None
-    top = max(max(line.score for line in lines), 1)
-    inner_w = CHART_WIDTH - 2 * CHART_PAD
-    inner_h = CHART_HEIGHT - 2 * CHART_PAD
-    step = inner_w / len(lines)
-    bar_w = max(step * 0.7, 1.0)
-    bars, points = [], []
-    won = 0.0
-    for i, line in enumerate(lines):
-        result = "shared" if line.shared else ("won" if line.won else "lost")
-        won += 1 if line.won else 0.5 if line.shared else 0
-        h = max(inner_h * line.score / top, 1.0)
-        x = CHART_PAD + i * step + (step - bar_w) / 2
-        fixture = line.fixture
-        opponent = fixture.away if line.side == "home" else fixture.home
-        when = line.played_on.strftime("%-d %b") if isinstance(line.played_on, date) else ""
-        bars.append(
-            {
-                "x": round(x, 1),
-                "y": round(CHART_PAD + inner_h - h, 1),
-                "w": round(bar_w, 1),
-                "h": round(h, 1),
-                "fill": COLOURS[result],
-                "title": f"{when} v {opponent.name}, frame {line.frame_number}: {result} "
-                f"{line.score:,}–{line.opponent_score:,}",
-            }
-        )
-        rate = won / (i + 1)
-        points.append(
-            f"{round(CHART_PAD + i * step + step / 2, 1)},"
-            f"{round(CHART_PAD + inner_h * (1 - rate), 1)}"
-        )
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "bars": bars,
-        "rate_line": " ".join(points),
-        "base_y": CHART_HEIGHT - CHART_PAD,
-        "right": CHART_WIDTH - CHART_PAD,
-        "pad": CHART_PAD,
-        "top": top,
-        "last_rate": round(100 * won / len(lines)),
-    }

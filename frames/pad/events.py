@@ -30,7 +30,6 @@ frame complete, writes its scores and updates the match. Until then an undo or a
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from collections.abc import Mapping
@@ -40,20 +39,23 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import DateTimeField, Q, Value
+from django.db.models import DateTimeField, Value
 from django.db.models.functions import Coalesce
-from django.urls import reverse
 
-from leagues.errors import DomainError
+from frames.engine import frame_result, frame_setup
+from frames.models import Frame, FrameEvent, Match, MatchLog
+from frames.results import frame_result_recorded, match_update_result
+from marker.errors import DomainError
 from rules import registry
 from rules.core import RuleError
 
-from .models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Side
-from .selectors import tally
+from .selectors import (
+    events_since,
+    frame_head,
+)
 
 SCHEMA_VERSION = 1
-OPEN_STATUSES = (Frame.Status.SCHEDULED, Frame.Status.IN_PLAY)
-RECENT_EVENTS = 8
+
 
 # The columns of a stored event that make up its answer (one SELECT, no join but the user).
 _ANSWER_FIELDS = (
@@ -79,42 +81,6 @@ class EventAnswer:
     body: dict[str, Any]
 
 
-# --------------------------------------------------------------------------- setup
-
-
-def frame_setup(frame: Frame) -> dict[str, Any]:
-    """The engine setup of a frame: `frame.setup` when the draw wrote one, else one built
-    from the frame's players (sides home/away for games that have sides, else the players
-    in order, home first).
-    """
-    if frame.setup:
-        return dict(frame.setup)
-    game = registry.get(frame.game_id)
-    options = {f.name: f for f in game.options}
-    names: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
-    for side, name in (
-        FramePlayer.objects.filter(frame=frame)
-        .order_by("side", "position")
-        .values_list("side", "player__name")
-    ):
-        names[side].append(name)
-    setup: dict[str, Any] = {}
-    if "sides" in options:
-        setup["sides"] = [Side.HOME, Side.AWAY]
-        if any(names.values()) and "players" in options:
-            setup["players"] = {side: names[side] or [None] for side in (Side.HOME, Side.AWAY)}
-    elif "players" in options and options["players"].type == "list":
-        if names[Side.HOME] and names[Side.AWAY]:
-            setup["players"] = names[Side.HOME] + names[Side.AWAY]
-    return setup
-
-
-def initial_view(frame: Frame) -> dict[str, Any]:
-    """The public state of a frame that has no event yet (nothing written)."""
-    game = registry.get(frame.game_id)
-    return game.view(game.initial(frame_setup(frame)))
-
-
 @transaction.atomic
 def frame_start(*, frame_id: int, now: datetime) -> Frame:
     """Put a scheduled frame in play: fix its setup and store the engine's initial state.
@@ -137,9 +103,6 @@ def frame_start(*, frame_id: int, now: datetime) -> Frame:
     frame.started_at = now
     frame.save(update_fields=["setup", "state", "view", "status", "started_at"])
     return frame
-
-
-# ----------------------------------------------------------------------- the write
 
 
 def frame_record_event(
@@ -202,7 +165,7 @@ def frame_record_event(
                 starting=starting,
             )
             if appended and starting:
-                _update_match(frame.match)  # the first event puts the match in play
+                match_update_result(match=frame.match)  # the first event puts the match in play
     except IntegrityError:
         # A unique constraint refused the row and the statement rolled back as a whole:
         # this id is stored (a concurrent retry got there first, or the id was reused),
@@ -244,7 +207,11 @@ SELECT id, %(seq)s, %(event_id)s, %(kind)s, %(payload)s::jsonb, %(schema)s, %(to
   FROM moved
 RETURNING id
 """
+
+
 _START_SQL = ", status = 'in_play', started_at = COALESCE(started_at, %(created_at)s)"
+
+
 _SETUP_SQL = ", setup = %(setup)s::jsonb"
 
 
@@ -457,9 +424,6 @@ def event_answer(row: Mapping[str, Any], *, replayed: bool) -> dict[str, Any]:
     }
 
 
-# ------------------------------------------------------------------ confirmation
-
-
 @transaction.atomic
 def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame:
     """The referee confirms the result the pad shows at sequence number `seq`: the frame
@@ -478,7 +442,7 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
     view = frame.view or {}
     if not view.get("over"):
         raise DomainError("not_over", "the frame is not over yet")
-    home, away, winner = _result(view)
+    home, away, winner = frame_result(view)
     won = Frame.objects.filter(pk=frame.pk, last_seq=seq, status=Frame.Status.IN_PLAY).update(
         status=Frame.Status.COMPLETE,
         home_score=home,
@@ -491,11 +455,12 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
     if not won:
         fresh = _frame_row(frame_id)
         raise _closed(fresh) or _conflict(fresh, seq + 1)
-    MatchLog.objects.create(
-        match_id=frame.match_id,
-        actor=user if getattr(user, "is_authenticated", False) else None,
-        action="frame_confirmed",
-        detail={
+    MatchLog.add(
+        frame.match,
+        user,
+        "frame_confirmed",
+        now,
+        **{
             "frame": frame.pk,
             "number": frame.number,
             "seq": seq,
@@ -503,41 +468,11 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
             "away": away,
             "winner": winner,
         },
-        at=now,
     )
     frame.refresh_from_db()
-    _update_match(frame.match)
-    from .stats import record_frame_stats  # stats reads this module: import when used
-
-    record_frame_stats.delay_on_commit(frame.pk)  # the players' statistics, after commit
+    match_update_result(match=frame.match)
+    frame_result_recorded(frame.pk)  # the players' statistics, after commit
     return frame
-
-
-def _update_match(match: Match) -> None:
-    """The match result follows its frames (frames.services owns the tally)."""
-    from frames.services import match_update_result  # late: services is the larger module
-
-    match_update_result(match=match)
-
-
-def _result(view: Mapping[str, Any]) -> tuple[int | None, int | None, str]:
-    """(home score, away score, winner side) from the engine's view. Games whose parties
-    are not named home/away map the first party to home and the second to away."""
-    scores = view.get("scores") or {}
-    if Side.HOME in scores:
-        parties = [Side.HOME.value, Side.AWAY.value]
-    else:
-        parties = list(scores)[:2]
-    values = [scores.get(p) for p in parties] + [None, None]
-    home, away = (v if isinstance(v, int) and v >= 0 else None for v in values[:2])
-    winner = view.get("winner")
-    side = ""
-    if winner in parties:
-        side = (Side.HOME, Side.AWAY)[parties.index(winner)].value
-    return home, away, side
-
-
-# --------------------------------------------------------------------- rebuild
 
 
 @dataclass
@@ -641,233 +576,3 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
                 Frame.objects.filter(pk=frame.pk).update(**frame_wrong)
             report.fixed = True
         return report
-
-
-# ------------------------------------------------------------------- selectors
-
-
-# What a write reads: the frame's position and cached state, and what `frames.enter_event`
-# looks at (the referee, both teams' captains). Not the (larger) public view, which only a
-# 409 answer needs; the columns are named because the match row alone has ~30 of them.
-_WRITE_FIELDS = (
-    "id",
-    "match_id",
-    "game_id",
-    "referee_id",
-    "status",
-    "setup",
-    "state",
-    "last_seq",
-    "top_seq",
-    "started_at",
-    "match__status",
-    "match__fixture_id",
-    *(
-        f"match__fixture__{side}__{field}"
-        for side in ("home", "away")
-        for field in ("id", "captain_id", "vice_captain_id")
-    ),
-)
-
-
-def frame_for_write(frame_id: int) -> Frame | None:
-    """The frame row with what `frames.enter_event` looks at (referee, captains): one read
-    serves both the permission check and the write."""
-    try:
-        return (
-            Frame.objects.select_related("match__fixture__home", "match__fixture__away")
-            .only(*_WRITE_FIELDS)
-            .get(pk=frame_id)
-        )
-    except Frame.DoesNotExist:
-        return None
-
-
-def frame_head(frame: Frame) -> dict[str, Any]:
-    """The frame's current position: sequence numbers, status and public state."""
-    return {
-        "frame": frame.pk,
-        "status": frame.status,
-        "last_seq": frame.last_seq,
-        "top_seq": frame.top_seq,
-        "view": frame.view if frame.view is not None else initial_view(frame),
-    }
-
-
-def _event_rows(qs) -> list[dict[str, Any]]:
-    return [
-        {
-            "seq": r["seq"],
-            "event_id": str(r["event_id"]),
-            "kind": r["kind"],
-            "payload": r["payload"],
-            "top_before": r["top_before"],
-            "top_after": r["top_after"],
-            "last": (r["view_after"] or {}).get("last"),
-            "entered_by": r["entered_by__username"],
-            "device_id": r["device_id"],
-            "created_at": r["created_at"].isoformat(),
-        }
-        for r in qs.values(
-            "seq",
-            "event_id",
-            "kind",
-            "payload",
-            "top_before",
-            "top_after",
-            "view_after",
-            "entered_by__username",
-            "device_id",
-            "created_at",
-        )
-    ]
-
-
-def events_since(frame_id: int, since: int, limit: int | None = None) -> list[dict[str, Any]]:
-    """The frame's events after sequence number `since`, in order."""
-    qs = FrameEvent.objects.filter(frame_id=frame_id, seq__gt=since).order_by("seq")
-    if limit is not None:
-        qs = qs[:limit]
-    return _event_rows(qs)
-
-
-def recent_events(frame_id: int, count: int = RECENT_EVENTS) -> list[dict[str, Any]]:
-    """The frame's last `count` events, oldest first."""
-    rows = _event_rows(FrameEvent.objects.filter(frame_id=frame_id).order_by("-seq")[:count])
-    return rows[::-1]
-
-
-def frame_players(frame: Frame) -> dict[str, list[str]]:
-    """side -> its players' names in order (from prefetched `players__player`)."""
-    players: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
-    for slot in frame.players.all():
-        players[slot.side].append(slot.player.name)
-    return players
-
-
-def frame_sides(frame: Frame) -> dict[str, dict[str, Any]]:
-    """side -> {team, players} for display."""
-    fixture = frame.match.fixture
-    players = frame_players(frame)
-    return {
-        Side.HOME: {"team": fixture.home.name, "players": players[Side.HOME]},
-        Side.AWAY: {"team": fixture.away.name, "players": players[Side.AWAY]},
-    }
-
-
-def frame_for_pad(frame_id: int) -> Frame:
-    """The frame with its match, teams, referee and players (raises Frame.DoesNotExist)."""
-    return (
-        Frame.objects.select_related("match__fixture__home", "match__fixture__away", "referee")
-        .prefetch_related("players__player")
-        .get(pk=frame_id)
-    )
-
-
-def frame_state(frame: Frame) -> dict[str, Any]:
-    """What the pad shows: the head, the sides, the recent events and the confirmation."""
-    return {
-        **frame_head(frame),
-        "match": frame.match_id,
-        "number": frame.number,
-        "kind": frame.kind,
-        "game_id": frame.game_id,
-        "referee": frame.referee.name if frame.referee_id else None,
-        "sides": frame_sides(frame),
-        "recent": recent_events(frame.pk),
-        "confirmed": frame.status == Frame.Status.COMPLETE,
-        "result": {
-            "home": frame.home_score,
-            "away": frame.away_score,
-            "winner": frame.winner,
-            "shared": frame.shared,
-        },
-    }
-
-
-def frame_etag(frame: Frame, *extra: Any) -> str:
-    """A strong ETag for a frame's state: it changes with every event and status change."""
-    return (
-        f'"f{frame.pk}-{frame.last_seq}-{frame.top_seq}-{frame.status}-{"-".join(map(str, extra))}"'
-    )
-
-
-def match_live(match_id: int) -> dict[str, Any]:
-    """Every frame of a match with its players, scores and break (raises Match.DoesNotExist)."""
-    match = Match.objects.select_related("fixture__home", "fixture__away").get(pk=match_id)
-    frames = list(
-        Frame.objects.filter(match=match)
-        .select_related("referee")
-        .prefetch_related("players__player")
-        .order_by("order")
-    )
-    rows = []
-    for frame in frames:
-        view = frame.view or {}
-        players = frame_players(frame)
-        scores = view.get("scores") or {}
-        rows.append(
-            {
-                "id": frame.pk,
-                "number": frame.number,
-                "order": frame.order,
-                "kind": frame.kind,
-                "status": frame.status,
-                "players": players,
-                "referee": frame.referee.name if frame.referee_id else None,
-                "scores": {
-                    Side.HOME.value: scores.get(Side.HOME, frame.home_score),
-                    Side.AWAY.value: scores.get(Side.AWAY, frame.away_score),
-                },
-                "break": view.get("break", 0),
-                "at_table": view.get("at_table"),
-                "player": view.get("player"),
-                "next": view.get("next"),
-                "over": bool(view.get("over")) or frame.status == Frame.Status.COMPLETE,
-                "winner": frame.winner or view.get("winner") or "",
-                "shared": frame.shared or bool(view.get("shared")),
-                "last_seq": frame.last_seq,
-                "pad": reverse("frame-pad", args=[frame.pk]),
-            }
-        )
-    return {
-        "match": match.pk,
-        "status": match.status,
-        "status_label": match.get_status_display(),
-        "frames_display": tally(frames).frames_display,
-        "home": {"team": match.fixture.home.name, "score": match.home_score},
-        "away": {"team": match.fixture.away.name, "score": match.away_score},
-        "frames": rows,
-    }
-
-
-def body_etag(body: Any) -> str:
-    """A strong ETag for a JSON body."""
-    digest = hashlib.blake2b(
-        json.dumps(body, sort_keys=True, default=str).encode(), digest_size=12
-    ).hexdigest()
-    return f'"{digest}"'
-
-
-def frames_for_user(user: Any) -> list[Frame]:
-    """Open frames this user may score: as referee, as a captain of either team, or all
-    frames of matches in play for the secretary."""
-    if not getattr(user, "is_authenticated", False):
-        return []
-    qs = Frame.objects.filter(status__in=OPEN_STATUSES).exclude(
-        match__status__in=[Match.Status.CONFIRMED, Match.Status.SETUP]
-    )
-    if not user.is_staff:
-        mine = (
-            Q(referee__user=user)
-            | Q(match__fixture__home__captain=user)
-            | Q(match__fixture__home__vice_captain=user)
-            | Q(match__fixture__away__captain=user)
-            | Q(match__fixture__away__vice_captain=user)
-        )
-        qs = qs.filter(mine)
-    return list(
-        qs.select_related("match__fixture__home", "match__fixture__away", "referee").order_by(
-            "-match__fixture__date", "match_id", "order"
-        )[:40]
-    )

@@ -20,12 +20,12 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from frames.models import Frame, Match, MatchLog
 from leagues.serializers import ErrorSerializer
 from rules import registry
 
-from . import events
-from .models import Frame, Match, MatchLog
-from .pad_serializers import (
+from . import events, selectors
+from .serializers import (
     ConfirmInSerializer,
     ConflictSerializer,
     EventAnswerSerializer,
@@ -59,7 +59,7 @@ def _conditional(request, etag: str, build) -> Response:
 
 
 def _frame_for_write(view: APIView, request, pk: int) -> Frame:
-    frame = events.frame_for_write(pk)
+    frame = selectors.frame_for_write(pk)
     if frame is None:
         raise exceptions.NotFound("No such frame.")
     if not request.user.has_perm(ENTER, frame):
@@ -88,7 +88,7 @@ class FrameEventsView(APIView):
         except ValueError:
             raise exceptions.ValidationError({"since": ["An integer is required."]}) from None
         return Response(
-            {**events.frame_head(frame), "events": events.events_since(frame.pk, since, 1000)}
+            {**selectors.frame_head(frame), "events": selectors.events_since(frame.pk, since, 1000)}
         )
 
     @extend_schema(
@@ -139,13 +139,16 @@ class FrameStateView(APIView):
     @extend_schema(responses={200: FrameStateSerializer, 304: NOT_MODIFIED, 404: ErrorSerializer})
     def get(self, request, pk: int):
         try:
-            frame = events.frame_for_pad(pk)
+            frame = selectors.frame_for_pad(pk)
         except Frame.DoesNotExist:
             raise exceptions.NotFound("No such frame.") from None
-        etag = events.frame_etag(frame, request.user.pk or 0)
+        etag = selectors.frame_etag(frame, request.user.pk or 0)
 
         def build():
-            return {**events.frame_state(frame), "can_enter": request.user.has_perm(ENTER, frame)}
+            return {
+                **selectors.frame_state(frame),
+                "can_enter": request.user.has_perm(ENTER, frame),
+            }
 
         return _conditional(request, etag, build)
 
@@ -220,10 +223,10 @@ class MatchLiveView(APIView):
     @extend_schema(responses={200: MatchLiveSerializer, 304: NOT_MODIFIED, 404: ErrorSerializer})
     def get(self, request, pk: int):
         try:
-            body = events.match_live(pk)
+            body = selectors.match_live(pk)
         except Match.DoesNotExist:
             raise exceptions.NotFound("No such match.") from None
-        return _conditional(request, events.body_etag(body), lambda: body)
+        return _conditional(request, selectors.body_etag(body), lambda: body)
 
 
 class PadSessionView(APIView):

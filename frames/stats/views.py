@@ -8,12 +8,12 @@ from django.views.decorators.http import require_safe
 
 from leagues.models import Division, Player, Season
 
-from . import stats
+from . import chart, selectors
 
 
 def _sort(request) -> str:
     sort = request.GET.get("sort", "win_rate")
-    return sort if sort in stats.SORTS else "win_rate"
+    return sort if sort in selectors.SORTS else "win_rate"
 
 
 def _min_frames(request) -> int:
@@ -34,9 +34,9 @@ def division_leaderboard(request, pk: int):
             "title": f"{division.name} leaderboard",
             "season": division.season,
             "division": division,
-            "rows": stats.leaderboard(division=division, sort=sort, min_frames=min_frames),
+            "rows": selectors.leaderboard(division=division, sort=sort, min_frames=min_frames),
             "sort": sort,
-            "sorts": stats.SORTS,
+            "sorts": selectors.SORTS,
             "min_frames": min_frames,
         },
     )
@@ -53,9 +53,9 @@ def season_leaderboard(request, pk: int):
             "title": f"{season} leaderboard",
             "season": season,
             "division": None,
-            "rows": stats.leaderboard(season=season, sort=sort, min_frames=min_frames),
+            "rows": selectors.leaderboard(season=season, sort=sort, min_frames=min_frames),
             "sort": sort,
-            "sorts": stats.SORTS,
+            "sorts": selectors.SORTS,
             "min_frames": min_frames,
         },
     )
@@ -66,12 +66,12 @@ def player_stats(request, pk: int):
     """The player page with statistics and form; its statistics alone for htmx (the
     league's player page loads them into its `player_stats` block)."""
     player = get_object_or_404(Player, pk=pk)
-    form = stats.player_form(player)
+    form = selectors.player_form(player)
     context = {
         "player": player,
-        "summary": stats.player_summary(player),
+        "summary": selectors.player_summary(player),
         "form": form,
-        "chart": stats.form_chart(form),
+        "chart": chart.form_chart(form),
     }
     if getattr(request, "htmx", False):
         return render(request, "frames/stats_player_fragment.html", context)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .models import FrameEvent
+from frames.models import FrameEvent
 
 
 # A pattern, not an enum: drf-spectacular names every enum after its field, and "kind" is

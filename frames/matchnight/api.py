@@ -10,11 +10,12 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from frames import selectors
+from frames.models import Frame, Match
 from leagues.models import Fixture
 from leagues.serializers import ErrorSerializer
 
-from . import selectors, services
-from .models import Frame, Match
+from . import drawing, ordering, seeding, signoff, squads
 from .serializers import (
     CommitInputSerializer,
     DisputeInputSerializer,
@@ -62,7 +63,7 @@ class MatchOpenView(APIView):
     def post(self, request, pk: int):
         fixture = self.get_permission_object()
         existed = Match.objects.filter(fixture=fixture).exists()
-        match = services.match_open(fixture=fixture, actor=request.user)
+        match = squads.match_open(fixture=fixture, actor=request.user)
         return match_response(match, status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
 
 
@@ -111,7 +112,7 @@ class PresenceView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_mark_present(
+        squads.match_mark_present(
             match=match,
             side=data["side"],
             players=data["players"],
@@ -133,7 +134,7 @@ class CommitView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_commit(
+        seeding.match_commit(
             match=match, side=data["side"], commitment=data["commitment"], actor=request.user
         )
 
@@ -151,7 +152,7 @@ class RevealView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_reveal(
+        seeding.match_reveal(
             match=match, side=data["side"], secret=data["secret"], actor=request.user
         )
 
@@ -168,7 +169,7 @@ class AgreeShortView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_agree_short(match=match, side=data["side"], actor=request.user)
+        squads.match_agree_short(match=match, side=data["side"], actor=request.user)
 
 
 class DrawView(MatchCommand):
@@ -181,7 +182,7 @@ class DrawView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_draw(match=match, actor=request.user)
+        drawing.match_draw(match=match, actor=request.user)
 
 
 class RedrawView(MatchCommand):
@@ -197,7 +198,7 @@ class RedrawView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_request_redraw(match=match, side=data["side"], actor=request.user)
+        drawing.match_request_redraw(match=match, side=data["side"], actor=request.user)
 
 
 class ReorderView(MatchCommand):
@@ -212,7 +213,7 @@ class ReorderView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_reorder(
+        ordering.match_reorder(
             match=match, side=data["side"], order=data["order"], actor=request.user
         )
 
@@ -226,7 +227,7 @@ class ReorderAcceptView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_reorder_accept(match=match, side=data["side"], actor=request.user)
+        ordering.match_reorder_accept(match=match, side=data["side"], actor=request.user)
 
 
 class ReorderRejectView(MatchCommand):
@@ -240,7 +241,7 @@ class ReorderRejectView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_reorder_reject(match=match, side=data["side"], actor=request.user)
+        ordering.match_reorder_reject(match=match, side=data["side"], actor=request.user)
 
 
 class RefereeView(MatchCommand):
@@ -256,7 +257,7 @@ class RefereeView(MatchCommand):
 
     def perform(self, match, data, request, serializer):
         frame = get_object_or_404(Frame, match=match, number=self.kwargs["number"])
-        services.match_set_referee(frame=frame, player=data["player"], actor=request.user)
+        drawing.match_set_referee(frame=frame, player=data["player"], actor=request.user)
 
 
 class PaperView(MatchCommand):
@@ -271,7 +272,7 @@ class PaperView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_key_in_paper(match=match, scores=serializer.scores(), actor=request.user)
+        signoff.match_key_in_paper(match=match, scores=serializer.scores(), actor=request.user)
 
 
 class ConfirmView(MatchCommand):
@@ -286,7 +287,7 @@ class ConfirmView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_confirm(match=match, side=data["side"], actor=request.user)
+        signoff.match_confirm(match=match, side=data["side"], actor=request.user)
 
 
 class DisputeView(MatchCommand):
@@ -298,7 +299,7 @@ class DisputeView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_dispute(
+        signoff.match_dispute(
             match=match, side=data["side"], reason=data["reason"], actor=request.user
         )
 
@@ -316,7 +317,7 @@ class SettleView(MatchCommand):
         return super().post(request, pk)
 
     def perform(self, match, data, request, serializer):
-        services.match_settle(
+        signoff.match_settle(
             match=match,
             actor=request.user,
             decision=data["decision"],

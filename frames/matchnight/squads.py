@@ -1,0 +1,186 @@
+"""Match night opens, and each captain marks who is present (rule 8: drafted players,
+playing short by agreement)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.db import transaction
+
+from frames.models import (
+    Match,
+    MatchLog,
+    Presence,
+    other_side,
+)
+from frames.results import (
+    lock_match,
+)
+from leagues.models import Fixture, Player, Registration
+from leagues.services import (
+    _drafted_rule_error,  # leagues' rule-8 message, shared so both apps say the same
+    _other_team_of,  # leagues' rule-8 check, without marking the player as played
+    roster_add_player,
+)
+from marker.errors import DomainError
+from rules import registry
+
+from .common import (
+    User,
+    new_server_secret,
+    require_captain,
+    require_runner,
+    require_status,
+    resolve_now,
+)
+
+
+@transaction.atomic
+def match_open(*, fixture: Fixture, actor: User = None, now: datetime | None = None) -> Match:
+    """The Match of a fixture, created on first call (safe to call again). Its game is
+    the league's; the server commits to its own secret for the draw at once."""
+    now = resolve_now(now)
+    fixture = (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("home", "away", "season__league")
+        .get(pk=fixture.pk)
+    )
+    existing = Match.objects.filter(fixture=fixture).first()
+    if existing is not None:
+        return existing
+    match = Match(fixture=fixture, game_id=fixture.season.league.game_id)
+    if actor is not None:
+        require_runner(match, actor, "open match night")
+    if fixture.status == Fixture.Status.POSTPONED:
+        raise DomainError(
+            "fixture_postponed", "This fixture is postponed: move it to a date first."
+        )
+    if fixture.result_confirmed_at is not None:
+        raise DomainError("already_played", "This fixture already has a confirmed result.")
+    try:
+        registry.get(match.game_id)
+    except KeyError:
+        raise DomainError(
+            "unknown_game", f"The league's game {match.game_id!r} is not one Marker knows."
+        ) from None
+    new_server_secret(match)
+    match.save()
+    MatchLog.add(
+        match, actor, "opened", now, game=match.game_id, server_commitment=match.server_commitment
+    )
+    return match
+
+
+@transaction.atomic
+def match_mark_present(
+    *,
+    match: Match,
+    side: str,
+    players: Iterable[Player],
+    actor: User,
+    new_players: Iterable[str] = (),
+    now: datetime | None = None,
+) -> Match:
+    """Set who is present for a side (the whole list: calling again with the same list
+    changes nothing). Players come from the team's roster, or are drafted: a player on
+    no other team's roster who has not played for another team this season (rule 8);
+    `new_players` are names of newcomers, put on the roster as drafted players. A change
+    withdraws the side's Ready (its commitment), since Ready means "these are my players".
+    """
+    now = resolve_now(now)
+    match = lock_match(match)
+    require_captain(match, side, actor, "mark who is present for this side", secretary=True)
+    require_status(match, Match.Status.SETUP)
+    team = match.team(side)
+    season = match.fixture.season
+    roster = {
+        reg.player_id: reg.kind
+        for reg in Registration.objects.filter(team=team, status=Registration.Status.ACTIVE)
+    }
+    elsewhere = {
+        p.player_id: p
+        for p in Presence.objects.filter(match=match).exclude(side=side).select_related("player")
+    }
+    chosen: dict[int, Player] = {}
+    for player in players:
+        if player.pk in elsewhere:
+            raise DomainError(
+                "present_for_other_side",
+                f"{player.name} is already marked present for {match.team(other_side(side)).name}.",
+                field="players",
+            )
+        if player.pk not in roster:
+            other = _other_team_of(player, season, team)
+            if other is not None:
+                raise _drafted_rule_error(player, other)
+        chosen[player.pk] = player
+    for name in new_players:
+        name = " ".join(name.split())
+        if not name:
+            continue
+        # A retried form finds the newcomer it put on the roster the first time.
+        reg = (
+            Registration.objects.filter(
+                team=team, status=Registration.Status.ACTIVE, player__name__iexact=name
+            )
+            .select_related("player")
+            .first()
+        ) or roster_add_player(team=team, name=name, kind=Registration.Kind.DRAFTED)
+        roster[reg.player_id] = reg.kind
+        chosen[reg.player_id] = reg.player
+
+    current = {p.player_id: p for p in Presence.objects.filter(match=match, side=side)}
+    if set(current) == set(chosen):
+        return match
+    Presence.objects.filter(match=match, side=side).exclude(player_id__in=chosen).delete()
+    Presence.objects.bulk_create(
+        [
+            Presence(
+                match=match,
+                side=side,
+                player=player,
+                drafted=roster.get(pk) != Registration.Kind.REGISTERED,
+                marked_by=actor,
+                marked_at=now,
+            )
+            for pk, player in chosen.items()
+            if pk not in current
+        ]
+    )
+    withdrawn = bool(getattr(match, f"{side}_commitment"))
+    if withdrawn:
+        setattr(match, f"{side}_commitment", "")
+        setattr(match, f"{side}_secret", "")
+        match.save(update_fields=[f"{side}_commitment", f"{side}_secret"])
+    MatchLog.add(
+        match,
+        actor,
+        "presence",
+        now,
+        side=side,
+        players=sorted(chosen),
+        added=sorted(set(chosen) - set(current)),
+        removed=sorted(set(current) - set(chosen)),
+        drafted=sorted(pk for pk in chosen if roster.get(pk) != Registration.Kind.REGISTERED),
+        ready_withdrawn=withdrawn,
+    )
+    return match
+
+
+@transaction.atomic
+def match_agree_short(
+    *, match: Match, side: str, actor: User, now: datetime | None = None
+) -> Match:
+    """A captain agrees to play although a side has fewer than five (rule 8). The draw
+    needs both captains' agreement for that; calling again changes nothing."""
+    now = resolve_now(now)
+    match = lock_match(match)
+    require_captain(match, side, actor, "agree to play short for this side")
+    require_status(match, Match.Status.SETUP)
+    field = f"short_agreed_{side}"
+    if not getattr(match, field):
+        setattr(match, field, True)
+        match.save(update_fields=[field])
+        MatchLog.add(match, actor, "short_agreed", now, side=side)
+    return match

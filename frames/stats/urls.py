@@ -1,0 +1,15 @@
+"""Statistics pages (included from config/urls.py)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path(
+        "divisions/<int:pk>/leaderboard/",
+        views.division_leaderboard,
+        name="division-leaderboard",
+    ),
+    path("seasons/<int:pk>/leaderboard/", views.season_leaderboard, name="season-leaderboard"),
+    path("players/<int:pk>/stats/", views.player_stats, name="player-stats"),
+]
