@@ -6,7 +6,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install lint bench clean lock
+.PHONY: run test check install lint bench clean lock
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,16 +24,21 @@ run: $(STAMP)
 	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: secretary, captain, referee (password marker-demo)"
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: $(STAMP)
+test: $(STAMP) check
 	@bash scripts/ensure-browser
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-lint: $(STAMP)
+# The house checks (also run by pre-commit): lint, formatting, import contracts, types, and
+# no model change without its migration.
+check: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
+	DEBUG=1 DATABASE_URL=sqlite:///:memory: $(PY) manage.py makemigrations --check --dry-run
+	DEBUG=1 DATABASE_URL=sqlite:///:memory: $(PY) manage.py spectacular --fail-on-warn --file /dev/null
+
+lint: check
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

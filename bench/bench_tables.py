@@ -346,7 +346,7 @@ def main() -> None:
     from django.urls import reverse
 
     from frames.stats import selectors as stats_selectors
-    from leagues import services, standings
+    from leagues import publishing, standings
     from leagues.models import Division, Publication
 
     setup_test_environment()  # locmem email outbox, testserver host
@@ -391,7 +391,7 @@ def main() -> None:
     mail.outbox = []
     start = time.perf_counter()
     with transaction.atomic():
-        publication = services.publication_request(season=season, actor=data["secretary"])
+        publication = publishing.publication_request(season=season, actor=data["secretary"])
     publish_s = time.perf_counter() - start
     publication = Publication.objects.get(pk=publication.pk)
 

@@ -207,7 +207,10 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     # The tables (docs/tables.md): heal publications whose worker vanished; remind captains
     # of tomorrow's fixtures; record statistics of frames the match-night code missed.
-    "tables-sweep-publications": {"task": "leagues.tasks.sweep_publications", "schedule": 60.0},
+    "tables-sweep-publications": {
+        "task": "leagues.publishing.sweep_publications",
+        "schedule": 60.0,
+    },
     "tables-fixture-reminders": {
         "task": "leagues.tasks.send_fixture_reminders",
         "schedule": crontab(hour=10, minute=0),
@@ -216,7 +219,12 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Match night: confirm results left unconfirmed past their league's period (48 h).
     "match-autoconfirm": {"task": "frames.matchnight.tasks.autoconfirm_matches", "schedule": 900.0},
 }
-CELERY_IMPORTS = ["frames.matchnight.tasks", "frames.stats.tasks"]  # tasks beside their sub-domain
+CELERY_IMPORTS = [
+    "frames.matchnight.tasks",
+    "frames.stats.tasks",
+    "leagues.invitations",
+    "leagues.publishing",
+]  # tasks beside their sub-domain
 
 # Security: strict in production, relaxed only where DEBUG needs plain HTTP.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -39,6 +39,10 @@ def can_run_match(user: Any, match: Any) -> bool:
 
 register("frames.run_match", can_run_match)
 register("frames.settle_dispute", is_secretary)
+# Replace a result scored on the pad with paper scores.
+register("frames.replace_pad_result", is_secretary)
+# Only this team's captain or vice-captain (the object is the team).
+register("frames.captain_team", is_team_captain)
 register("frames.enter_event", can_enter_frame_events)
 
 

@@ -67,8 +67,8 @@ def tally(frames: Iterable[Frame]) -> Tally:
     >>> (t.home_frames, t.away_frames, t.home_score, t.away_score, t.finished)
     (Decimal('1.5'), Decimal('0.5'), 1200, 1200, True)
     """
-    won = {Side.HOME: Decimal(0), Side.AWAY: Decimal(0)}
-    score = {Side.HOME: 0, Side.AWAY: 0}
+    won: dict[str, Decimal] = {Side.HOME: Decimal(0), Side.AWAY: Decimal(0)}
+    score: dict[str, int] = {Side.HOME: 0, Side.AWAY: 0}
     finished, started, count = True, False, 0
     for frame in frames:
         count += 1

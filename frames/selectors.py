@@ -123,12 +123,12 @@ class MatchDetail:
 
 
 def scorecard_rows(frames: Iterable[Frame], fixture: Fixture | None = None) -> list[FrameRow]:
-    names = {}
+    names: dict[str, str] = {}
     if fixture is not None:
         names = {Side.HOME: fixture.home.name, Side.AWAY: fixture.away.name}
     rows = []
     for frame in frames:
-        slots = {Side.HOME: [], Side.AWAY: []}
+        slots: dict[str, list[Player]] = {Side.HOME: [], Side.AWAY: []}
         for slot in frame.players.all():
             slots[slot.side].append(slot.player)
         rows.append(FrameRow(frame, slots[Side.HOME], slots[Side.AWAY], frame_winner(frame), names))
@@ -163,7 +163,8 @@ def match_detail(match_id: int) -> MatchDetail:
     log = list(MatchLog.objects.filter(match=match).select_related("actor").order_by("at", "id"))
     made_by = {}
     for entry in log:
-        entry.label = LOG_LABELS.get(entry.action, entry.action.replace("_", " "))
+        label = LOG_LABELS.get(entry.action, entry.action.replace("_", " "))
+        entry.label = label  # type: ignore[attr-defined]  # read by the template
         if entry.action == "committed":
             made_by[entry.detail.get("side", "")] = entry.detail.get("made_by", "")
     rows = scorecard_rows(frames, fixture)

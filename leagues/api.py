@@ -11,7 +11,7 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import selectors, services, standings
+from . import publishing, selectors, services, standings
 from .models import (
     Division,
     Fixture,
@@ -335,7 +335,7 @@ class SeasonPublicationsView(APIView):
 
     @extend_schema(request=None, responses={202: PublicationSerializer, **ERRORS})
     def post(self, request, pk: int):
-        publication = services.publication_request(
+        publication = publishing.publication_request(
             season=self.get_permission_object(), actor=request.user
         )
         publication.refresh_from_db()  # in-process, the job may already have run

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -122,7 +122,7 @@ def _orient_round(
 
 
 def double_round_robin(
-    divisions: dict[int, Sequence[TeamSlot]],
+    divisions: Mapping[int, Sequence[TeamSlot]],
     tables: dict[int, int],
     nights: Sequence[date],
     *,
@@ -185,11 +185,11 @@ def double_round_robin(
         # Every division mirrors on the same nights, so the venue check above holds in
         # the second half too (a smaller division simply rests in between).
         half = first_half_rounds
-        for division, rounds in sorted(oriented.items()):
-            for r, pairs_in_round in enumerate(rounds):
-                for home, away in pairs_in_round:
-                    matches.append(Match(division, r + 1, nights[r], home, away))
-                    matches.append(Match(division, half + r + 1, nights[half + r], away, home))
+        for division, oriented_rounds in sorted(oriented.items()):
+            for r, pairs_in_round in enumerate(oriented_rounds):
+                for host, guest in pairs_in_round:
+                    matches.append(Match(division, r + 1, nights[r], host, guest))
+                    matches.append(Match(division, half + r + 1, nights[half + r], guest, host))
         return sorted(matches, key=lambda m: (m.date, m.division, m.home))
     raise ScheduleError(
         "venue_clash",

@@ -2,30 +2,26 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.mail import get_connection, send_mail
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from marker.errors import DomainError
 
-from . import standings
 from .models import (
     Division,
     Fixture,
-    Invitation,
     League,
     Player,
     PlayerFrameStat,
@@ -35,7 +31,6 @@ from .models import (
     Season,
     SentNotification,
     Subscription,
-    TableSnapshot,
     Team,
     Venue,
     validate_tie_breakers,
@@ -43,6 +38,7 @@ from .models import (
 from .scheduling import ScheduleError, TeamSlot, double_round_robin, match_nights
 
 User = get_user_model()
+Actor = Any  # an account (settings.AUTH_USER_MODEL): typed loosely, the model is swappable
 
 
 def _other_team_of(player: Player, season: Season, team: Team) -> Team | None:
@@ -72,7 +68,7 @@ def team_register(
     season: Season,
     name: str,
     venue: Venue,
-    captain: User,
+    captain: Actor,
     division: Division | None = None,
     captain_plays: bool = True,
 ) -> Team:
@@ -109,7 +105,7 @@ def team_update(
     team: Team,
     name: str | None = None,
     venue: Venue | None = None,
-    vice_captain: User | None = None,
+    vice_captain: Actor | None = None,
 ) -> Team:
     fields = []
     if name is not None:
@@ -229,41 +225,6 @@ def registration_mark_played(
 
 
 @transaction.atomic
-def invitation_create(*, team: Team, invited_by: User, name: str, email: str) -> Invitation:
-    """Invite someone by email to the roster; the email is sent after the commit."""
-    from . import tasks
-
-    name, email = name.strip(), email.strip().lower()
-    if not name:
-        raise DomainError("required", "Give the player's name.", field="name")
-    if "@" not in email:
-        raise DomainError("bad_email", "Give a valid email address.", field="email")
-    if Invitation.objects.filter(team=team, email=email, accepted_at__isnull=True).exists():
-        raise DomainError(
-            "already_invited", f"{email} has already been invited to {team.name}.", field="email"
-        )
-    invitation = Invitation.objects.create(team=team, name=name, email=email, invited_by=invited_by)
-    tasks.send_invitation.delay_on_commit(invitation.pk)
-    return invitation
-
-
-@transaction.atomic
-def invitation_accept(*, token: str, user: User, now: datetime | None = None) -> Registration:
-    invitation = Invitation.objects.select_for_update().filter(token=token).first()
-    if invitation is None:
-        raise DomainError("not_found", "This invitation does not exist.", status=404)
-    if invitation.accepted_at is not None:
-        raise DomainError("already_accepted", "This invitation has already been accepted.")
-    player = Player.objects.filter(user=user).first()
-    if player is None:
-        player = Player.objects.create(user=user, name=invitation.name, email=invitation.email)
-    registration = roster_add_player(team=invitation.team, player=player)
-    invitation.accepted_at = now or timezone.now()
-    invitation.save(update_fields=["accepted_at"])
-    return registration
-
-
-@transaction.atomic
 def fixtures_generate(
     *,
     season: Season,
@@ -282,6 +243,7 @@ def fixtures_generate(
     teams = list(Team.objects.filter(season=season, division__isnull=False).select_related("venue"))
     divisions: dict[int, list[TeamSlot]] = {}
     for team in teams:
+        assert team.division_id is not None  # filtered above
         divisions.setdefault(team.division_id, []).append(
             TeamSlot(team.pk, team.venue_id, team.name)
         )
@@ -419,8 +381,6 @@ def fixture_record_result(
 
 logger = logging.getLogger(__name__)
 
-#: A running publication whose heartbeat is older than this is presumed dead.
-PUBLICATION_STALE_AFTER = timedelta(seconds=getattr(settings, "PUBLICATION_STALE_SECONDS", 120))
 
 _SCHEME_FIELDS = (
     "points_per_frame",
@@ -570,327 +530,6 @@ def fixture_award(
 # ------------------------------------------------------------------------- publishing
 
 
-@transaction.atomic
-def publication_request(*, season: Season, actor=None, now: datetime | None = None) -> Publication:
-    """Ask for the season's tables to be published as of now. The job runs after the
-    commit (in-process without a broker). While one is queued or running, asking again
-    returns it (the database holds one active publication per season)."""
-    from . import tasks
-
-    now = now or timezone.now()
-    Season.objects.select_for_update().filter(pk=season.pk).first()
-    active = Publication.objects.filter(
-        season=season, state__in=[Publication.State.QUEUED, Publication.State.RUNNING]
-    ).first()
-    if active is not None:
-        return active
-    if not Division.objects.filter(season=season).exists():
-        raise DomainError("no_divisions", f"{season} has no divisions to publish.")
-    publication = Publication.objects.create(
-        season=season,
-        as_of=now,
-        created_by=actor,
-        created_at=now,
-        heartbeat_at=now,
-        step="Waiting for a worker",
-    )
-    tasks.publish_tables.delay_on_commit(publication.pk)
-    return publication
-
-
-@transaction.atomic
-def publication_retry(*, publication: Publication, now: datetime | None = None) -> Publication:
-    """Queue a failed publication again; what it had finished is kept."""
-    from . import tasks
-
-    now = now or timezone.now()
-    updated = Publication.objects.filter(pk=publication.pk, state=Publication.State.FAILED).update(
-        state=Publication.State.QUEUED, heartbeat_at=now, error="", step="Queued again"
-    )
-    if not updated:
-        raise DomainError("not_failed", "Only a failed publication can be tried again.")
-    tasks.publish_tables.delay_on_commit(publication.pk)
-    publication.refresh_from_db()
-    return publication
-
-
-def publication_claim(*, publication_id: int, now: datetime) -> bool:
-    """Take the job: queued → running, or running with a stale heartbeat (its worker
-    died) → running. One conditional UPDATE, so two workers never both win."""
-    stale = now - PUBLICATION_STALE_AFTER
-    claimed = (
-        Publication.objects.filter(pk=publication_id)
-        .filter(
-            Q(state=Publication.State.QUEUED)
-            | Q(state=Publication.State.RUNNING, heartbeat_at__lt=stale)
-        )
-        .update(
-            state=Publication.State.RUNNING,
-            heartbeat_at=now,
-            started_at=Coalesce(F("started_at"), Value(now)),
-            attempts=F("attempts") + 1,
-            error="",
-        )
-    )
-    return claimed == 1
-
-
-def _beat(publication_id: int, *, progress: int, step: str, **extra) -> None:
-    Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
-        progress=min(progress, 100), step=step[:200], heartbeat_at=timezone.now(), **extra
-    )
-
-
-CSV_HEADER = [
-    "Division",
-    "Pos",
-    "Team",
-    "P",
-    "W",
-    "D",
-    "L",
-    "Frames for",
-    "Frames against",
-    "Frame difference",
-    "Aggregate for",
-    "Aggregate against",
-    "Deducted",
-    "Points",
-    "Explanation",
-    "Notes",
-]
-
-
-def table_csv_rows(division: str, rows: list[dict]) -> list[list]:
-    return [
-        [
-            division,
-            r["position_display"],
-            r["team"],
-            r["played"],
-            r["won"],
-            r["drawn"],
-            r["lost"],
-            r["frames_for"],
-            r["frames_against"],
-            r["frame_difference"],
-            r["score_for"],
-            r["score_against"],
-            r["deducted"],
-            r["points"],
-            r["explanation"],
-            "; ".join(r["notes"]),
-        ]
-        for r in rows
-    ]
-
-
-def _csv(lines: list[list]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    writer.writerows(lines)
-    return out.getvalue()
-
-
-def _snapshot(publication: Publication, table: standings.Table, now: datetime) -> TableSnapshot:
-    rows = table.as_rows()
-    context = {
-        "division_name": table.division,
-        "rows": rows,
-        "notes": table.notes,
-        "scheme_text": table.scheme.describe(),
-        "as_of": publication.as_of,
-        "provisional": False,
-    }
-    snapshot, _ = TableSnapshot.objects.get_or_create(
-        publication=publication,
-        division_id=table.division_id,
-        defaults={
-            "as_of": publication.as_of,
-            "rows": rows,
-            "notes": [{"team": n["team"], "text": n["text"]} for n in table.notes],
-            "scheme": table.scheme.as_dict() | {"text": table.scheme.describe()},
-            "html": render_to_string("leagues/table.html", context),
-            "csv": _csv(table_csv_rows(table.division, rows)),
-            "created_at": now,
-        },
-    )
-    return snapshot
-
-
-def table_recipients(season: Season) -> list[tuple[str, str]]:
-    """(email, unsubscribe token or "") of the captains and vice-captains of the season's
-    teams and of the league's subscribers, each address once."""
-    users = Team.objects.filter(season=season).values_list("captain__email", "vice_captain__email")
-    recipients = {e.strip().lower(): "" for pair in users for e in pair if e and e.strip()}
-    for email, token in Subscription.objects.filter(
-        league_id=season.league_id, active=True
-    ).values_list("email", "token"):
-        recipients.setdefault(email.strip().lower(), token)
-    return sorted(recipients.items())
-
-
-def _send_once(
-    *,
-    kind: str,
-    recipient: str,
-    subject: str,
-    body: str,
-    now: datetime,
-    fixture: Fixture | None = None,
-    publication: Publication | None = None,
-    connection=None,
-) -> bool:
-    """Send one email at most once per (kind, subject object, recipient): the row is
-    inserted under a unique index in the same transaction as the send, so a second run
-    (or a concurrent one, which waits on the index) sends nothing. If the send fails the
-    row rolls back and a retry sends it."""
-    try:
-        with transaction.atomic():
-            SentNotification.objects.create(
-                kind=kind,
-                fixture=fixture,
-                publication=publication,
-                recipient=recipient,
-                sent_at=now,
-            )
-            send_mail(
-                subject=subject,
-                message=body,
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=[recipient],
-                connection=connection,
-            )
-    except IntegrityError:
-        return False  # already sent (by an earlier or a concurrent run)
-    return True
-
-
-def publication_run(*, publication_id: int, now: datetime | None = None) -> str:
-    """The publishing job: snapshot every division's table as of the publication's
-    cut-off, render the season's CSV and printable page, then email the captains and the
-    subscribers. Safe to run twice or to resume after a crash: each step checks what is
-    already done (snapshots are unique per division, emails per recipient). Returns
-    "published", "skipped" (not claimable: done, or running elsewhere) or "failed"."""
-    now = now or timezone.now()
-    if not publication_claim(publication_id=publication_id, now=now):
-        return "skipped"
-    try:
-        _publish(publication_id)
-    except Exception as exc:
-        logger.exception("publication %s failed", publication_id)
-        Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
-            state=Publication.State.FAILED,
-            error=f"{type(exc).__name__}: {exc}"[:2000],
-            step="Failed",
-            finished_at=timezone.now(),
-        )
-        return "failed"
-    return "published"
-
-
-def _publish(publication_id: int) -> None:
-    publication = Publication.objects.select_related("season", "season__league").get(
-        pk=publication_id
-    )
-    season = publication.season
-    done = set(publication.snapshots.values_list("division_id", flat=True))
-    division_count = Division.objects.filter(season=season).count()
-    if len(done) < division_count:
-        _beat(publication_id, progress=5, step="Building the tables")
-        built = standings.tables(season, as_of=publication.as_of)
-        for i, table in enumerate(built, start=1):
-            if table.division_id not in done:
-                _snapshot(publication, table, timezone.now())
-            _beat(
-                publication_id,
-                progress=5 + 60 * i // len(built),
-                step=f"Table {i} of {len(built)}: {table.division}",
-            )
-    snapshots = list(publication.snapshots.select_related("division").order_by("division__rank"))
-    lines: list[list] = []
-    for snap in snapshots:
-        lines += table_csv_rows(snap.division.name, snap.rows)
-    printable = render_to_string(
-        "leagues/publication_print.html",
-        {"publication": publication, "season": season, "snapshots": snapshots},
-    )
-    _beat(
-        publication_id,
-        progress=70,
-        step="Emailing captains and subscribers",
-        csv=_csv(lines),
-        printable_html=printable,
-    )
-    recipients = table_recipients(season)
-    site = settings.SITE_URL.rstrip("/")
-    subject = f"{season}: tables as of {timezone.localtime(publication.as_of):%-d %b %Y}"
-    tables_text = render_to_string(  # the same for everyone: rendered once
-        "leagues/email/tables.txt",
-        {"publication": publication, "season": season, "snapshots": snapshots, "site": site},
-    )
-    already = set(
-        SentNotification.objects.filter(publication=publication).values_list("recipient", flat=True)
-    )
-    with get_connection() as mailer:  # one connection for the lot (SMTP: one handshake)
-        for i, (email, token) in enumerate(recipients, start=1):
-            if email not in already:
-                body = tables_text + render_to_string(
-                    "leagues/email/tables_footer.txt",
-                    {"site": site, "unsubscribe_token": token},
-                )
-                _send_once(
-                    kind=SentNotification.Kind.TABLES,
-                    recipient=email,
-                    subject=subject,
-                    body=body,
-                    publication=publication,
-                    now=timezone.now(),
-                    connection=mailer,
-                )
-            if i % 10 == 0 or i == len(recipients):
-                _beat(
-                    publication_id,
-                    progress=70 + 29 * i // len(recipients),
-                    step=f"Emailed {i} of {len(recipients)}",
-                )
-    sent = SentNotification.objects.filter(publication=publication).count()
-    Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
-        state=Publication.State.DONE,
-        progress=100,
-        step=f"Published {len(snapshots)} table(s); {sent} email(s) sent",
-        emails_sent=sent,
-        finished_at=timezone.now(),
-        heartbeat_at=timezone.now(),
-    )
-
-
-@transaction.atomic
-def publications_requeue_stale(*, now: datetime | None = None) -> list[int]:
-    """The sweeper: publications queued or running whose heartbeat is stale (a lost
-    message, a killed worker) go back to queued with a fresh heartbeat and are sent to
-    the workers again after the commit. Returns their ids."""
-    from . import tasks
-
-    now = now or timezone.now()
-    stale = list(
-        Publication.objects.select_for_update(skip_locked=True)
-        .filter(
-            state__in=[Publication.State.QUEUED, Publication.State.RUNNING],
-            heartbeat_at__lt=now - PUBLICATION_STALE_AFTER,
-        )
-        .values_list("pk", flat=True)
-    )
-    if stale:
-        Publication.objects.filter(pk__in=stale).update(
-            state=Publication.State.QUEUED, heartbeat_at=now, step="Re-queued by the sweeper"
-        )
-        for pk in stale:
-            tasks.publish_tables.delay_on_commit(pk)
-    return stale
-
-
 # ---------------------------------------------------------------------- subscriptions
 
 
@@ -924,6 +563,42 @@ def subscription_cancel(*, token: str) -> Subscription:
         subscription.active = False
         subscription.save(update_fields=["active"])
     return subscription
+
+
+def send_once(
+    *,
+    kind: str,
+    recipient: str,
+    subject: str,
+    body: str,
+    now: datetime,
+    fixture: Fixture | None = None,
+    publication: Publication | None = None,
+    connection=None,
+) -> bool:
+    """Send one email at most once per (kind, subject object, recipient): the row is
+    inserted under a unique index in the same transaction as the send, so a second run
+    (or a concurrent one, which waits on the index) sends nothing. If the send fails the
+    row rolls back and a retry sends it."""
+    try:
+        with transaction.atomic():
+            SentNotification.objects.create(
+                kind=kind,
+                fixture=fixture,
+                publication=publication,
+                recipient=recipient,
+                sent_at=now,
+            )
+            send_mail(
+                subject=subject,
+                message=body,
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=[recipient],
+                connection=connection,
+            )
+    except IntegrityError:
+        return False  # already sent (by an earlier or a concurrent run)
+    return True
 
 
 # -------------------------------------------------------------------------- reminders
@@ -960,7 +635,7 @@ def reminders_send(*, day: date, now: datetime | None = None) -> int:
                     "leagues/email/reminder.txt",
                     {"fixture": fixture, "team": team, "user": user, "site": site},
                 )
-                sent += _send_once(
+                sent += send_once(
                     kind=SentNotification.Kind.REMINDER,
                     recipient=email,
                     subject=f"Tomorrow: {fixture.home.name} v {fixture.away.name}",

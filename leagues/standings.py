@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import cast
 
 from django.db import connection
 
@@ -95,7 +96,7 @@ def _points_sql(scheme: Scheme) -> tuple[str, list]:
     `sides` rows below), per the scheme; terms the scheme does not use are left out.
     Decimal parameters are cast: SQLite binds them as text."""
     n = "CAST(%s AS NUMERIC)"
-    sql, params = f"s.f * {n}", [scheme.points_per_frame]
+    sql, params = f"s.f * {n}", list[object]([scheme.points_per_frame])
     if scheme.points_per_match_win or scheme.points_per_match_draw:
         sql += f" + CASE WHEN s.f > s.a THEN {n} WHEN s.f = s.a THEN {n} ELSE 0 END"
         params += [scheme.points_per_match_win, scheme.points_per_match_draw]
@@ -341,7 +342,10 @@ def _explain(neighbours: list[Row], decider: Decider, *, mine_first: bool) -> st
     mine, theirs = (above, below) if mine_first else (below, above)
     who = _and([r.team for r in neighbours])
     if key == "head_to_head":
-        (mp, mf), (tp, tf) = mine, theirs  # type: ignore[misc]
+        (mp, mf), (tp, tf) = (
+            cast(tuple[Decimal, Decimal], mine),
+            cast(tuple[Decimal, Decimal], theirs),
+        )
         between = f"in matches between {_and(list(group))}"
         if mp != tp:
             return f"{who} on head-to-head ({number(mp)} to {number(tp)} points {between})"
@@ -550,12 +554,12 @@ def _notes(
             text = f"{number(points)} point{'s' * (points != 1)} deducted: {d['reason']}"
             notes.append({"team_id": d["team_id"], "team": d["team__name"], "text": text})
     if awards:
-        found = Fixture.objects.filter(result_confirmed_at__isnull=False, **scope).exclude(
+        awarded = Fixture.objects.filter(result_confirmed_at__isnull=False, **scope).exclude(
             outcome=Fixture.Outcome.PLAYED
         )
         if as_of is not None:
-            found = found.filter(result_confirmed_at__lte=as_of)
-        for f in found.order_by("date", "id").values(
+            awarded = awarded.filter(result_confirmed_at__lte=as_of)
+        for f in awarded.order_by("date", "id").values(
             "date",
             "outcome",
             "outcome_reason",
@@ -573,8 +577,11 @@ def _notes(
                 f"{number(f['home_frames'] or 0)}–{number(f['away_frames'] or 0)}: "
                 f"{f['outcome_reason']}"
             )
-            for side in ("home", "away"):
-                notes.append({"team_id": f[f"{side}_id"], "team": f[f"{side}__name"], "text": text})
+            for team_id, team_name in (
+                (f["home_id"], f["home__name"]),
+                (f["away_id"], f["away__name"]),
+            ):
+                notes.append({"team_id": team_id, "team": team_name, "text": text})
     for n in notes:
         if n["team_id"] in rows:
             rows[n["team_id"]].notes.append(n["text"])

@@ -6,18 +6,17 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
 from marker.errors import DomainError
+from marker.permissions import require_perm
 
-from . import selectors, services
+from . import invitations, publishing, selectors, services
 from .forms import (
     AcceptInvitationForm,
     AddPlayerForm,
@@ -40,11 +39,6 @@ from .models import (
     Team,
     Venue,
 )
-
-
-def require_perm(user, perm: str, obj=None) -> None:
-    if not user.has_perm(perm, obj):
-        raise PermissionDenied
 
 
 def _form_error(form, exc: DomainError) -> None:
@@ -203,7 +197,7 @@ def team_roster(request, pk: int):
             elif action == "invite":
                 invite_form = InviteForm(request.POST, prefix="invite")
                 if invite_form.is_valid():
-                    inv = services.invitation_create(
+                    inv = invitations.invitation_create(
                         team=team,
                         invited_by=request.user,
                         name=invite_form.cleaned_data["name"],
@@ -236,28 +230,24 @@ def invitation_accept(request, token: str):
     form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         try:
-            with transaction.atomic():
-                user = request.user
-                if not user.is_authenticated:
-                    if not form.is_valid():
-                        raise DomainError("invalid", "Choose a username and a password.")
-                    # form errors already say which field is wrong
-                    user_model = get_user_model()
-                    if user_model.objects.filter(username=form.cleaned_data["username"]).exists():
-                        raise DomainError(
-                            "username_taken", "That username is taken.", field="username"
-                        )
-                    user = user_model.objects.create_user(
-                        username=form.cleaned_data["username"],
-                        email=invitation.email,
-                        password=form.cleaned_data["password"],
-                    )
-                services.invitation_accept(token=token, user=user)
+            if not request.user.is_authenticated and not form.is_valid():
+                raise DomainError("invalid", "Choose a username and a password.")
+            data = form.cleaned_data if form.is_bound and form.is_valid() else {}
+            registration = invitations.invitation_accept(
+                token=token,
+                user=request.user,
+                username=data.get("username", ""),
+                password=data.get("password", ""),
+            )
         except DomainError as exc:
             _form_error(form, exc)
         else:
             if not request.user.is_authenticated:
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                login(
+                    request,
+                    registration.player.user,
+                    backend="django.contrib.auth.backends.ModelBackend",
+                )
             messages.success(request, f"Welcome to {invitation.team.name}.")
             return redirect("team-detail", pk=invitation.team_id)
     return render(request, "leagues/invitation.html", {"invitation": invitation, "form": form})
@@ -341,13 +331,13 @@ def _tables_action(request, season: Season) -> str | None:
     None if the input was not valid (DomainError propagates)."""
     action = request.POST.get("action")
     if action == "publish":
-        publication = services.publication_request(season=season, actor=request.user)
+        publication = publishing.publication_request(season=season, actor=request.user)
         return f"Publishing the tables as of {timezone.localtime(publication.as_of):%H:%M}."
     if action == "retry":
         publication = get_object_or_404(
             Publication, pk=request.POST.get("publication") or 0, season=season
         )
-        services.publication_retry(publication=publication)
+        publishing.publication_retry(publication=publication)
         return "Trying the publication again."
     if action == "deduct":
         form = DeductionForm(request.POST)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from rest_framework import permissions as drf_permissions
 
 from marker.errors import DomainError
@@ -78,6 +79,12 @@ def allowed(user: Any, name: str, obj: Any = None) -> bool:
     if predicate is None:
         raise KeyError(f"no permission named {name!r} is registered")
     return bool(user is not None and getattr(user, "is_active", False) and predicate(user, obj))
+
+
+def require_perm(user: Any, name: str, obj: Any = None) -> None:
+    """For views: PermissionDenied (a 403 page) unless `user` holds `name` on `obj`."""
+    if not user.has_perm(name, obj):
+        raise PermissionDenied
 
 
 def require(

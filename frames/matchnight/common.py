@@ -22,7 +22,7 @@ from frames.models import (
 )
 from leagues.models import Player
 from marker.errors import DomainError
-from marker.permissions import is_secretary, is_team_captain
+from marker.permissions import require
 
 User = Any  # settings.AUTH_USER_MODEL instance (or None for the system)
 
@@ -50,30 +50,31 @@ def check_side(side: str) -> str:
 def require_captain(match: Match, side: str, actor: User, doing: str, *, secretary: bool = False):
     """Only the side's captain or vice-captain (or, where allowed, the secretary)."""
     check_side(side)
-    if secretary and is_secretary(actor):
-        return
-    if not is_team_captain(actor, match.team(side)):
-        who = f"{match.team(side).name}'s captain or vice-captain"
-        raise DomainError(
-            "not_captain",
-            f"Only {who}{' or the secretary' if secretary else ''} can {doing}.",
-            status=403,
-        )
+    who = f"{match.team(side).name}'s captain or vice-captain"
+    require(
+        actor,
+        "leagues.change_team" if secretary else "frames.captain_team",
+        match.team(side),
+        code="not_captain",
+        message=f"Only {who}{' or the secretary' if secretary else ''} can {doing}.",
+    )
 
 
 def require_runner(match: Match, actor: User, doing: str) -> None:
     """A captain of either side, or the secretary."""
-    if is_secretary(actor) or any(is_team_captain(actor, match.team(s)) for s in SIDES):
-        return
-    raise DomainError(
-        "not_captain", f"Only a captain of either team or the secretary can {doing}.", status=403
+    require(
+        actor,
+        "frames.run_match",
+        match,
+        code="not_captain",
+        message=f"Only a captain of either team or the secretary can {doing}.",
     )
 
 
 def require_status(match: Match, *allowed: str) -> None:
     if match.status in allowed:
         return
-    messages = {
+    messages: dict[str, tuple[str, str]] = {
         Match.Status.SETUP: ("not_drawn", "The match has not been drawn yet."),
         Match.Status.DRAWN: ("already_drawn", "The match has been drawn."),
         Match.Status.IN_PLAY: ("in_play", "The match is being played."),

@@ -285,6 +285,7 @@ def resolve_referees(match: Match, frames_in_order: list[Frame]) -> tuple[str, .
                 frame.number, frame.kind, names["home"], names["away"], None, tuple(conceded)
             )
         )
+    assert match.seed is not None  # a drawn match has its seed
     solved, notes = reassign_referees(
         drawn, list(present["home"]), list(present["away"]), match.seed
     )

@@ -27,7 +27,7 @@ from frames.results import (
 )
 from frames.selectors import matches_awaiting_confirmation
 from marker.errors import DomainError
-from marker.permissions import is_secretary
+from marker.permissions import allowed, require
 
 from .common import (
     OPEN,
@@ -138,7 +138,12 @@ def match_key_in_paper(
         if number not in frames:
             raise DomainError("no_such_frame", f"This match has no frame {number}.", field="frame")
         change = _key_frame(
-            frames[number], home_score, away_score, actor, now, allow_shots=is_secretary(actor)
+            frames[number],
+            home_score,
+            away_score,
+            actor,
+            now,
+            allow_shots=allowed(actor, "frames.replace_pad_result", match),
         )
         if change:
             changes.append(change)
@@ -258,10 +263,13 @@ def match_settle(
     or correct frame scores (frame number → (home, away)); either way it is confirmed."""
     now = resolve_now(now)
     match = lock_match(match, frames=True)
-    if not is_secretary(actor):
-        raise DomainError(
-            "not_secretary", "Only the league secretary settles a result.", status=403
-        )
+    require(
+        actor,
+        "frames.settle_dispute",
+        match,
+        code="not_secretary",
+        message="Only the league secretary settles a result.",
+    )
     if match.status != Match.Status.DISPUTED:
         _require_complete(match)
     if decision not in (SETTLE_ACCEPT, SETTLE_CORRECT):
@@ -329,7 +337,7 @@ def match_autoconfirm_due(*, now: datetime | None = None) -> list[Match]:
     confirmed = []
     for match in matches_awaiting_confirmation():
         hours = match.fixture.season.league.confirm_after_hours
-        if match.completed_at + timedelta(hours=hours) <= now:
+        if match.completed_at is not None and match.completed_at + timedelta(hours=hours) <= now:
             match = match_autoconfirm(match=match, now=now)
             if match.status == Match.Status.CONFIRMED and match.confirmed_at == now:
                 confirmed.append(match)

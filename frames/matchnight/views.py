@@ -11,12 +11,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from frames import selectors
+from frames.draw import MINIMUM_PLAYERS
 from frames.models import SIDES, Frame, Match
 from leagues.models import Fixture
 from leagues.selectors import roster as team_roster
-from leagues.views import require_perm
 from marker.errors import DomainError
-from marker.permissions import is_secretary, is_team_captain
+from marker.permissions import require_perm
 
 from . import drawing, ordering, seeding, signoff, squads
 from .forms import (
@@ -54,8 +54,8 @@ def _context(request, match_id: int, **extra):
     detail = selectors.match_detail(match_id)
     match = detail.match
     user = request.user
-    my_sides = [side for side in SIDES if is_team_captain(user, match.team(side))]
-    secretary = is_secretary(user)
+    my_sides = [side for side in SIDES if user.has_perm("frames.captain_team", match.team(side))]
+    secretary = user.has_perm(SETTLE, match)
     setup = match.status == Match.Status.SETUP
     sides = {}
     for side in SIDES:
@@ -95,7 +95,7 @@ def _context(request, match_id: int, **extra):
         and all_committed
         and all(sides[s]["revealed"] for s in SIDES)
         and (bool(my_sides) or secretary),
-        "short": any(0 < len(detail.squads[s].present) < 5 for s in SIDES),
+        "short": any(0 < len(detail.squads[s].present) < MINIMUM_PLAYERS for s in SIDES),
         "proposal_by": match.reorder_proposed_by,
         "dispute_form": DisputeForm(),
         "started": detail.tally.started,
@@ -278,7 +278,7 @@ def match_reorder(request, pk: int):
     match = _get_match(pk)
     require_perm(request.user, CAPTAIN, match)
     frames = list(Frame.objects.filter(match=match).order_by("order"))
-    my_sides = [s for s in SIDES if is_team_captain(request.user, match.team(s))]
+    my_sides = [s for s in SIDES if request.user.has_perm("frames.captain_team", match.team(s))]
     form = ReorderForm(
         request.POST if request.method == "POST" else None,
         frames=frames,

@@ -552,7 +552,7 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
                     ("state_after", state),
                     ("view_after", view),
                 )
-                if row[name] != value
+                if row[name] != value  # type: ignore[literal-required]  # names from the tuple above
             }
             if wrong:
                 report.problems.append(f"seq {seq}: cached {', '.join(sorted(wrong))} differ")

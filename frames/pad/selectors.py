@@ -143,7 +143,7 @@ def frame_state(frame: Frame) -> dict[str, Any]:
         "number": frame.number,
         "kind": frame.kind,
         "game_id": frame.game_id,
-        "referee": frame.referee.name if frame.referee_id else None,
+        "referee": frame.referee.name if frame.referee else None,
         "sides": frame_sides(frame),
         "recent": recent_events(frame.pk),
         "confirmed": frame.status == Frame.Status.COMPLETE,
@@ -185,7 +185,7 @@ def match_live(match_id: int) -> dict[str, Any]:
                 "kind": frame.kind,
                 "status": frame.status,
                 "players": players,
-                "referee": frame.referee.name if frame.referee_id else None,
+                "referee": frame.referee.name if frame.referee else None,
                 "scores": {
                     Side.HOME.value: scores.get(Side.HOME, frame.home_score),
                     Side.AWAY.value: scores.get(Side.AWAY, frame.away_score),

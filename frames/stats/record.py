@@ -125,7 +125,7 @@ def frame_lines(frame: Frame, players: list[FramePlayer], payloads: list[dict]) 
             side: [str(fp.player_id) for fp in fps] or [None] for side, fps in by_side.items()
         }
         counts = shot_counts(frame.game_id, setup, payloads)
-    scores = {Side.HOME: frame.home_score or 0, Side.AWAY: frame.away_score or 0}
+    scores: dict[str, int] = {Side.HOME: frame.home_score or 0, Side.AWAY: frame.away_score or 0}
     lines = []
     for side, fps in by_side.items():
         other = Side.AWAY if side == Side.HOME else Side.HOME

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from leagues import services
+from leagues import publishing
 from leagues.models import Subscription
 
 from .base import EVERYONE, SIGNED_IN, STAFF, Rule
@@ -12,8 +12,8 @@ from .base import EVERYONE, SIGNED_IN, STAFF, Rule
 
 def setup(ctx) -> None:
     league = ctx.league
-    publication = services.publication_request(season=league.season, actor=league.secretary)
-    services.publication_run(publication_id=publication.pk)  # on_commit does not fire here
+    publication = publishing.publication_request(season=league.season, actor=league.secretary)
+    publishing.publication_run(publication_id=publication.pk)  # on_commit does not fire here
     ctx.publication = publication
     ctx.subscription = Subscription.objects.create(
         league=league.season.league, email="fan@example.org", created_at=timezone.now()

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues import services
+from leagues import publishing, services
 from leagues.models import (
     Fixture,
     Publication,
@@ -46,7 +46,7 @@ def result(fixture, hf, af, hs=1000, as_=900, at=None):
 def publish(season, actor, capture):
     """Ask for a publication; the job runs on commit, in-process (no broker)."""
     with capture(execute=True):
-        publication = services.publication_request(season=season, actor=actor)
+        publication = publishing.publication_request(season=season, actor=actor)
     publication.refresh_from_db()
     return publication
 
@@ -97,13 +97,13 @@ def test_publishing_snapshots_every_division_renders_and_emails(
 def test_the_job_run_twice_has_one_effect(small, django_capture_on_commit_callbacks):
     publication = publish(small.season, small.secretary, django_capture_on_commit_callbacks)
     sent = len(mail.outbox)
-    assert services.publication_run(publication_id=publication.pk) == "skipped"
+    assert publishing.publication_run(publication_id=publication.pk) == "skipped"
     assert TableSnapshot.objects.filter(publication=publication).count() == 2
     assert len(mail.outbox) == sent
     # Asking again while one is running returns the running one.
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        first = services.publication_request(season=small.season, actor=small.secretary)
-        again = services.publication_request(season=small.season, actor=small.secretary)
+        first = publishing.publication_request(season=small.season, actor=small.secretary)
+        again = publishing.publication_request(season=small.season, actor=small.secretary)
     assert first == again and len(callbacks) == 1
 
 
@@ -112,10 +112,10 @@ def test_claim_is_exclusive_unless_the_heartbeat_is_stale(small):
     publication = Publication.objects.create(
         season=small.season, as_of=now, created_at=now, heartbeat_at=now
     )
-    assert services.publication_claim(publication_id=publication.pk, now=now)
-    assert not services.publication_claim(publication_id=publication.pk, now=now)
-    later = now + services.PUBLICATION_STALE_AFTER + timedelta(seconds=1)
-    assert services.publication_claim(publication_id=publication.pk, now=later)
+    assert publishing.publication_claim(publication_id=publication.pk, now=now)
+    assert not publishing.publication_claim(publication_id=publication.pk, now=now)
+    later = now + publishing.PUBLICATION_STALE_AFTER + timedelta(seconds=1)
+    assert publishing.publication_claim(publication_id=publication.pk, now=later)
     publication.refresh_from_db()
     assert publication.attempts == 2 and publication.state == Publication.State.RUNNING
 
@@ -129,11 +129,11 @@ def test_sweeper_heals_a_publication_whose_worker_died_mid_job(
     publication = Publication.objects.create(
         season=small.season, as_of=then, created_at=then, heartbeat_at=then
     )
-    assert services.publication_claim(publication_id=publication.pk, now=then)
+    assert publishing.publication_claim(publication_id=publication.pk, now=then)
     from leagues.standings import tables
 
     first = tables(small.season, as_of=then)[0]
-    kept = services._snapshot(publication, first, then)
+    kept = publishing._snapshot(publication, first, then)
     done_already = sorted(recipients(small))[:2]
     for email in done_already:
         SentNotification.objects.create(
@@ -141,7 +141,7 @@ def test_sweeper_heals_a_publication_whose_worker_died_mid_job(
         )
     # A fresh running job is left alone; a stale one is re-queued and completed.
     with django_capture_on_commit_callbacks(execute=True):
-        healed = services.publications_requeue_stale()
+        healed = publishing.publications_requeue_stale()
     assert healed == [publication.pk]
     publication.refresh_from_db()
     assert publication.state == Publication.State.DONE
@@ -153,7 +153,7 @@ def test_sweeper_heals_a_publication_whose_worker_died_mid_job(
     assert mailed == sorted(recipients(small) - set(done_already))
     assert publication.emails_sent == len(recipients(small))
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.publications_requeue_stale() == []
+        assert publishing.publications_requeue_stale() == []
 
 
 def test_sweeper_leaves_fresh_and_finished_work_alone(small):
@@ -168,7 +168,7 @@ def test_sweeper_leaves_fresh_and_finished_work_alone(small):
     Publication.objects.create(
         season=small.season, as_of=old, created_at=old, heartbeat_at=old, state="failed"
     )
-    assert services.publications_requeue_stale(now=now) == []
+    assert publishing.publications_requeue_stale(now=now) == []
     fresh.refresh_from_db()
     assert fresh.state == "running"
 
@@ -190,12 +190,12 @@ def test_a_failure_is_recorded_and_a_retry_finishes_without_repeating(
     assert TableSnapshot.objects.filter(publication=publication).count() == 2
     monkeypatch.setattr(services, "send_mail", lambda **kw: sends.append(kw["recipient_list"][0]))
     with django_capture_on_commit_callbacks(execute=True):
-        services.publication_retry(publication=publication)
+        publishing.publication_retry(publication=publication)
     publication.refresh_from_db()
     assert publication.state == Publication.State.DONE
     assert sorted(sends) == sorted(recipients(small))  # each exactly once
     with pytest.raises(services.DomainError):
-        services.publication_retry(publication=publication)
+        publishing.publication_retry(publication=publication)
 
 
 # --------------------------------------------------------------------- the outputs
@@ -204,7 +204,7 @@ def test_a_failure_is_recorded_and_a_retry_finishes_without_repeating(
 def test_csv_has_every_division_and_exact_values(small, django_capture_on_commit_callbacks):
     publication = publish(small.season, small.secretary, django_capture_on_commit_callbacks)
     rows = list(csv.reader(io.StringIO(publication.csv)))
-    assert rows[0] == services.CSV_HEADER
+    assert rows[0] == publishing.CSV_HEADER
     assert len(rows) == 1 + 8
     premier = [r for r in rows[1:] if r[0] == small.premier.name]
     assert len(premier) == 4
@@ -363,7 +363,7 @@ def test_subscribe_and_unsubscribe(small):
     assert anon.post(off, {"confirm": "on"}).status_code == 200
     subscription.refresh_from_db()
     assert not subscription.active
-    assert services.table_recipients(small.season) == [(e, "") for e in sorted(recipients(small))]
+    assert publishing.table_recipients(small.season) == [(e, "") for e in sorted(recipients(small))]
 
 
 def _count(fn) -> int:

@@ -71,4 +71,4 @@ def test_beat_schedules_the_reminder_daily_and_the_sweeper_every_minute(settings
     schedule = settings.CELERY_BEAT_SCHEDULE
     assert schedule["tables-fixture-reminders"]["task"] == "leagues.tasks.send_fixture_reminders"
     assert schedule["tables-sweep-publications"]["schedule"] == 60.0
-    assert schedule["tables-sweep-publications"]["task"] == "leagues.tasks.sweep_publications"
+    assert schedule["tables-sweep-publications"]["task"] == "leagues.publishing.sweep_publications"

@@ -7,7 +7,7 @@ from django.core import mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from leagues import services, tasks
+from leagues import invitations, services
 from leagues.models import Invitation, Registration, Season
 from marker.errors import DomainError
 from tests.factories import PlayerFactory, SeasonFactory, TeamFactory, UserFactory, VenueFactory
@@ -133,12 +133,12 @@ def test_invitation_email_is_sent_once_even_when_the_task_runs_twice(
 ):
     team = TeamFactory(name="The Crown")
     with django_capture_on_commit_callbacks(execute=True):
-        inv = services.invitation_create(
+        inv = invitations.invitation_create(
             team=team, invited_by=team.captain, name="Ann", email="ANN@example.org"
         )
     assert inv.email == "ann@example.org"
     assert len(mail.outbox) == 1  # eager: sent on commit
-    assert tasks.send_invitation(inv.pk) is False
+    assert invitations.send_invitation(inv.pk) is False
     assert len(mail.outbox) == 1
     assert "The Crown" in mail.outbox[0].subject
     assert inv.token in mail.outbox[0].body
@@ -146,21 +146,21 @@ def test_invitation_email_is_sent_once_even_when_the_task_runs_twice(
 
 def test_accepting_an_invitation_puts_the_player_on_the_roster():
     team = TeamFactory()
-    inv = services.invitation_create(
+    inv = invitations.invitation_create(
         team=team, invited_by=team.captain, name="Ann", email="ann@example.org"
     )
     user = UserFactory()
-    reg = services.invitation_accept(token=inv.token, user=user)
+    reg = invitations.invitation_accept(token=inv.token, user=user)
     assert reg.team == team and reg.player.user == user
     with pytest.raises(DomainError) as err:
-        services.invitation_accept(token=inv.token, user=user)
+        invitations.invitation_accept(token=inv.token, user=user)
     assert err.value.code == "already_accepted"
 
 
 def test_invalid_invitation_email_saves_nothing():
     team = TeamFactory()
     with pytest.raises(DomainError) as err:
-        services.invitation_create(team=team, invited_by=team.captain, name="Ann", email="nope")
+        invitations.invitation_create(team=team, invited_by=team.captain, name="Ann", email="nope")
     assert err.value.field == "email"
     assert not Invitation.objects.exists()
     assert mail.outbox == []

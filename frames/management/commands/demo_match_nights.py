@@ -22,7 +22,7 @@ from django.utils import timezone
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, Match, Side
 from frames.pad import events
-from leagues import services as leagues_services
+from leagues import publishing
 from leagues.models import Fixture, League, Registration
 from rules.simulate import simulate_frame
 
@@ -69,8 +69,8 @@ class Command(BaseCommand):
 
 
 def publish(season, secretary, *, at: datetime) -> None:
-    publication = leagues_services.publication_request(season=season, actor=secretary, now=at)
-    leagues_services.publication_run(publication_id=publication.pk, now=at)
+    publication = publishing.publication_request(season=season, actor=secretary, now=at)
+    publishing.publication_run(publication_id=publication.pk, now=at)
 
 
 def _at(day, hour: int, minute: int = 0) -> datetime:

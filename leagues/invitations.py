@@ -1,0 +1,115 @@
+"""Inviting someone to a roster by email, and their accepting it (with a new account when
+they have none). The email goes out once, from a Celery task after the commit."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from marker.errors import DomainError
+
+from .models import (
+    Invitation,
+    Player,
+    Registration,
+    Team,
+)
+from .services import Actor, roster_add_player
+
+
+@transaction.atomic
+def invitation_create(*, team: Team, invited_by: Actor, name: str, email: str) -> Invitation:
+    """Invite someone by email to the roster; the email is sent after the commit."""
+
+    name, email = name.strip(), email.strip().lower()
+    if not name:
+        raise DomainError("required", "Give the player's name.", field="name")
+    if "@" not in email:
+        raise DomainError("bad_email", "Give a valid email address.", field="email")
+    if Invitation.objects.filter(team=team, email=email, accepted_at__isnull=True).exists():
+        raise DomainError(
+            "already_invited", f"{email} has already been invited to {team.name}.", field="email"
+        )
+    invitation = Invitation.objects.create(team=team, name=name, email=email, invited_by=invited_by)
+    send_invitation.delay_on_commit(invitation.pk)
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(
+    *,
+    token: str,
+    user: Any = None,
+    username: str = "",
+    password: str = "",
+    now: datetime | None = None,
+) -> Registration:
+    """Accept an invitation: the signed-in `user` joins the roster, or, with no one signed
+    in, a new account (`username`, `password`, checked by the site's password validators)
+    is made for the invited person (`registration.player.user`)."""
+    invitation = Invitation.objects.select_for_update().filter(token=token).first()
+    if invitation is None:
+        raise DomainError("not_found", "This invitation does not exist.", status=404)
+    if invitation.accepted_at is not None:
+        raise DomainError("already_accepted", "This invitation has already been accepted.")
+    if user is None or not user.is_authenticated:
+        user = _account_create(username=username, password=password, email=invitation.email)
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        player = Player.objects.create(user=user, name=invitation.name, email=invitation.email)
+    registration = roster_add_player(team=invitation.team, player=player)
+    invitation.accepted_at = now or timezone.now()
+    invitation.save(update_fields=["accepted_at"])
+    return registration
+
+
+def _account_create(*, username: str, password: str, email: str) -> Any:
+    username = (username or "").strip()
+    if not username or not password:
+        raise DomainError("invalid", "Choose a username and a password.")
+    user_model = get_user_model()
+    if user_model.objects.filter(username__iexact=username).exists():
+        raise DomainError("username_taken", "That username is taken.", field="username")
+    candidate = user_model(username=username, email=email)
+    try:
+        validate_password(password, user=candidate)
+    except ValidationError as exc:
+        raise DomainError("weak_password", " ".join(exc.messages), field="password") from None
+    return user_model.objects.create_user(username=username, email=email, password=password)
+
+
+@shared_task(acks_late=True, max_retries=5, autoretry_for=(OSError,), retry_backoff=True)
+def send_invitation(invitation_id: int) -> bool:
+    """Email an invitation once: `sent_at` is claimed in the same transaction as the send."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.select_for_update()
+            .select_related("team", "team__season")
+            .filter(pk=invitation_id, sent_at__isnull=True)
+            .first()
+        )
+        if invitation is None:
+            return False
+        link = settings.SITE_URL.rstrip("/") + invitation.get_absolute_url()
+        send_mail(
+            subject=f"Join {invitation.team.name} on Marker",
+            message=(
+                f"Hello {invitation.name},\n\n"
+                f"{invitation.team.name} has invited you to their roster for "
+                f"{invitation.team.season}.\nAccept here: {link}\n"
+            ),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            recipient_list=[invitation.email],
+        )
+        invitation.sent_at = timezone.now()
+        invitation.save(update_fields=["sent_at"])
+    return True
