@@ -86,7 +86,9 @@ def test_nothing_in_the_repository_points_outside_it():
     for path in ROOT.rglob("*"):
         if path.suffix not in {".py", ".md", ".html", ".toml", ".js"} or not path.is_file():
             continue
-        if {".venv", ".git", "node_modules", "staticfiles"} & set(path.parts) or path == Path(__file__):
+        if {".venv", ".git", "node_modules", "staticfiles"} & set(path.parts) or path == Path(
+            __file__
+        ):
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
         for needle in ("../shared/", "/work/shared", "shared/specs/", "shared/seeds/"):
