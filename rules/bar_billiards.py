@@ -96,6 +96,8 @@ class BBState(NamedTuple):
     high: tuple[int, int]  # highest break banked by each side
     fouls: tuple[int, int]  # fouled shots by each side
     last: Last | None
+    held: int = 0  # the break banked when the frame ended on the cut-off (rule 2i(b))
+    held_high: int = 0  # that side's highest break before it
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -250,7 +252,8 @@ _STATE_DOC = {
     "last": "what the last event did, or null: {type, side, player, break_off, endgame, "
     "brought (balls brought from the trough onto the table), pots [{ball, hole, points}] "
     "(points 0 on a foul shot), to_trough, points (scored by this shot), banked (banked by "
-    "this event: end of visit, endgame pot or end of frame), foul (the foul whose penalty "
+    "this event: end of visit, endgame pot or end of frame; negative on invoke_endgame: the "
+    "break banked at the cut-off taken back into play), foul (the foul whose penalty "
     "applied; the first declared among the heaviest), fouls (all fouls called, with "
     "endgame_no_cushion added when automatic), penalty (break or entire_score; break with "
     "foul null = an endgame shot that missed without a cushion), lost (the break lost), "
@@ -428,19 +431,33 @@ class BarBilliards(Game[BBState]):
         return self._shot(state, event)
 
     def _invoke(self, s: BBState) -> BBState:
+        """Endgame play reopened by the leader: the side that was at the table plays
+        first, and the break banked when the frame ended on the cut-off continues and is
+        at risk again (rule 2i(b)): it comes off that side's score."""
         if s.phase != "over" or s.end != "cutoff":
             raise IllegalEvent(
                 "not_now", "invoke_endgame applies only when the frame ended on the cut-off"
             )
+        at, held = s.at, s.held
+        scores, breaks, high = s.scores, s.breaks, s.high
+        if held:
+            scores = _pair(scores, at, scores[at] - held)
+            breaks = _pair(breaks, at, breaks[at] - 1)
+            high = _pair(high, at, s.held_high)
         return s._replace(
             phase="endgame",
             end=None,
             invoked=True,
-            brk=0,
+            brk=held,
+            scores=scores,
+            breaks=breaks,
+            high=high,
+            held=0,
+            held_high=0,
             events=s.events + 1,
             last=Last(
                 "invoke_endgame",
-                s.at,
+                at,
                 _player(s),
                 False,
                 False,
@@ -448,7 +465,7 @@ class BarBilliards(Game[BBState]):
                 (),
                 (),
                 0,
-                0,
+                -held,
                 None,
                 (),
                 None,
@@ -658,6 +675,7 @@ class BarBilliards(Game[BBState]):
             at = seats.turn
         # the end of the frame, checked after every event once the bar is down
         phase, end = s.phase, s.end
+        held = held_high = 0
         if s.bar:
             left = wt + wr + (red != "out")
             over = False
@@ -675,6 +693,8 @@ class BarBilliards(Game[BBState]):
                     phase = "endgame"
             if over:
                 phase = "over"
+                if end == "cutoff":
+                    held, held_high = brk, high[at]
                 if brk:
                     scores = _pair(scores, at, scores[at] + brk)
                     breaks = _pair(breaks, at, breaks[at] + 1)
@@ -720,6 +740,8 @@ class BarBilliards(Game[BBState]):
             high,
             nfouls,
             last,
+            held,
+            held_high,
         )
 
     # ----------------------------------------------------------------- view
@@ -866,15 +888,26 @@ scores=mappingproxy({'home': 0, 'away': 0}))
         names = state.seats.players
         zero = dict.fromkeys((st.name for st in self.statistics), 0)
         out: dict[str, dict[str, float]] = {name: dict(zero) for name in names}
+        before_cutoff: dict[str, float] = {}
         for i, event in enumerate(events):
             try:
                 state = self.apply(state, event)
             except RuleError as err:
                 raise err.at(i) from None
             last = state.last
-            if last is None or last.type != "shot" or last.player is None:
+            if last is None or last.player is None:
                 continue
             c = out[last.player]
+            if last.type == "invoke_endgame":
+                if last.banked < 0:  # the break banked at the cut-off is in play again
+                    c["breaks"] -= 1
+                    c["points_banked"] += last.banked
+                    c["high_break"] = before_cutoff.get(last.player, c["high_break"])
+                continue
+            if last.type != "shot":
+                continue
+            if state.end == "cutoff":
+                before_cutoff[last.player] = c["high_break"]
             if last.banked > 0:
                 c["breaks"] += 1
                 c["points_banked"] += last.banked
@@ -898,6 +931,8 @@ def _v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
     )
     out = {k: v for k, v in data.items() if k not in ("sides", "players", "at", "visits")}
     out["seats"] = seats.dump()
+    out.setdefault("held", 0)
+    out.setdefault("held_high", 0)
     return out
 
 
