@@ -1,4 +1,4 @@
-"""4-pin bar billiards (``bar_billiards_4pin``), as specs/bar-billiards-4pin.md fixes it.
+"""4-pin bar billiards (``bar_billiards_4pin``), as the 4-pin bar billiards scoring language fixes it.
 
 The internal state is a :class:`BBState` named tuple (immutable, cheap to copy with
 ``_replace``); :meth:`BarBilliards.view` gives the public JSON state.
@@ -611,7 +611,7 @@ class BarBilliards(Game[BBState]):
                 wt, wr = 0, 1
         penalty, foul = _heaviest(called)
         if penalty is None and not pots and not cushion:
-            penalty = BREAK  # an illegal endgame shot that potted nothing (games.md 6.5 #4)
+            penalty = BREAK  # an illegal endgame shot that potted nothing (the games survey 6.5 #4)
         return self._settle(
             s,
             False,
@@ -747,7 +747,7 @@ class BarBilliards(Game[BBState]):
     # ----------------------------------------------------------------- view
 
     def view(self, state: BBState) -> dict[str, Any]:
-        """The public JSON state (specs/bar-billiards-4pin.md, plus documented extras).
+        """The public JSON state (the 4-pin bar billiards scoring language, plus documented extras).
 
         >>> v = BarBilliards().view(BarBilliards().initial({}))
         >>> v["next"], v["balls_in_play"], v["on_table"], v["red"], v["player"]

@@ -1,6 +1,6 @@
 """The carom family: two players, innings, a carom counts when the table's rule is met.
 
-The carom games of specs/carom.md share one stroke rule and differ in a handful of
+The carom games of the carom scoring language share one stroke rule and differ in a handful of
 parameters: the object balls, the ball the opening stroke must hit first, the cushions the
 cue ball must meet before completing the carom, what a carom is worth, the restricted
 spaces, and whether a frozen ball may be spotted. A game is a frozen :class:`CaromRules`
@@ -9,12 +9,12 @@ the others of carom.md's table are more configs (bank-shot and progressive carom
 a parameter for where the cushions count and what a carom is worth).
 
 ``three_cushion_carom`` (alias ``three_cushion``): the three-cushion carrom game of the
-1908 Brunswick handbook (seeds/billiards-handbook-1908.txt 823-833, which inherits the
+1908 Brunswick handbook (the 1908 Brunswick handbook, lines 823-833, which inherits the
 cushion carrom game 807-821, the three-ball game 541-593 and the general foul rules
-485-539; games.md §4.10). Two whites and a red. A carom counts 1 only when the cue ball
+485-539; the games survey §4.10). Two whites and a red. A carom counts 1 only when the cue ball
 has touched a cushion at least three distinct times before completing it (cushions before
 the first ball and between the two balls both count; "distinct times" are contacts, so the
-same rail twice counts twice: games.md §4.10.11). A miss of both balls counts 1 for the
+same rail twice counts twice: the games survey §4.10.11). A miss of both balls counts 1 for the
 opponent. The striker plays on while he counts.
 
 Read from ``contacts``, the ordered list of what the cue ball touched (object balls and
@@ -198,7 +198,7 @@ CROTCH = SpaceKind(
 
 @dataclass(frozen=True)
 class CaromRules:
-    """One carom game as parameters (specs/carom.md, "the carom games" table).
+    """One carom game as parameters (the carom scoring language, "the carom games" table).
 
     ``object_balls`` are named from the striker's side (``white`` is the opponent's
     ball). ``opening_ball`` must be hit first on an opening stroke for it to count.
@@ -225,8 +225,8 @@ THREE_CUSHION = CaromRules(
     id="three_cushion_carom",
     name="Three-cushion carom",
     aliases=("three_cushion",),
-    source="seeds/billiards-handbook-1908.txt 823-833 (with 807-821, 541-593, 485-539); "
-    "games.md §4.10",
+    source="the 1908 Brunswick handbook, lines 823-833 (with 807-821, 541-593, 485-539); "
+    "the games survey §4.10",
     cushions=3,
     target=50,
 )
@@ -284,7 +284,7 @@ class Count:
 
 
 class CaromGame(Game[CaromState]):
-    """A carom game of specs/carom.md, run from a :class:`CaromRules` config."""
+    """A carom game of the carom scoring language, run from a :class:`CaromRules` config."""
 
     family = "carom"
     players = "2"
@@ -608,7 +608,7 @@ touched no object ball
         space: str | None = None,
         returned: bool = False,
     ) -> Count:
-        """What a stroke is worth (specs/carom.md steps 1-6), before the target check.
+        """What a stroke is worth (the carom scoring language steps 1-6), before the target check.
 
         >>> g = THREE_CUSHION_CAROM
         >>> s = g.initial({})
@@ -666,7 +666,7 @@ touched no object ball
     # -- output ----------------------------------------------------------------
 
     def view(self, state: CaromState) -> dict[str, Any]:
-        """The public state (specs/carom.md "State", plus ``target``)."""
+        """The public state (the carom scoring language "State", plus ``target``)."""
         return {
             "game": self.id,
             "over": state.over,

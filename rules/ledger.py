@@ -1,15 +1,15 @@
 """The ledger family: cue games settled by payments between the players.
 
-Every score is a transfer (specs/ledger.md §1.2): when a party *scores* v, every other
+Every score is a transfer (the ledger scoring language §1.2): when a party *scores* v, every other
 party pays it v; when it *pays* a penalty v, it pays v to every other party. ``scores`` in
 the public state are the net balances, and they always sum to 0.
 
 The snooker-type pool games share one state machine, :class:`SnookerPool`, driven by a
-frozen :class:`SnookerRules` config (specs/ledger.md §3.15 lists the parameters). Only
+frozen :class:`SnookerRules` config (the ledger scoring language §3.15 lists the parameters). Only
 Hoyle's game is built and registered here:
 
 ``snooker_pool_hoyle`` (alias ``snooker_pool``): Snooker Pool, Burroughes & Watts rules as
-reprinted in Hoyle's Games Modernized (seeds/snooker-pool.txt; games.md §7). Rule numbers
+reprinted in Hoyle's Games Modernized (the games survey §7). Rule numbers
 ``rN`` below are Hoyle's. Fifteen reds worth 1; yellow 2, green 3, brown 4, blue 5, pink 6,
 black 7. A red, then a colour of the striker's choice, while reds remain (the colours are
 respotted); then the colours in order yellow to black until every ball is down.
@@ -34,7 +34,7 @@ or the next colour of the sequence):
 Any penalty, and any stroke that pots nothing, ends the visit; the turn passes to the next
 party in the order of play.
 
-Where the book is silent (games.md §7.11 and specs/ledger.md §3.14-3.15), the defaults:
+Where the book is silent (the games survey §7.11 and the ledger scoring language §3.14-3.15), the defaults:
 
 a. The value on after a red (r11) is the colour the striker declared or aimed at (``aim``);
    without ``aim`` it is taken from ``first_hit`` if that is a colour, else the stroke is
@@ -46,7 +46,7 @@ d. r4 is read as the striker paying 1 to each player per colour not respotted, f
    stroke he makes; r4 and r5 together are the ``misplaced_balls`` count of the stroke.
 e. The penalty of a fault is never below the value of the ball on: failing to hit or pot
    the ball on is also a miss of it (r11), and r17 takes the highest (the 1908 formula,
-   specs/ledger.md §3.6). Read alone, r13 and r18 would charge only a cheaper ball struck
+   the ledger scoring language §3.6). Read alone, r13 and r18 would charge only a cheaper ball struck
    or forced off.
 f. r20's point "besides any penalties" is added to the stroke's penalty (r20 overrides
    r17), and the out-of-turn stroke is undone: the table, the ball on and the break stay
@@ -61,7 +61,7 @@ i. r16 (the white touching a colour) is the foul code ``white_touching``; r19's 
 j. Not modelled: players joining or leaving between rounds (r1), claims lapsing after a
    round (r17, the pad records each stroke as it is played), respotting on an occupied
    spot (r22) and disputes (r23).
-k. Play between sides (specs/ledger.md §1.1): sides pay and receive as parties; partners
+k. Play between sides (the ledger scoring language §1.1): sides pay and receive as parties; partners
    take their side's visits in turn.
 l. When the last ball is down the highest balance wins; equal highest balances share.
 
@@ -151,7 +151,7 @@ def transfer(balances: tuple[int, ...], party: int, amount: int) -> tuple[int, .
 
 @dataclass(frozen=True)
 class SnookerRules:
-    """One snooker-type pool game as family parameters (specs/ledger.md §3.15).
+    """One snooker-type pool game as family parameters (the ledger scoring language §3.15).
 
     ``fouls`` are the game's foul codes; ``foul_fines`` gives those that carry a penalty
     of their own (code, value); every other code only stops the stroke scoring.
@@ -180,12 +180,12 @@ class SnookerRules:
 
 _NO_SCORE = "no_score"
 
-#: Hoyle's Snooker Pool (seeds/snooker-pool.txt).
+#: Hoyle's Snooker Pool (Hoyle's Games Modernized).
 HOYLE = SnookerRules(
     id="snooker_pool_hoyle",
     name="Snooker Pool (Hoyle's Games Modernized)",
     aliases=("snooker_pool",),
-    source="seeds/snooker-pool.txt (Burroughes & Watts rules 1-23); games.md §7",
+    source="Snooker Pool, Burroughes & Watts rules 1-23, in Hoyle's Games Modernized; the games survey §7",
     fouls=(
         Foul(
             "white_touching",
@@ -512,7 +512,7 @@ class SnookerPool(Game[PoolState]):
     # -- events ----------------------------------------------------------------
 
     def apply(self, state: PoolState, event: Mapping[str, Any]) -> PoolState:
-        """The state after one event. Checks run as specs/ledger.md §1.3 orders them:
+        """The state after one event. Checks run as the ledger scoring language §1.3 orders them:
         the type, then the end of the game, then the fields, then the game's own checks.
 
         >>> g = SNOOKER_POOL_HOYLE
@@ -560,7 +560,7 @@ say which (aim)
         return party
 
     def _check(self, state: PoolState, stroke: Stroke) -> None:
-        """The checks of specs/ledger.md §2.1 and §3.13 (IllegalEvent)."""
+        """The checks of the ledger scoring language §2.1 and §3.13 (IllegalEvent)."""
         moved = stroke.pots + stroke.off_table
         for ball in (WHITE, *_COLOURS):
             if moved.count(ball) > 1:
@@ -735,7 +735,7 @@ say which (aim)
     # -- output ----------------------------------------------------------------
 
     def view(self, state: PoolState) -> dict[str, Any]:
-        """The public state (specs/ledger.md §3.12, without ``skips``)."""
+        """The public state (the ledger scoring language §3.12, without ``skips``)."""
         winner: str | None = None
         shared = False
         if state.over:

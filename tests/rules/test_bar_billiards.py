@@ -1,4 +1,4 @@
-"""4-pin bar billiards, one named test per rule (specs/bar-billiards-4pin.md)."""
+"""4-pin bar billiards, one named test per rule (the 4-pin bar billiards scoring language)."""
 
 from __future__ import annotations
 
