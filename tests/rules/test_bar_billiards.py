@@ -1,4 +1,4 @@
-"""4-pin bar billiards, one named test per rule (specs/bar-billiards-4pin.md)."""
+"""4-pin bar billiards, one named test per rule (the 4-pin bar billiards scoring language)."""
 
 from __future__ import annotations
 
@@ -490,8 +490,9 @@ def test_invoke_endgame_reopens_a_frame_won_on_the_cutoff():
         "endgame",
         True,
     )
-    assert v["scores"] == {"home": 600, "away": 50}
-    assert v["break"] == 0
+    # rule 2i(b), page revised: the break banked at the cut-off (away's 50) continues
+    assert v["scores"] == {"home": 600, "away": 0}
+    assert v["break"] == 50
     assert v["at_table"] == "away"  # the side that was at the table plays first
     # the cut-off no longer ends the frame; only potting the ball does
     v2 = play([*TO_CUTOFF, INVOKE, shot(cushion=True), shot(cushion=True, fouls=["pin_50"])])
@@ -500,6 +501,40 @@ def test_invoke_endgame_reopens_a_frame_won_on_the_cutoff():
     v3 = play([*TO_CUTOFF, INVOKE, shot(cushion=True), shot(W(200), cushion=True)])
     assert v3["over"]
     assert v3["scores"] == {"home": 800, "away": 50}
+
+
+def test_invoke_endgame_puts_the_break_banked_at_the_cutoff_at_risk_again():
+    v = play([*TO_CUTOFF, INVOKE, shot(cushion=True, fouls=["pin_50"])])
+    assert v["scores"] == {"home": 600, "away": 0}  # the 50 was lost with the break
+    assert v["last"]["lost"] == 50
+    assert (v["breaks"]["away"], v["high_break"]["away"]) == (0, 0)
+
+
+def test_invoke_endgame_break_is_banked_again_by_a_legal_miss():
+    v = play([*TO_CUTOFF, INVOKE])
+    assert v["last"]["banked"] == -50  # taken back off the score
+    v = play([*TO_CUTOFF, INVOKE, shot(cushion=True)])
+    assert v["scores"] == {"home": 600, "away": 50}
+    assert v["breaks"]["away"] == 1
+
+
+def test_invoke_endgame_statistics_do_not_count_the_break_twice():
+    setup = {"players": {"home": ["Ann"], "away": ["Bob"]}}
+    lines = BB.player_statistics(setup, [*TO_CUTOFF, INVOKE, shot(cushion=True)])
+    plain = BB.player_statistics(setup, TO_CUTOFF)
+    assert lines["Bob"]["points_banked"] == plain["Bob"]["points_banked"]
+    assert lines["Bob"]["breaks"] == plain["Bob"]["breaks"]
+
+
+def test_at_table_and_player_are_null_once_the_frame_is_over():
+    v = play(TO_CUTOFF)
+    assert (v["over"], v["at_table"], v["player"]) == (True, None, None)
+
+
+def test_endgame_shot_potting_nothing_without_a_cushion_loses_the_break():
+    v = play([*TO_ENDGAME, shot(cushion=False)])
+    assert (v["scores"], v["break"], v["at_table"]) == ({"home": 150, "away": 120}, 0, "away")
+    assert (v["last"]["penalty"], v["last"]["foul"], v["last"]["lost"]) == ("break", None, 20)
 
 
 def test_invoke_endgame_then_leader_wipes_out():

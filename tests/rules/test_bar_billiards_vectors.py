@@ -1,4 +1,4 @@
-"""Table-driven scenarios: the test vectors BB1-BB16 of games.md section 6.4.
+"""Table-driven scenarios: the test vectors BB1-BB16 of the games survey, section 6.4.
 
 Each vector starts from a fresh frame or from a position built directly (``start``),
 applies its events and checks the listed keys of the final view (``last.x`` reaches into

@@ -1,6 +1,6 @@
 """Three-cushion carom (``three_cushion_carom``): rules, refusals and scoring properties.
 
-The "derived" scenarios are the examples of games.md §4.10; the three-ball ones (§4.1,
+The "derived" scenarios are the examples of the games survey §4.10; the three-ball ones (§4.1,
 §4.9) are replayed with three cushions where the rule is inherited.
 """
 
@@ -52,7 +52,7 @@ def play(setup: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[
 
 
 SCENARIOS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], dict[str, Any]]] = [
-    # games.md §4.10 (derived)
+    # the games survey §4.10 (derived)
     (
         "derived_three_cushions_around_the_first_ball_count",
         AB,
@@ -107,7 +107,7 @@ SCENARIOS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], dict[str, An
         [s(C, C, C, "red", C)],
         {"scores": {"Ann": 0, "Bob": 0}, "at_table": "Bob"},
     ),
-    # the opening stroke (three-ball r3, games.md §4.1 derived)
+    # the opening stroke (three-ball r3, the games survey §4.1 derived)
     (
         "opening_stroke_must_hit_the_red_first",
         AB,

@@ -1,7 +1,7 @@
 """Hoyle's Snooker Pool (``snooker_pool_hoyle``): rules, refusals and ledger properties.
 
-Rule numbers ``rN`` are Hoyle's (seeds/snooker-pool.txt); the "derived" scenarios are the
-examples of games.md §7.10, the "ledger" ones those of specs/ledger.md §6.
+Rule numbers ``rN`` are Hoyle's (Hoyle's Games Modernized); the "derived" scenarios are the
+examples of the games survey §7.10, the "ledger" ones those of the ledger scoring language §6.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def play(setup: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[
 # ------------------------------------------------------------------ rule by rule
 
 SCENARIOS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], dict[str, Any]]] = [
-    # games.md §7.10 (derived)
+    # the games survey §7.10 (derived)
     (
         "derived_red_black_then_miss_pays_one_each",
         ABC,
@@ -96,7 +96,7 @@ SCENARIOS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], dict[str, An
         [stroke("red", "red"), miss(aim="black", off_table=["white"])],
         {"scores": {"A": -12, "B": 6, "C": 6}},
     ),
-    # specs/ledger.md §6 (the 1908 examples hold in Hoyle's game too)
+    # the ledger scoring language §6 (the 1908 examples hold in Hoyle's game too)
     (
         "ledger_red_blue_then_miss",
         ABC,
@@ -353,7 +353,7 @@ SCENARIOS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], dict[str, An
             "events": 36,
         },
     ),
-    # sides (specs/ledger.md §1.1)
+    # sides (the ledger scoring language §1.1)
     (
         "sides_partners_take_their_sides_visits_in_turn",
         SIDES,
