@@ -391,6 +391,8 @@ def _type_name(f: Field) -> str:
 
 
 def _in_set(value: Any, allowed: Sequence[Any]) -> bool:
+    if type(value) is str:  # a string equals only a string: no type check needed
+        return value in allowed
     return value in allowed and any(type(value) is type(c) for c in allowed if c == value)
 
 
