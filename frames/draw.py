@@ -395,7 +395,7 @@ def _draw_side(
     ]
     if size == 5:
         # Rule 8(c): frame 9 has one name so far; take out the player with two singles
-        # (and, games.md 6.5 #10 default, the player already in frame 9) and redraw.
+        # (and, our default where the rule book is silent, the player already in frame 9) and redraw.
         first = order[4]
         pool = [name for name in hat if name not in (twice_singles, first)]
         partner = pool[rng.randrange(len(pool))]
