@@ -10,9 +10,10 @@ from typing import Any
 from django.db.models import Q
 from django.urls import reverse
 
-from frames.engine import initial_view
+from frames.engine import frame_setup, initial_view
 from frames.models import Frame, FrameEvent, Match, Side
 from frames.results import tally
+from rules import registry
 
 # What a write reads: the frame's position and cached state, and what `frames.enter_event`
 # looks at (the referee, both teams' captains). Not the (larger) public view, which only a
@@ -145,6 +146,7 @@ def frame_state(frame: Frame) -> dict[str, Any]:
         "game_id": frame.game_id,
         "referee": frame.referee.name if frame.referee else None,
         "sides": frame_sides(frame),
+        **frame_engine(frame),
         "recent": recent_events(frame.pk),
         "confirmed": frame.status == Frame.Status.COMPLETE,
         "result": {
@@ -154,6 +156,16 @@ def frame_state(frame: Frame) -> dict[str, Any]:
             "shared": frame.shared,
         },
     }
+
+
+def frame_engine(frame: Frame) -> dict[str, Any]:
+    """What a pad needs to run the engine itself (offline): the frame's setup, the engine's
+    own state at the current event (`dump`, null before the first event) and the values
+    the event fields may take now (`choices`, for `choices_from` fields)."""
+    game = registry.get(frame.game_id)
+    setup = frame_setup(frame) if frame.state is None else dict(frame.setup)
+    state = game.initial(setup) if frame.state is None else game.load(frame.state)
+    return {"setup": setup, "dump": frame.state, "choices": game.choice_sets(state)}
 
 
 def frame_etag(frame: Frame, *extra: Any) -> str:
