@@ -269,12 +269,16 @@ def generate(seed: int) -> dict:
                         score=mine,
                         opponent_score=theirs,
                         has_shots=True,
-                        high_break=rng.randrange(0, max(mine, 10) + 1, 10),
-                        breaks=rng.randrange(1, 12),
-                        points_banked=mine,
-                        pots_200=rng.randrange(0, 4),
-                        reds_200=int(rng.random() < 0.1),
-                        black_pin_wipeouts=int(rng.random() < 0.05),
+                        game_id=season.game_id,
+                        values={
+                            "high_break": rng.randrange(0, max(mine, 10) + 1, 10),
+                            "breaks": rng.randrange(1, 12),
+                            "points_banked": mine,
+                            "pots_200": rng.randrange(0, 4),
+                            "reds_200": int(rng.random() < 0.1),
+                            "black_pin_wipeouts": int(rng.random() < 0.05),
+                            "points_wiped": 0,
+                        },
                         source_seq=1,
                     )
                 )

@@ -1,60 +1,99 @@
-"""The bridge between a frame and the rules engine: the engine setup of a frame, its
-state before any event, and its result read from the engine."""
+"""The bridge between a frame and the rules engine: the engine setup of a frame, its state
+before any event, and its result read from the engine's typed outcome.
+
+The web app knows no game by name. A league frame is played between two sides, home and
+away; the engine decides how their players are seated (`rules.setup_for`) and who won
+(`Game.outcome`). For a game played between individuals, the home side's players are
+seated first, and a side's score is the sum of its players' scores.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from frames.models import Frame, FramePlayer, Side
+from frames.models import SIDES, Frame, FramePlayer, Side
 from rules import registry
+from rules.core import Game, Outcome, setup_for
+
+
+def game_of(frame: Frame) -> Game[Any]:
+    """The frame's game (raises `UnknownGame` for an id the engine does not know)."""
+    return registry.get(frame.game_id)
+
+
+def side_setup(
+    game_id: str, names: Mapping[str, Iterable[str | None]], options: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The engine setup of a league frame, from its sides' players by name (home first)
+    and the season's options for the game, and which side each party of it plays for
+    (`Frame.parties`). Raises the engine's `RuleError` if it cannot be played."""
+    players = {side: [n for n in names.get(side, ()) if n] or [None] for side in SIDES}
+    parties = {side: side for side in SIDES}
+    for side, side_names in players.items():
+        parties.update({name: side for name in side_names if name})
+    return setup_for(registry.get(game_id), players, dict(options or {})), parties
 
 
 def frame_setup(frame: Frame) -> dict[str, Any]:
-    """The engine setup of a frame: `frame.setup` when the draw wrote one, else one built
-    from the frame's players (sides home/away for games that have sides, else the players
-    in order, home first).
-    """
+    """The engine setup of a frame: `frame.setup` when one was written (the draw, a
+    friendly game), else one built from the frame's players."""
     if frame.setup:
         return dict(frame.setup)
-    game = registry.get(frame.game_id)
-    options = {f.name: f for f in game.options}
-    names: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
+    names: dict[str, list[str | None]] = {side: [] for side in SIDES}
     for side, name in (
         FramePlayer.objects.filter(frame=frame)
         .order_by("side", "position")
         .values_list("side", "player__name")
     ):
         names[side].append(name)
-    setup: dict[str, Any] = {}
-    if "sides" in options:
-        setup["sides"] = [Side.HOME, Side.AWAY]
-        if any(names.values()) and "players" in options:
-            setup["players"] = {side: names[side] or [None] for side in (Side.HOME, Side.AWAY)}
-    elif "players" in options and options["players"].type == "list":
-        if names[Side.HOME] and names[Side.AWAY]:
-            setup["players"] = names[Side.HOME] + names[Side.AWAY]
-    return setup
+    return side_setup(frame.game_id, names, None)[0]
 
 
 def initial_view(frame: Frame) -> dict[str, Any]:
     """The public state of a frame that has no event yet (nothing written)."""
-    game = registry.get(frame.game_id)
+    game = game_of(frame)
     return game.view(game.initial(frame_setup(frame)))
 
 
-def frame_result(view: Mapping[str, Any]) -> tuple[int | None, int | None, str]:
-    """(home score, away score, winner side) from the engine's view. Games whose parties
-    are not named home/away map the first party to home and the second to away."""
-    scores = view.get("scores") or {}
-    if Side.HOME in scores:
-        parties = [Side.HOME.value, Side.AWAY.value]
-    else:
-        parties = list(scores)[:2]
-    values = [scores.get(p) for p in parties] + [None, None]
-    home, away = (v if isinstance(v, int) and v >= 0 else None for v in values[:2])
-    winner = view.get("winner")
-    side = ""
-    if winner in parties:
-        side = (Side.HOME, Side.AWAY)[parties.index(winner)].value
-    return home, away, side
+def frame_outcome(frame: Frame) -> Outcome:
+    """The engine's outcome at the frame's current event."""
+    game = game_of(frame)
+    state = game.initial(frame_setup(frame)) if frame.state is None else game.load(frame.state)
+    return game.outcome(state)
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """A frame's result by side: scores (None where the game gives none) and the winner
+    ("" for none: shared, or no single winner)."""
+
+    home: int | None
+    away: int | None
+    winner: str
+    shared: bool
+
+
+def side_result(outcome: Outcome, sides: Mapping[str, str]) -> SideResult:
+    """Read the engine's outcome as home and away. A side's score is the sum of its
+    parties' (rounded to a whole number: the scorecard keeps whole points)."""
+    totals: dict[str, float] = {}
+    for party, score in outcome.scores.items():
+        side = sides.get(party)
+        if side is not None:
+            totals[side] = totals.get(side, 0) + score
+    home, away = (round(totals[s]) if s in totals else None for s in (Side.HOME, Side.AWAY))
+    winner = sides.get(outcome.winner or "", "") if not outcome.shared else ""
+    return SideResult(home, away, winner, outcome.shared)
+
+
+def frame_parties(frame: Frame) -> dict[str, str]:
+    """Party → side for a league frame: what the draw stored, else the sides and the
+    frame's players by name."""
+    if frame.parties:
+        return dict(frame.parties)
+    parties = {side: side for side in SIDES}
+    for side, name in FramePlayer.objects.filter(frame=frame).values_list("side", "player__name"):
+        parties[name] = side
+    return parties

@@ -44,7 +44,7 @@ class Match(models.Model):
 
     fixture = models.OneToOneField(Fixture, on_delete=models.PROTECT, related_name="match")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
-    game_id = models.CharField(max_length=60, default="bar_billiards_4pin")
+    game_id = models.CharField(max_length=60, help_text="The season's game, fixed when opened.")
     # Commit–reveal seed: each party commits to a secret (SHA-256), then reveals it.
     home_commitment = models.CharField(max_length=64, blank=True)
     away_commitment = models.CharField(max_length=64, blank=True)
@@ -65,8 +65,8 @@ class Match(models.Model):
     # Result: frames (a shared frame is half) and aggregate score, from the frames.
     home_frames = models.DecimalField(max_digits=4, decimal_places=1, default=0)
     away_frames = models.DecimalField(max_digits=4, decimal_places=1, default=0)
-    home_score = models.PositiveIntegerField(default=0)
-    away_score = models.PositiveIntegerField(default=0)
+    home_score = models.IntegerField(default=0)
+    away_score = models.IntegerField(default=0)
     completed_at = models.DateTimeField(null=True, blank=True)
     home_confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -153,6 +153,27 @@ class Presence(models.Model):
         return f"{self.player} ({self.side})"
 
 
+class Friendly(models.Model):
+    """A game of anything outside a league: whoever started it names the game, the players
+    and the options; its one frame is scored on the pad like a league frame (the same log,
+    API and offline outbox), and anyone with the link can watch it live."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friendlies"
+    )
+    title = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title or f"Friendly {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("friendly-detail", args=[self.pk])
+
+
 class Frame(models.Model):
     class Kind(models.TextChoices):
         SINGLES = "singles", "Singles"
@@ -164,7 +185,12 @@ class Frame(models.Model):
         COMPLETE = "complete", "Complete"
         CONCEDED = "conceded", "Conceded"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="frames")
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="frames"
+    )
+    friendly = models.OneToOneField(
+        Friendly, null=True, blank=True, on_delete=models.CASCADE, related_name="frame"
+    )
     number = models.PositiveSmallIntegerField(help_text="1–6 singles, 7–9 doubles, as drawn.")
     order = models.PositiveSmallIntegerField(help_text="Order of play (changes only by agreement).")
     kind = models.CharField(max_length=8, choices=Kind.choices)
@@ -179,6 +205,11 @@ class Frame(models.Model):
         max_length=4, blank=True, help_text="home, away, or blank; both sides can concede."
     )
     setup = models.JSONField(default=dict, help_text="The rules engine's setup for this frame.")
+    parties = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Which side (home/away) each party of the engine's setup plays for.",
+    )
     # The engine's latest state: `state` is Game.dump() (internal, loadable), `view` is
     # Game.view() (public). Both are caches of the log; `last_seq` is the log's head.
     state = models.JSONField(null=True, blank=True)
@@ -187,8 +218,9 @@ class Frame(models.Model):
     top_seq = models.PositiveIntegerField(
         default=0, help_text="The event whose state is current (0 = the initial state)."
     )
-    home_score = models.PositiveIntegerField(null=True, blank=True)
-    away_score = models.PositiveIntegerField(null=True, blank=True)
+    # A league frame's result by side (a friendly game's parties' scores are in `view`).
+    home_score = models.IntegerField(null=True, blank=True)
+    away_score = models.IntegerField(null=True, blank=True)
     winner = models.CharField(max_length=4, blank=True)
     shared = models.BooleanField(default=False)
     result_source = models.CharField(
@@ -202,9 +234,16 @@ class Frame(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="frame_number_once"),
             models.UniqueConstraint(fields=["match", "order"], name="frame_order_once"),
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, friendly__isnull=True)
+                | Q(match__isnull=True, friendly__isnull=False),
+                name="frame_of_a_match_or_a_friendly",
+            ),
         ]
 
     def __str__(self) -> str:
+        if self.friendly_id:
+            return f"{self.friendly}"
         return f"Frame {self.number} of {self.match}"
 
     def get_absolute_url(self) -> str:

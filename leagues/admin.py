@@ -132,6 +132,6 @@ class SentNotificationAdmin(ReadOnlyAdmin):
 
 @admin.register(PlayerFrameStat)
 class PlayerFrameStatAdmin(ReadOnlyAdmin):
-    list_display = ["player", "fixture", "frame_number", "won", "score", "high_break"]
+    list_display = ["player", "fixture", "frame_number", "won", "score", "game_id"]
     list_filter = ["season"]
     raw_id_fields = ["player", "fixture", "team"]

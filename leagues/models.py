@@ -15,6 +15,10 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from rules import registry
+from rules.core import RuleError, validate_setup
+from rules.registry import default_game_id
+
 
 class Weekday(models.IntegerChoices):
     MONDAY = 0, "Monday"
@@ -31,8 +35,8 @@ class League(models.Model):
     slug = models.SlugField(max_length=60, unique=True)
     game_id = models.CharField(
         max_length=60,
-        default="bar_billiards_4pin",
-        help_text="The rules engine's game id for every frame of this league.",
+        default=default_game_id,
+        help_text="The game a new season of this league plays (the rules engine's game id).",
     )
     match_night = models.PositiveSmallIntegerField(choices=Weekday.choices, default=Weekday.TUESDAY)
     confirm_after_hours = models.PositiveSmallIntegerField(
@@ -88,6 +92,17 @@ class Season(models.Model):
     slug = models.SlugField(max_length=60)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     start_date = models.DateField(null=True, blank=True)
+    game_id = models.CharField(
+        max_length=60,
+        default=default_game_id,
+        help_text="The game every frame of this season is played in (the rules engine's id).",
+    )
+    game_options = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The game's own setup options for this season's frames, where the league "
+        "chooses (e.g. a target score); the game's defaults otherwise.",
+    )
     # The points scheme (docs/tables.md). A match's points for a side are
     # frames won × points_per_frame (a shared frame is half a frame)
     # + points_per_match_win / points_per_match_draw
@@ -133,6 +148,19 @@ class Season(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("season-detail", args=[self.pk])
+
+    def clean(self) -> None:
+        """The game must be one the engine knows, and its options ones it accepts."""
+        try:
+            game = registry.get(self.game_id)
+        except registry.UnknownGame as exc:
+            raise ValidationError({"game_id": exc.message}) from None
+        if not isinstance(self.game_options, dict):
+            raise ValidationError({"game_options": "Give the options as an object."})
+        try:
+            validate_setup(game, self.game_options)
+        except RuleError as exc:
+            raise ValidationError({"game_options": exc.message}) from None
 
 
 class Division(models.Model):
@@ -334,8 +362,8 @@ class Fixture(models.Model):
     # The result, written by the match-night service once both captains confirm.
     home_frames = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
     away_frames = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
-    home_score = models.PositiveIntegerField(null=True, blank=True)
-    away_score = models.PositiveIntegerField(null=True, blank=True)
+    home_score = models.IntegerField(null=True, blank=True)
+    away_score = models.IntegerField(null=True, blank=True)
     result_confirmed_at = models.DateTimeField(null=True, blank=True)
     # A walkover or conceded match is recorded by the secretary, with awarded frames and a
     # reason the table shows.
@@ -571,18 +599,15 @@ class PlayerFrameStat(models.Model):
     played_on = models.DateField(null=True, blank=True)
     won = models.BooleanField(default=False)
     shared = models.BooleanField(default=False)
-    score = models.PositiveIntegerField(default=0, help_text="The side's score in the frame.")
-    opponent_score = models.PositiveIntegerField(default=0)
+    score = models.IntegerField(default=0, help_text="The side's score in the frame.")
+    opponent_score = models.IntegerField(default=0)
     has_shots = models.BooleanField(default=False, help_text="Scored shot by shot on the pad.")
-    high_break = models.PositiveIntegerField(default=0)
-    breaks = models.PositiveIntegerField(default=0, help_text="Breaks banked (> 0).")
-    points_banked = models.PositiveIntegerField(default=0)
-    pots_200 = models.PositiveIntegerField(default=0, help_text="Whites potted in the 200.")
-    reds_200 = models.PositiveIntegerField(default=0, help_text="The red potted in the 200 (400).")
-    black_pin_wipeouts = models.PositiveIntegerField(
-        default=0, help_text="Times this player knocked the black (200) pin, losing the score."
+    game_id = models.CharField(max_length=60, default=default_game_id)
+    values = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The statistics the game declares (name → number), from the shot log.",
     )
-    points_wiped = models.PositiveIntegerField(default=0)
     source_seq = models.PositiveIntegerField(default=0)
 
     class Meta:

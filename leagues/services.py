@@ -648,20 +648,7 @@ def reminders_send(*, day: date, now: datetime | None = None) -> int:
 
 # ------------------------------------------------------------------- player statistics
 
-STAT_FIELDS = (
-    "won",
-    "shared",
-    "score",
-    "opponent_score",
-    "has_shots",
-    "high_break",
-    "breaks",
-    "points_banked",
-    "pots_200",
-    "reds_200",
-    "black_pin_wipeouts",
-    "points_wiped",
-)
+STAT_FIELDS = ("won", "shared", "score", "opponent_score", "has_shots", "game_id", "values")
 
 
 @transaction.atomic
@@ -670,13 +657,20 @@ def player_frame_stats_replace(
 ) -> list[PlayerFrameStat]:
     """Replace the players' lines for one frame of a fixture (written by `frames.stats`
     from the shot log, as a result is written onto its fixture). Each line is a dict with
-    player_id, side ("home"/"away"), doubles, and the counts of STAT_FIELDS."""
+    player_id, side ("home"/"away"), doubles, and STAT_FIELDS (`values`: the statistics the
+    game declares, name → number)."""
     teams = {"home": fixture.home_id, "away": fixture.away_id}
     new = []
     for line in lines:
         side = line["side"]
         if side not in teams:
             raise DomainError("bad_value", f"{side!r} is not a side.", field="side")
+        values = line.get("values") or {}
+        if not all(
+            isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
+            for k, v in values.items()
+        ):
+            raise DomainError("bad_value", "Statistics are numbers by name.", field="values")
         new.append(
             PlayerFrameStat(
                 season_id=fixture.season_id,

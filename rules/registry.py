@@ -20,7 +20,16 @@ from typing import Any, TypeVar
 
 from rules.core import Game, set_lookup
 
-__all__ = ["GAME_MODULES", "UnknownGame", "games", "get", "register"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GAME_MODULES",
+    "UnknownGame",
+    "default_game_id",
+    "game_choices",
+    "games",
+    "get",
+    "register",
+]
 
 #: The modules that define games, imported the first time the registry is asked.
 GAME_MODULES: tuple[str, ...] = ("rules.bar_billiards", "rules.carom", "rules.ledger")
@@ -101,6 +110,20 @@ def get(name: str) -> Game[Any]:
     if game_id is None:
         raise UnknownGame(str(name), sorted(_GAMES))
     return _GAMES[game_id]
+
+
+#: The game a new league or season plays unless it names another (Marker's first league).
+DEFAULT_GAME = "bar_billiards_4pin"
+
+
+def default_game_id() -> str:
+    """The default game's id (a callable, for a model field's default)."""
+    return DEFAULT_GAME
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """(id, name) of every registered game, by name: for a form's choices."""
+    return sorted(((g.id, g.name) for g in games()), key=lambda c: c[1].lower())
 
 
 def games() -> list[Game[Any]]:

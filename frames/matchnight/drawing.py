@@ -17,6 +17,7 @@ from frames.draw import (
     reassign_referees,
 )
 from frames.draw import commitment as sha256_commitment
+from frames.engine import side_setup
 from frames.models import (
     SIDES,
     Frame,
@@ -35,7 +36,6 @@ from leagues.services import (
     registration_mark_played,
 )
 from marker.errors import DomainError
-from rules import registry
 from rules.core import RuleError
 
 from .common import (
@@ -53,9 +53,19 @@ from .common import (
 from .seeding import all_committed
 
 
-def _frame_setup(drawn: DrawnFrame) -> dict[str, Any]:
-    players = {side: list(drawn.players(side)) for side in SIDES if drawn.players(side)}
-    return {"sides": list(SIDES), "breaks_first": "home", "white_balls": 7, "players": players}
+def _frame_setup(
+    drawn: DrawnFrame, game_id: str, options: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The engine setup of a drawn frame (its players by their hat labels, the season's
+    options for the game) and which side each party plays for. A frame a short side
+    concedes is not played: the engine's verdict on it is not asked."""
+    names = {side: list(drawn.players(side)) for side in SIDES}
+    if drawn.conceded_by:
+        return {}, {side: side for side in SIDES}
+    try:
+        return side_setup(game_id, names, options)
+    except RuleError as exc:
+        raise DomainError("bad_setup", f"Frame {drawn.number}: {exc}") from None
 
 
 @transaction.atomic
@@ -109,29 +119,26 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
     except DrawError as exc:
         raise DomainError(exc.code, exc.message) from None
 
-    game = registry.get(match.game_id)
+    options = match.fixture.season.game_options
     frames, slots = [], []
     for position, drawn in enumerate(draw.frames, start=1):
         conceded = drawn.conceded_by
+        # Checked here (setup_for starts the engine); the state is the pad's to keep.
+        setup, parties = _frame_setup(drawn, match.game_id, options)
         frame = Frame(
             match=match,
             number=drawn.number,
             order=position,
             kind=drawn.kind,
             game_id=match.game_id,
-            setup=_frame_setup(drawn),
+            setup=setup,
+            parties=parties,
         )
         if conceded:
             frame.status = Frame.Status.CONCEDED
             frame.conceded_by = BOTH if len(conceded) == 2 else conceded[0]
             frame.completed_at = now
             frame.winner = frame_winner(frame)
-        else:
-            # Checked here; the state itself is the pad's to start (frames.events).
-            try:
-                game.initial(frame.setup)
-            except RuleError as exc:
-                raise DomainError("bad_setup", f"Frame {drawn.number}: {exc}") from None
         if drawn.referee is not None:
             frame.referee = present[drawn.referee.side][drawn.referee.player]
             frame.referee_side = drawn.referee.side

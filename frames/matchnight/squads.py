@@ -49,7 +49,7 @@ def match_open(*, fixture: Fixture, actor: User = None, now: datetime | None = N
     existing = Match.objects.filter(fixture=fixture).first()
     if existing is not None:
         return existing
-    match = Match(fixture=fixture, game_id=fixture.season.league.game_id)
+    match = Match(fixture=fixture, game_id=fixture.season.game_id)
     if actor is not None:
         require_runner(match, actor, "open match night")
     if fixture.status == Fixture.Status.POSTPONED:
@@ -62,7 +62,7 @@ def match_open(*, fixture: Fixture, actor: User = None, now: datetime | None = N
         registry.get(match.game_id)
     except KeyError:
         raise DomainError(
-            "unknown_game", f"The league's game {match.game_id!r} is not one Marker knows."
+            "unknown_game", f"The season's game {match.game_id!r} is not one Marker knows."
         ) from None
     new_server_secret(match)
     match.save()

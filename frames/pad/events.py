@@ -42,7 +42,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import DateTimeField, Value
 from django.db.models.functions import Coalesce
 
-from frames.engine import frame_result, frame_setup
+from frames.engine import frame_outcome, frame_parties, frame_setup, side_result
 from frames.models import Frame, FrameEvent, Match, MatchLog
 from frames.results import frame_result_recorded, match_update_result
 from marker.errors import DomainError
@@ -164,7 +164,7 @@ def frame_record_event(
                 user_id=user.pk if _signed_in(user) else None,
                 starting=starting,
             )
-            if appended and starting:
+            if appended and starting and frame.match_id is not None:
                 match_update_result(match=frame.match)  # the first event puts the match in play
     except IntegrityError:
         # A unique constraint refused the row and the statement rolled back as a whole:
@@ -337,7 +337,7 @@ def _frame_row(frame_id: int) -> Frame:
 
 
 def _closed(frame: Frame) -> DomainError | None:
-    if frame.match.status == Match.Status.CONFIRMED:
+    if frame.match_id is not None and frame.match.status == Match.Status.CONFIRMED:
         return DomainError("match_confirmed", "the match result is confirmed; the frame is closed")
     if frame.status == Frame.Status.COMPLETE:
         return DomainError("frame_complete", "the referee confirmed this frame's result")
@@ -439,22 +439,29 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
         raise closed
     if seq != frame.last_seq:
         raise _conflict(frame, seq + 1)
-    view = frame.view or {}
-    if not view.get("over"):
+    outcome = frame_outcome(frame)
+    if not outcome.over:
         raise DomainError("not_over", "the frame is not over yet")
-    home, away, winner = frame_result(view)
+    league = frame.match_id is not None
+    # A league frame's result by side; a friendly game's stays in the engine's view.
+    result = side_result(outcome, frame_parties(frame)) if league else None
+    home, away = (result.home, result.away) if result else (None, None)
+    winner = result.winner if result else ""
     won = Frame.objects.filter(pk=frame.pk, last_seq=seq, status=Frame.Status.IN_PLAY).update(
         status=Frame.Status.COMPLETE,
         home_score=home,
         away_score=away,
         winner=winner,
-        shared=bool(view.get("shared")),
+        shared=outcome.shared,
         result_source="pad",
         completed_at=now,
     )
     if not won:
         fresh = _frame_row(frame_id)
         raise _closed(fresh) or _conflict(fresh, seq + 1)
+    if not league:
+        frame.refresh_from_db()
+        return frame
     MatchLog.add(
         frame.match,
         user,

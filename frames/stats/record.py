@@ -1,17 +1,16 @@
 """Player statistics from the shot records.
 
 When a frame is complete its log is folded through the rules engine once, and each
-player's line for the frame (result, highest break, breaks, 200s, the red in the 200,
-black-pin wipe-outs) is written onto the league by `leagues.services.
+player's line for the frame (the result, and the statistics the game declares: for bar
+billiards the highest break, breaks, 200s and so on) is written onto the league by `leagues.services.
 player_frame_stats_replace` — the way a match result is written onto its fixture.
 Leaderboards and the player page then aggregate those lines in the database.
 
 - Only the effective history counts: an event an undo took back is left out. The event
   an undo takes back is the undo's `top_before`, so "not undone" is one anti-join.
-- The engine is re-run with each side's players named by their ids (in `FramePlayer`
-  position order, the order the draw gave the engine), so in doubles every visit is
-  credited to the player at the table (`last.player`), and two players with the same
-  name can never be confused.
+- The engine computes each named player's statistics (`Game.player_statistics`); the
+  names in the frame's setup are matched to its players in `FramePlayer` order (the order
+  the draw gave the engine), so two players with the same name are never confused.
 - Frames scored on paper give results but no shot statistics (`has_shots` false);
   frames conceded before play are not counted as played.
 - Leaderboards count matches whose result is confirmed, like the tables.
@@ -24,8 +23,7 @@ recomputes everything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import (
@@ -57,94 +55,55 @@ def effective_payloads(frame_id: int) -> list[dict]:
     )
 
 
-@dataclass
-class _Counts:
-    high_break: int = 0
-    breaks: int = 0
-    points_banked: int = 0
-    pots_200: int = 0
-    reds_200: int = 0
-    black_pin_wipeouts: int = 0
-    points_wiped: int = 0
-
-
-def shot_counts(
-    game_id: str, setup: Mapping[str, Any], payloads: Iterable[Mapping[str, Any]]
-) -> dict[str, _Counts]:
-    """Fold the events through the engine and count, per player named in `setup`, what
-    each shot's `last` summary says that player did. Pure: no database.
-
-    >>> setup = {"players": {"home": ["7"], "away": ["9"]}}
-    >>> c = shot_counts("bar_billiards_4pin", setup, [
-    ...     {"type": "shot", "pots": [{"ball": "white", "hole": 200}, {"ball": "red", "hole": 200}]},
-    ...     {"type": "shot"},
-    ...     {"type": "shot", "fouls": ["pin_200"]},
-    ... ])
-    >>> c["7"].high_break, c["7"].pots_200, c["7"].reds_200, c["9"].black_pin_wipeouts
-    (600, 1, 1, 1)
-    """
-    game = registry.get(game_id)
-    counts: dict[str, _Counts] = {}
-    if getattr(game, "family", "") != "bar_billiards":
-        return counts
-    state = game.initial(setup)
-    for payload in payloads:
-        state = game.apply(state, payload)
-        last = game.view(state).get("last") or {}
-        player = last.get("player")
-        if last.get("type") != "shot" or player is None:
-            continue
-        c = counts.setdefault(player, _Counts())
-        banked = last.get("banked") or 0
-        if banked > 0:
-            c.breaks += 1
-            c.points_banked += banked
-            c.high_break = max(c.high_break, banked)
-        for pot in last.get("pots") or ():
-            if pot.get("hole") == 200 and pot.get("points", 0) > 0:
-                if pot.get("ball") == "red":
-                    c.reds_200 += 1
-                else:
-                    c.pots_200 += 1
-        if last.get("foul") == "pin_200":
-            c.black_pin_wipeouts += 1
-            c.points_wiped += last.get("wiped") or 0
-    return counts
+def setup_names(setup: Mapping[str, Any], players: list[FramePlayer]) -> dict[str, int]:
+    """Name in the engine's setup → player id, for a league frame's players. The setup
+    names them in `FramePlayer` order: by side (home first) and position, either as
+    `{"players": {side: [names]}}` or as one list, home's players first."""
+    named = setup.get("players")
+    if isinstance(named, Mapping):
+        names = [n for side in (Side.HOME, Side.AWAY) for n in named.get(side) or ()]
+    elif isinstance(named, list):
+        names = list(named)
+    else:
+        names = []
+    ordered = sorted(players, key=lambda p: (p.side != Side.HOME, p.position))
+    return {
+        name: fp.player_id
+        for name, fp in zip(names, ordered, strict=False)
+        if isinstance(name, str)
+    }
 
 
 def frame_lines(frame: Frame, players: list[FramePlayer], payloads: list[dict]) -> list[dict]:
-    """Each player's line for a complete frame (dicts for player_frame_stats_replace)."""
-    by_side: dict[str, list[FramePlayer]] = {Side.HOME: [], Side.AWAY: []}
-    for fp in sorted(players, key=lambda p: (p.side, p.position)):
-        by_side[fp.side].append(fp)
+    """Each player's line for a complete frame (dicts for player_frame_stats_replace): the
+    result for their side, and the statistics the game declares, computed by the engine
+    from the effective log (paper frames have none)."""
     has_shots = bool(payloads) and frame.result_source != "paper"
-    counts: dict[str, _Counts] = {}
+    values: dict[int, dict[str, Any]] = {}
     if has_shots:
         setup = frame_setup(frame)
-        setup["players"] = {
-            side: [str(fp.player_id) for fp in fps] or [None] for side, fps in by_side.items()
-        }
-        counts = shot_counts(frame.game_id, setup, payloads)
-    scores: dict[str, int] = {Side.HOME: frame.home_score or 0, Side.AWAY: frame.away_score or 0}
+        by_name = registry.get(frame.game_id).player_statistics(setup, payloads)
+        for name, player_id in setup_names(setup, players).items():
+            values[player_id] = dict(by_name.get(name, {}))
+    scores = {Side.HOME: frame.home_score or 0, Side.AWAY: frame.away_score or 0}
     lines = []
-    for side, fps in by_side.items():
-        other = Side.AWAY if side == Side.HOME else Side.HOME
-        for fp in fps:
-            c = counts.get(str(fp.player_id), _Counts())
-            lines.append(
-                {
-                    "player_id": fp.player_id,
-                    "side": str(side),
-                    "doubles": frame.kind == Frame.Kind.DOUBLES,
-                    "played_on": frame.completed_at.date() if frame.completed_at else None,
-                    "won": frame.winner == side and not frame.shared,
-                    "shared": frame.shared,
-                    "score": scores[side],
-                    "opponent_score": scores[other],
-                    "has_shots": has_shots,
-                    **c.__dict__,
-                }
-            )
+    for fp in sorted(players, key=lambda p: (p.side, p.position)):
+        other = Side.AWAY if fp.side == Side.HOME else Side.HOME
+        lines.append(
+            {
+                "player_id": fp.player_id,
+                "side": str(fp.side),
+                "doubles": frame.kind == Frame.Kind.DOUBLES,
+                "played_on": frame.completed_at.date() if frame.completed_at else None,
+                "won": frame.winner == fp.side and not frame.shared,
+                "shared": frame.shared,
+                "score": scores[fp.side],
+                "opponent_score": scores[other],
+                "has_shots": has_shots,
+                "game_id": frame.game_id,
+                "values": values.get(fp.player_id, {}),
+            }
+        )
     return lines
 
 

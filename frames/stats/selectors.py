@@ -1,7 +1,16 @@
-"""Reads of the statistics: leaderboards, a player's summary and form."""
+"""Reads of the statistics: leaderboards, a player's summary and form.
+
+Every figure is aggregated by the database in one grouped query: the results every game
+has (frames played, won, shared, the win rate, the average score) and the statistics the
+season's game declares (`Game.statistics`: each with its label and how it adds up over
+frames: a sum, the best, the fewest, the number of frames in which it happened, or a
+ratio of two sums). The web app names no game: it ranks what the game declares.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
@@ -10,34 +19,85 @@ from django.db.models import (
     F,
     FloatField,
     Max,
+    Min,
     Q,
     QuerySet,
     Sum,
     Value,
 )
-from django.db.models.functions import Cast, Coalesce, Greatest
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, Coalesce, Greatest, NullIf
 
 from leagues.models import Division, Player, PlayerFrameStat, Season
+from rules import registry
+from rules.core import Stat
 
-#: Leaderboard columns people may sort by (annotation names differ from the line's
-#: field names: an annotation would otherwise shadow the field inside the aggregates).
-SORTS = {
+#: The results every game has, by sort key.
+GENERAL = {
     "win_rate": "Win rate",
     "played": "Frames played",
     "frames_won": "Frames won",
-    "best_break": "Highest break",
     "average": "Average score",
-    "two_hundreds": "200s",
-    "red_two_hundreds": "Red in the 200",
-    "wipeouts": "Black-pin wipe-outs",
 }
 
 
-def _aggregates() -> dict[str, Any]:
+@dataclass(frozen=True)
+class Column:
+    """A declared statistic as a leaderboard column: its sort key and how to show it."""
+
+    key: str
+    label: str
+    doc: str
+    agg: str
+
+    def show(self, value: Any) -> str:
+        if value is None:
+            return "–"
+        if self.agg == "ratio":
+            return f"{value:.2f}"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def columns(game_id: str) -> list[Column]:
+    """The game's declared statistics as columns (none for a game the engine lost)."""
+    try:
+        stats = registry.get(game_id).statistics
+    except registry.UnknownGame:
+        return []
+    return [Column(f"s_{s.name}", s.label, s.doc, s.agg) for s in stats]
+
+
+def sorts(game_id: str) -> dict[str, str]:
+    """Every key a leaderboard of this game can be sorted by, with its label."""
+    return {**GENERAL, **{c.key: c.label for c in columns(game_id)}}
+
+
+def _value(name: str) -> Cast:
+    return Cast(KeyTextTransform(name, "values"), FloatField())
+
+
+def _stat(stat: Stat) -> Any:
+    if stat.agg == "sum":
+        return Coalesce(Sum(_value(stat.name)), Value(0.0))
+    if stat.agg == "max":
+        return Max(_value(stat.name))
+    if stat.agg == "min":
+        return Min(_value(stat.name))
+    if stat.agg == "count":
+        happened = Q(values__has_key=stat.name) & ~Q(**{f"values__{stat.name}": 0})
+        return Count("id", filter=happened)
+    assert stat.numerator and stat.denominator  # a ratio names both
+    return ExpressionWrapper(
+        Sum(_value(stat.numerator)) / NullIf(Sum(_value(stat.denominator)), Value(0.0)),
+        output_field=FloatField(),
+    )
+
+
+def _aggregates(stats: Iterable[Stat]) -> dict[str, Any]:
     played = Count("id")
     won = Count("id", filter=Q(won=True))
     shared = Count("id", filter=Q(shared=True))
-    return {
+    figures: dict[str, Any] = {
         "played": played,
         "frames_won": won,
         "frames_shared": shared,
@@ -53,12 +113,26 @@ def _aggregates() -> dict[str, Any]:
             output_field=FloatField(),
         ),
         "shot_frames": Count("id", filter=Q(has_shots=True)),
-        "best_break": Coalesce(Max("high_break"), 0),
-        "two_hundreds": Coalesce(Sum("pots_200"), 0),
-        "red_two_hundreds": Coalesce(Sum("reds_200"), 0),
-        "wipeouts": Coalesce(Sum("black_pin_wipeouts"), 0),
-        "wiped_total": Coalesce(Sum("points_wiped"), 0),
     }
+    for stat in stats:
+        figures[f"s_{stat.name}"] = _stat(stat)
+    return figures
+
+
+def _game_stats(game_ids: Iterable[str]) -> list[Stat]:
+    stats: dict[str, Stat] = {}
+    for game_id in game_ids:
+        try:
+            for stat in registry.get(game_id).statistics:
+                stats.setdefault(stat.name, stat)
+        except registry.UnknownGame:
+            continue
+    return list(stats.values())
+
+
+def _with_cells(row: dict[str, Any], game_id: str) -> dict[str, Any]:
+    row["cells"] = [(c, c.show(row.get(c.key))) for c in columns(game_id)]
+    return row
 
 
 def _counted() -> QuerySet[PlayerFrameStat]:
@@ -72,9 +146,11 @@ def leaderboard(
     sort: str = "win_rate",
     min_frames: int = 0,
 ) -> list[dict]:
-    """Players of a division (or a season) with their figures, best first by `sort`
-    (then highest break, then name). One grouped query."""
-    if sort not in SORTS:
+    """Players of a division (or a season) with their figures, best first by `sort` (a
+    key of `sorts(game)`; then frames won, then name). One grouped query."""
+    scope = division.season if division is not None else season
+    game_id = scope.game_id if scope is not None else registry.DEFAULT_GAME
+    if sort not in sorts(game_id):
         sort = "win_rate"
     qs = _counted()
     if division is not None:
@@ -83,22 +159,31 @@ def leaderboard(
         qs = qs.filter(season=season)
     rows = (
         qs.values("player_id", "player__name", "team_id", "team__name")
-        .annotate(**_aggregates())
+        .annotate(**_aggregates(_game_stats([game_id])))
         .filter(played__gte=max(min_frames, 1))
-        .order_by(F(sort).desc(), F("best_break").desc(), "player__name", "team__name")
+        .order_by(
+            F(sort).desc(nulls_last=True),
+            F("frames_won").desc(),
+            "player__name",
+            "team__name",
+        )
     )
-    return list(rows)
+    return [_with_cells(row, game_id) for row in rows]
 
 
 def player_summary(player: Player) -> list[dict]:
-    """The player's figures per season, newest first (one grouped query)."""
-    return list(
-        _counted()
-        .filter(player=player)
-        .values("season_id", "season__name", "season__league__name", "team_id", "team__name")
-        .annotate(**_aggregates())
+    """The player's figures per season, newest first, each with its game's statistics
+    (two queries: the games the player has played, then one grouped query)."""
+    lines = _counted().filter(player=player)
+    game_ids = sorted(set(lines.values_list("game_id", flat=True).distinct()))
+    rows = (
+        lines.values(
+            "season_id", "season__name", "season__league__name", "team_id", "team__name", "game_id"
+        )
+        .annotate(**_aggregates(_game_stats(game_ids)))
         .order_by("-season_id", "team__name")
     )
+    return [_with_cells(row, row["game_id"]) for row in rows]
 
 
 def player_form(player: Player, *, frames: int = 20) -> list[PlayerFrameStat]:

@@ -11,9 +11,9 @@ from leagues.models import Division, Player, Season
 from . import chart, selectors
 
 
-def _sort(request) -> str:
+def _sort(request, game_id: str) -> str:
     sort = request.GET.get("sort", "win_rate")
-    return sort if sort in selectors.SORTS else "win_rate"
+    return sort if sort in selectors.sorts(game_id) else "win_rate"
 
 
 def _min_frames(request) -> int:
@@ -26,7 +26,8 @@ def _min_frames(request) -> int:
 @require_safe
 def division_leaderboard(request, pk: int):
     division = get_object_or_404(Division.objects.select_related("season__league"), pk=pk)
-    sort, min_frames = _sort(request), _min_frames(request)
+    game_id = division.season.game_id
+    sort, min_frames = _sort(request, game_id), _min_frames(request)
     return render(
         request,
         "frames/stats_leaderboard.html",
@@ -36,7 +37,8 @@ def division_leaderboard(request, pk: int):
             "division": division,
             "rows": selectors.leaderboard(division=division, sort=sort, min_frames=min_frames),
             "sort": sort,
-            "sorts": selectors.SORTS,
+            "sorts": selectors.sorts(game_id),
+            "columns": selectors.columns(game_id),
             "min_frames": min_frames,
         },
     )
@@ -45,7 +47,8 @@ def division_leaderboard(request, pk: int):
 @require_safe
 def season_leaderboard(request, pk: int):
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
-    sort, min_frames = _sort(request), _min_frames(request)
+    game_id = season.game_id
+    sort, min_frames = _sort(request, game_id), _min_frames(request)
     return render(
         request,
         "frames/stats_leaderboard.html",
@@ -55,7 +58,8 @@ def season_leaderboard(request, pk: int):
             "division": None,
             "rows": selectors.leaderboard(season=season, sort=sort, min_frames=min_frames),
             "sort": sort,
-            "sorts": selectors.SORTS,
+            "sorts": selectors.sorts(game_id),
+            "columns": selectors.columns(game_id),
             "min_frames": min_frames,
         },
     )
