@@ -11,9 +11,11 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("frames.matchnight.api_urls")),
     path("api/", include("frames.pad.api_urls")),
+    path("api/", include("frames.friendly.api_urls")),
     path("api/", include("leagues.api_urls")),
     path("", include("frames.matchnight.urls")),
     path("", include("frames.pad.urls")),
+    path("", include("frames.friendly.urls")),
     path("", include("frames.stats.urls")),
     path("", include("leagues.urls")),
 ]

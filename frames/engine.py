@@ -29,7 +29,9 @@ def side_setup(
     """The engine setup of a league frame, from its sides' players by name (home first)
     and the season's options for the game, and which side each party of it plays for
     (`Frame.parties`). Raises the engine's `RuleError` if it cannot be played."""
-    players = {side: [n for n in names.get(side, ()) if n] or [None] for side in SIDES}
+    players: dict[str, list[str | None]] = {
+        side: [n for n in names.get(side, ()) if n] or [None] for side in SIDES
+    }
     parties = {side: side for side in SIDES}
     for side, side_names in players.items():
         parties.update({name: side for name in side_names if name})

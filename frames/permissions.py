@@ -24,8 +24,21 @@ def is_frame_referee(user: Any, frame: Any) -> bool:
     return player is not None and player.pk == frame.referee_id
 
 
+def is_friendly_owner(user: Any, frame: Any) -> bool:
+    """Whoever started this friendly game."""
+    return (
+        is_authenticated(user)
+        and frame is not None
+        and frame.friendly_id is not None
+        and frame.friendly.owner_id == user.pk
+    )
+
+
 def can_enter_frame_events(user: Any, frame: Any) -> bool:
-    """The frame's referee, a captain of either team, or the secretary."""
+    """A league frame: its referee, a captain of either team, or the secretary. A friendly
+    game: whoever started it."""
+    if frame is not None and frame.friendly_id is not None:
+        return is_friendly_owner(user, frame)
     return (
         is_secretary(user)
         or is_frame_referee(user, frame)

@@ -313,6 +313,8 @@ def match_set_referee(
     play in it, chosen by a captain of that player's side or by the secretary."""
     now = resolve_now(now)
     frame = Frame.objects.select_for_update().get(pk=frame.pk)
+    if frame.match is None:
+        raise DomainError("not_a_league_frame", "A friendly game has no referee to appoint.")
     match = lock_match(frame.match)
     require_status(match, *OPEN)
     if frame.status not in (Frame.Status.SCHEDULED, Frame.Status.IN_PLAY):

@@ -110,6 +110,8 @@ def frame_key_in_paper(
     """Key in one frame's scores from the paper sheet: the frame is complete without
     shots (result_source 'paper'); the winner, or a shared frame, follows from the scores.
     A frame scored on the pad can be overwritten by the secretary only."""
+    if frame.match is None:
+        raise DomainError("not_a_league_frame", "A friendly game has no paper score sheet.")
     match = match_key_in_paper(
         match=frame.match, scores={frame.number: (home_score, away_score)}, actor=actor, now=now
     )

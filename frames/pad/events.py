@@ -164,7 +164,7 @@ def frame_record_event(
                 user_id=user.pk if _signed_in(user) else None,
                 starting=starting,
             )
-            if appended and starting and frame.match_id is not None:
+            if appended and starting and frame.match is not None:
                 match_update_result(match=frame.match)  # the first event puts the match in play
     except IntegrityError:
         # A unique constraint refused the row and the statement rolled back as a whole:
@@ -337,7 +337,7 @@ def _frame_row(frame_id: int) -> Frame:
 
 
 def _closed(frame: Frame) -> DomainError | None:
-    if frame.match_id is not None and frame.match.status == Match.Status.CONFIRMED:
+    if frame.match is not None and frame.match.status == Match.Status.CONFIRMED:
         return DomainError("match_confirmed", "the match result is confirmed; the frame is closed")
     if frame.status == Frame.Status.COMPLETE:
         return DomainError("frame_complete", "the referee confirmed this frame's result")
@@ -459,7 +459,7 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
     if not won:
         fresh = _frame_row(frame_id)
         raise _closed(fresh) or _conflict(fresh, seq + 1)
-    if not league:
+    if frame.match is None:
         frame.refresh_from_db()
         return frame
     MatchLog.add(
@@ -477,6 +477,7 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
         },
     )
     frame.refresh_from_db()
+    assert frame.match is not None  # a league frame
     match_update_result(match=frame.match)
     frame_result_recorded(frame.pk)  # the players' statistics, after commit
     return frame

@@ -21,6 +21,8 @@ from rules import registry
 _WRITE_FIELDS = (
     "id",
     "match_id",
+    "friendly_id",
+    "friendly__owner_id",
     "game_id",
     "referee_id",
     "status",
@@ -47,7 +49,7 @@ def frame_for_write(frame_id: int) -> Frame | None:
     serves both the permission check and the write."""
     try:
         return (
-            Frame.objects.select_related("match__fixture__home", "match__fixture__away")
+            Frame.objects.select_related("match__fixture__home", "match__fixture__away", "friendly")
             .only(*_WRITE_FIELDS)
             .get(pk=frame_id)
         )
@@ -118,7 +120,10 @@ def frame_players(frame: Frame) -> dict[str, list[str]]:
 
 
 def frame_sides(frame: Frame) -> dict[str, dict[str, Any]]:
-    """side -> {team, players} for display."""
+    """side -> {team, players} for display (none for a friendly game: its parties are the
+    engine's)."""
+    if frame.match is None:
+        return {}
     fixture = frame.match.fixture
     players = frame_players(frame)
     return {
@@ -130,7 +135,9 @@ def frame_sides(frame: Frame) -> dict[str, dict[str, Any]]:
 def frame_for_pad(frame_id: int) -> Frame:
     """The frame with its match, teams, referee and players (raises Frame.DoesNotExist)."""
     return (
-        Frame.objects.select_related("match__fixture__home", "match__fixture__away", "referee")
+        Frame.objects.select_related(
+            "match__fixture__home", "match__fixture__away", "referee", "friendly"
+        )
         .prefetch_related("players__player")
         .get(pk=frame_id)
     )

@@ -85,7 +85,7 @@ def frame_lines(frame: Frame, players: list[FramePlayer], payloads: list[dict]) 
         by_name = registry.get(frame.game_id).player_statistics(setup, payloads)
         for name, player_id in setup_names(setup, players).items():
             values[player_id] = dict(by_name.get(name, {}))
-    scores = {Side.HOME: frame.home_score or 0, Side.AWAY: frame.away_score or 0}
+    scores: dict[str, int] = {Side.HOME: frame.home_score or 0, Side.AWAY: frame.away_score or 0}
     lines = []
     for fp in sorted(players, key=lambda p: (p.side, p.position)):
         other = Side.AWAY if fp.side == Side.HOME else Side.HOME
@@ -111,6 +111,8 @@ def frame_stats_record(*, frame_id: int) -> int:
     """(Re)write the players' lines for one frame from its log; a frame that is not
     complete has none. Safe to run twice. Returns the number of lines written."""
     frame = Frame.objects.select_related("match__fixture").get(pk=frame_id)
+    if frame.match is None:
+        return 0  # a friendly game: no league, no lines
     fixture = frame.match.fixture
     lines: list[dict] = []
     if frame.status in COUNTED:
