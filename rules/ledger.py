@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rules.core import (
@@ -252,8 +252,7 @@ _FOULS_FIELD = Field(
 )
 
 
-@dataclass(frozen=True)
-class Stroke:
+class Stroke(NamedTuple):
     """A validated ``stroke`` event, defaults filled in; ``pots`` are the balls' names."""
 
     first_hit: str | None
@@ -266,31 +265,99 @@ class Stroke:
     misplaced: int = 0
 
 
+class _StrokeShape:
+    """What a well-formed stroke of one game may hold, as sets: the fast path of
+    :func:`_validate_stroke` (it accepts only what the core's ``validate_event`` accepts,
+    and hands anything else to it for the refusal's exact code and message)."""
+
+    __slots__ = ("balls", "firsts", "fouls", "keys", "misplaced")
+
+    def __init__(self, game: Any) -> None:
+        (stroke,) = (e for e in game.events if e.type == "stroke")
+        fields = {f.name: f for f in stroke.fields}
+        self.keys = frozenset(fields) | {"type"}
+        self.firsts = frozenset(fields["first_hit"].choices or ())
+        self.balls = frozenset(fields["pots"].item.fields[0].choices or ())
+        self.fouls = frozenset(f.code for f in game.fouls)
+        self.misplaced = "misplaced_balls" in fields
+
+    def accepts(self, event: Mapping[str, Any], players: Sequence[str]) -> bool:
+        """True when ``event`` is certainly well formed (False: let the core say why)."""
+        if not self.keys.issuperset(event) or "first_hit" not in event:
+            return False
+        balls = self.balls
+        first = event["first_hit"]
+        if first is not None and not (isinstance(first, str) and first in self.firsts):
+            return False
+        for key in ("simultaneous", "aim"):
+            v = event.get(key)
+            if v is not None and not (isinstance(v, str) and v in self.firsts):
+                return False
+        pots = event.get("pots", ())
+        if type(pots) is not list and type(pots) is not tuple:
+            return False
+        for pot in pots:
+            if type(pot) is not dict or "ball" not in pot or len(pot) > 2:
+                return False
+            ball = pot["ball"]
+            if not (isinstance(ball, str) and ball in balls):
+                return False
+            if len(pot) == 2:
+                pocket = pot.get("pocket", 0)
+                if pocket is not None and not (isinstance(pocket, str) and pocket in _POCKET_SET):
+                    return False
+        for key, allowed in (("off_table", balls), ("fouls", self.fouls)):
+            items = event.get(key, ())
+            if type(items) is not list and type(items) is not tuple:
+                return False
+            for v in items:
+                if not (isinstance(v, str) and v in allowed):
+                    return False
+        player = event.get("player")
+        if player is not None and not (isinstance(player, str) and player in players):
+            return False
+        if self.misplaced and "misplaced_balls" in event:
+            n = event["misplaced_balls"]
+            if type(n) is not int or not 0 <= n <= _MAX_MISPLACED:
+                return False
+        return True
+
+
+_POCKET_SET = frozenset(POCKETS)
+
+
 def _validate_stroke(game: Any, event: Mapping[str, Any], state: Any) -> Stroke:
     """Check a stroke's fields (the core's checks, ``player`` against the setup's names;
     a malformed ``pots`` entry answers ``bad_value`` as §2.1 says) and read it."""
-    try:
-        validate_event(game, event, state)
-    except InvalidEvent as err:
-        if err.code in ("unknown_field", "missing_field") and err.message.startswith("pots["):
-            raise InvalidEvent("bad_value", err.message) from None
-        raise
+    if not game._shape.accepts(event, state.seats.players):
+        try:
+            validate_event(game, event, state)
+        except InvalidEvent as err:
+            if err.code in ("unknown_field", "missing_field") and err.message.startswith("pots["):
+                raise InvalidEvent("bad_value", err.message) from None
+            raise
     return _read_stroke(event)
 
 
 def _read_stroke(event: Mapping[str, Any]) -> Stroke:
     """A stroke event (already checked) as a :class:`Stroke`."""
-    misplaced = event.get("misplaced_balls") or 0
+    get = event.get
+    pots = get("pots")
+    off = get("off_table")
+    fouls = get("fouls")
     return Stroke(
-        first_hit=event["first_hit"],
-        simultaneous=event.get("simultaneous"),
-        pots=tuple(p["ball"] for p in event.get("pots") or ()),
-        off_table=tuple(event.get("off_table") or ()),
-        fouls=frozenset(event.get("fouls") or ()),
-        aim=event.get("aim"),
-        player=event.get("player"),
-        misplaced=misplaced,
+        event["first_hit"],
+        get("simultaneous"),
+        tuple([p["ball"] for p in pots]) if pots else (),
+        tuple(off) if off else (),
+        frozenset(fouls) if fouls else _NO_FOULS,
+        get("aim"),
+        get("player"),
+        get("misplaced_balls") or 0,
     )
+
+
+_NO_FOULS: frozenset[str] = frozenset()
 
 
 def _check_type_then_over(game: Any, event: Any, over: bool, what: str) -> None:
@@ -425,8 +492,7 @@ class PoolState(NamedTuple):
         return self.seats.player
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     """What a stroke is worth: ``score`` received from, and ``penalty`` paid to, each other
     party; ``ball_on`` what the striker had to play; ``down`` the pool ball that stays down
     (taken in the sequence); ``reds_gone`` the reds that leave the table; ``plays_on``
@@ -514,6 +580,7 @@ class SnookerPool(Game[PoolState]):
             ]
         self.events = tuple(events)
         self._types = frozenset(e.type for e in self.events)
+        self._shape = _StrokeShape(self)
         self.state_doc = dict(_POOL_STATE_DOC)
         if rules.out_of_turn_skips:
             self.state_doc["skips"] = "party -> turns it will be passed over (rule 17)"
@@ -627,9 +694,12 @@ say which (aim)
     def _check(self, state: PoolState, stroke: Stroke) -> None:
         """The checks of specs/ledger.md §2.1 and §3.13 (IllegalEvent)."""
         moved = stroke.pots + stroke.off_table
-        for ball in (WHITE, *_COLOURS):
-            if moved.count(ball) > 1:
-                raise IllegalEvent("impossible", f"the {ball} is listed twice in pots/off_table")
+        if len(moved) > 1:
+            for ball in (WHITE, *_COLOURS):
+                if moved.count(ball) > 1:
+                    raise IllegalEvent(
+                        "impossible", f"the {ball} is listed twice in pots/off_table"
+                    )
         if moved.count(RED) > state.reds:
             raise IllegalEvent(
                 "not_on_table",
@@ -699,7 +769,8 @@ again=False)
         hit, sim = stroke.first_hit, stroke.simultaneous
         object_pots = [b for b in stroke.pots if b != WHITE]
         object_off = [b for b in stroke.off_table if b != WHITE]
-        fine = max((self._fines.get(code, 0) for code in stroke.fouls), default=0)
+        fouls = stroke.fouls
+        fine = max([self._fines.get(code, 0) for code in fouls]) if fouls else 0
         penalised = (
             hit != ball_on
             or (sim is not None and not hit == sim == RED)
@@ -716,15 +787,15 @@ again=False)
         elif not stroke.fouls:
             score = sum(_VALUE[b] for b in object_pots)
         in_sequence = state.on not in (RED, COLOUR)
-        again = any(code in self.rules.replay_fouls for code in stroke.fouls)
+        again = bool(fouls) and any(code in self.rules.replay_fouls for code in fouls)
         return Verdict(
-            ball_on=ball_on,
-            score=score,
-            penalty=penalty,
-            reds_gone=stroke.pots.count(RED) + stroke.off_table.count(RED),
-            down=ball_on if in_sequence and score else None,
-            plays_on=score > 0 or again,
-            again=again,
+            ball_on,
+            score,
+            penalty,
+            stroke.pots.count(RED) + stroke.off_table.count(RED),
+            ball_on if in_sequence and score else None,
+            score > 0 or again,
+            again,
         )
 
     def _judge_figures(self, state: PoolState, stroke: Stroke) -> Verdict:
@@ -733,37 +804,38 @@ again=False)
         lost only by a stroke that scores."""
         ball_on = self._ball_on(state, stroke)
         value_on = _VALUE[ball_on]
-        hit, sim = stroke.first_hit, stroke.simultaneous
-        object_pots = [b for b in stroke.pots if b != WHITE]
-        wrong_pots = [b for b in object_pots if b != ball_on]
-        other: list[int] = []  # every figure but the wrong balls potted
+        hit, sim, pots, off = stroke.first_hit, stroke.simultaneous, stroke.pots, stroke.off_table
+        other = 0  # the highest figure but those of wrong balls potted (0: no such fault)
         if hit is None:
-            other.append(value_on)  # a miss (a coup too)
+            other = value_on  # a miss (a coup too)
         elif hit != ball_on:
-            other.append(max(value_on, _VALUE[hit]))
+            other = max(value_on, _VALUE[hit])
         if sim is not None and hit is not None and not hit == sim == RED:
-            other.append(max(_VALUE[hit], _VALUE[sim]))
-        if WHITE in stroke.pots and hit is not None:
-            other.append(_VALUE[hit])  # in-off
-        if WHITE in stroke.off_table:
-            other.append(value_on)
-        other.extend(_VALUE[b] for b in stroke.off_table if b != WHITE)
-        wrong = [_VALUE[b] for b in wrong_pots]
-        penalty = max((*other, *wrong), default=0)
-        took = ball_on in object_pots and not other and not stroke.fouls
-        if took and RED not in wrong_pots:
+            other = max(other, _VALUE[hit], _VALUE[sim])
+        if WHITE in pots and hit is not None:
+            other = max(other, _VALUE[hit])  # in-off
+        for b in off:
+            other = max(other, value_on if b == WHITE else _VALUE[b])
+        wrong = 0  # the highest wrong ball potted
+        wrong_red = False
+        for b in pots:
+            if b != ball_on and b != WHITE:
+                wrong = max(wrong, _VALUE[b])
+                wrong_red = wrong_red or b == RED
+        penalty = max(other, wrong)
+        if not other and not wrong_red and not stroke.fouls and ball_on in pots:
             # fair (nothing else went in), or received and paid (r9, r14)
-            score = object_pots.count(RED) if ball_on == RED else value_on
+            score = pots.count(RED) if ball_on == RED else value_on
         else:
             score = 0
         in_sequence = state.on not in (RED, COLOUR)
         return Verdict(
-            ball_on=ball_on,
-            score=score,
-            penalty=penalty,
-            reds_gone=stroke.pots.count(RED) if score and ball_on == RED else 0,
-            down=ball_on if in_sequence and score else None,
-            plays_on=score > 0 and penalty == 0,
+            ball_on,
+            score,
+            penalty,
+            pots.count(RED) if score and ball_on == RED else 0,
+            ball_on if in_sequence and score else None,
+            score > 0 and penalty == 0,
         )
 
     def _play(self, state: PoolState, stroke: Stroke, verdict: Verdict) -> PoolState:
@@ -1093,6 +1165,7 @@ class Pyramids(Game[PyramidsState]):
             ),
         )
         self._types = frozenset(e.type for e in self.events)
+        self._shape = _StrokeShape(self)
 
     def initial(self, setup: Mapping[str, Any] | None) -> PyramidsState:
         """The pyramid set, nobody with a ball, the first party to play.
@@ -1338,8 +1411,7 @@ _POINTS = {"A": 11, "K": 10, "Q": 10, "J": 10, "9": 9, "8": 8}
 _RED_SUITS = frozenset("HD")
 
 
-@dataclass(frozen=True)
-class Pot:
+class Pot(NamedTuple):
     """One pot of a deal (§6.8): its chips, who may win it (player indices, from the
     dealer's right), and once settled its winner and how (``by``)."""
 
@@ -1349,8 +1421,7 @@ class Pot:
     by: str | None = None
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(NamedTuple):
     """How a deal ended: the pots paid out, chips won and net bonuses per player, the suit
     points of a showdown, and whether the deal was thrown in."""
 
@@ -1361,8 +1432,7 @@ class Settlement:
     thrown_in: bool = False
 
 
-@dataclass(frozen=True)
-class DealState:
+class DealState(NamedTuple):
     """The internal state of one deal of Bouillotte (specs/ledger.md §6). Players are
     indices into ``names`` (the seating order); ``order`` lists them from the dealer's
     right, the dealer last. ``actor`` is the player at the table."""
@@ -1619,6 +1689,7 @@ class Bouillotte(Game[DealState]):
             ),
         )
         self._types = frozenset(e.type for e in self.events)
+        self._keys = {e.type: frozenset(f.name for f in e.fields) | {"type"} for e in self.events}
 
     # -- setup -----------------------------------------------------------------
 
@@ -1709,8 +1780,9 @@ class Bouillotte(Game[DealState]):
         (10, 'B', 10)
         """
         _check_type_then_over(self, event, state.over, "the deal is settled")
-        validate_event(self, event, state)  # chips above 0; player: unknown_player
         kind = event["type"]
+        if not self._well_formed(event, kind, state.names):
+            validate_event(self, event, state)  # chips above 0; player: unknown_player
         name = event.get("player")
         actor = state.actor
         assert actor is not None
@@ -1728,7 +1800,19 @@ class Bouillotte(Game[DealState]):
             "va_tout": self._bet,
         }[kind]
         new = handler(state, actor, kind, event.get("chips"))
-        return replace(new, events=state.events + 1)
+        return new._replace(events=state.events + 1)
+
+    def _well_formed(self, event: Mapping[str, Any], kind: str, names: Sequence[str]) -> bool:
+        """The fast path: True when ``event`` is certainly well formed (False: let the
+        core's ``validate_event`` say why)."""
+        if not self._keys[kind].issuperset(event):
+            return False
+        if kind in ("open", "raise"):
+            chips = event.get("chips")
+            if type(chips) is not int or chips < 1:
+                return False
+        player = event.get("player")
+        return player is None or (isinstance(player, str) and player in names)
 
     @staticmethod
     def _not_allowed(state: DealState, kind: str) -> IllegalEvent:
@@ -1738,7 +1822,7 @@ class Bouillotte(Game[DealState]):
     def _put(state: DealState, i: int, amount: int) -> DealState:
         stakes = tuple(s + amount if k == i else s for k, s in enumerate(state.stakes))
         chips = tuple(c - amount if k == i else c for k, c in enumerate(state.chips))
-        return replace(state, stakes=stakes, chips=chips)
+        return state._replace(stakes=stakes, chips=chips)
 
     def _straddling(self, state: DealState, i: int, kind: str, _: Any) -> DealState:
         """§6.5: straddles, the buy-back, declining."""
@@ -1752,12 +1836,12 @@ class Bouillotte(Game[DealState]):
         if state.chips[i] < state.pot:
             raise IllegalEvent("bad_amount", f"{kind}: {state.pot} chips needed")
         previous = state.straddler
-        state = replace(self._put(state, i, state.pot), straddler=i)
+        state = self._put(state, i, state.pot)._replace(straddler=i)
         if kind == "buy_back":
             return self._end_straddling(state)
         buy_back = state.rules[0]
         if buy_back and previous is not None and state.chips[previous] >= state.pot:
-            return replace(state, phase="buy_back", actor=previous)
+            return state._replace(phase="buy_back", actor=previous)
         return self._offer_after(state, i)
 
     def _offer_after(self, state: DealState, straddler: int | None) -> DealState:
@@ -1769,7 +1853,7 @@ class Bouillotte(Game[DealState]):
         nxt = state.after(straddler, straddler)[0]
         if state.chips[nxt] < state.pot:
             return self._end_straddling(state)
-        return replace(state, phase="straddle", actor=nxt)
+        return state._replace(phase="straddle", actor=nxt)
 
     def _open_seq(self, state: DealState) -> list[int]:
         """Who is asked to open, in turn: from the straddler's right (the dealer's right
@@ -1779,10 +1863,10 @@ class Bouillotte(Game[DealState]):
         return state.after(state.straddler, state.straddler)
 
     def _end_straddling(self, state: DealState) -> DealState:
-        state = replace(state, phase="open")
+        state = state._replace(phase="open")
         for i in self._open_seq(state):
             if state.chips[i] > 0:
-                return replace(state, actor=i)
+                return state._replace(actor=i)
         return self._all_passed(state)
 
     def _pass(self, state: DealState, i: int, kind: str, _: Any) -> DealState:
@@ -1790,7 +1874,7 @@ class Bouillotte(Game[DealState]):
             seq = self._open_seq(state)
             for j in seq[seq.index(i) + 1 :]:
                 if state.chips[j] > 0:
-                    return replace(state, actor=j)
+                    return state._replace(actor=j)
             return self._all_passed(state)
         if state.phase == "reraise":
             assert state.last_bettor is not None
@@ -1804,8 +1888,7 @@ class Bouillotte(Game[DealState]):
             return self._take_all(state, state.straddler, "straddle")
         pots = (Pot(state.pot, tuple(state.order)),)
         n = len(state.names)
-        return replace(
-            state,
+        return state._replace(
             phase="over",
             actor=None,
             result=Settlement(pots, (0,) * n, (0,) * n, None, thrown_in=True),
@@ -1815,7 +1898,7 @@ class Bouillotte(Game[DealState]):
         n = len(state.names)
         won = tuple(state.pot if k == winner else 0 for k in range(n))
         pots = (Pot(state.pot, (winner,), winner, by),)
-        return replace(state, phase="over", actor=None, result=Settlement(pots, won, (0,) * n))
+        return state._replace(phase="over", actor=None, result=Settlement(pots, won, (0,) * n))
 
     def _bet(self, state: DealState, i: int, kind: str, amount: int | None) -> DealState:
         """§6.6-6.7: open, call, raise, fold, va_tout."""
@@ -1841,7 +1924,7 @@ class Bouillotte(Game[DealState]):
                 raise IllegalEvent(
                     "bad_amount", f"open: at least {least} and at most {chips} chips, not {amount}"
                 )
-            state = replace(self._put(state, i, amount), phase="bet", last_bettor=i, called=False)
+            state = self._put(state, i, amount)._replace(phase="bet", last_bettor=i, called=False)
             return self._next_answer(state, i)
         if kind == "raise":
             assert amount is not None
@@ -1850,18 +1933,18 @@ class Bouillotte(Game[DealState]):
                     "bad_amount",
                     f"raise: more than {need} and at most {chips} chips, not {amount}",
                 )
-            state = replace(self._put(state, i, amount), phase="bet", last_bettor=i, called=False)
+            state = self._put(state, i, amount)._replace(phase="bet", last_bettor=i, called=False)
             return self._next_answer(state, i)
         if kind == "fold":
             folded = tuple(f or k == i for k, f in enumerate(state.folded))
-            state = replace(state, folded=folded)
+            state = state._replace(folded=folded)
             left = state.in_players()
             if len(left) == 1:
                 return self._take_all(state, left[0], "fold")
             return self._next_answer(state, i)
         # call
         in_now = len(state.in_players())
-        state = replace(self._put(state, i, min(need, chips)), called=True)
+        state = self._put(state, i, min(need, chips))._replace(called=True)
         if in_now == 2:
             return self._showdown(state)
         return self._next_answer(state, i)
@@ -1872,12 +1955,12 @@ class Bouillotte(Game[DealState]):
         assert last is not None
         for j in state.after(i, last):
             if state.able(j):
-                return replace(state, actor=j)
+                return state._replace(actor=j)
         if state.phase == "bet" and state.called and not reraise:
-            state = replace(state, phase="reraise")
+            state = state._replace(phase="reraise")
             for j in state.after(last, last):
                 if state.able(j):
-                    return replace(state, actor=j)
+                    return state._replace(actor=j)
         return self._showdown(state)
 
     # -- the showdown ------------------------------------------------------------
@@ -1953,7 +2036,7 @@ class Bouillotte(Game[DealState]):
         won = [0] * n
         for pot in pots:
             winner, by, winning = self._resolve(state, pot.players, points, winning)
-            settled.append(replace(pot, winner=winner, by=by))
+            settled.append(pot._replace(winner=winner, by=by))
             won[winner] += pot.chips
         bonuses = [0] * n
         classes = [k[0] if (k := self._kind(state, i)) is not None else None for i in range(n)]
@@ -1966,8 +2049,7 @@ class Bouillotte(Game[DealState]):
                 pay = 2 if cls == 0 else (0 if classes[j] == 1 else 1)
                 bonuses[h] += pay
                 bonuses[j] -= pay
-        return replace(
-            state,
+        return state._replace(
             phase="over",
             actor=None,
             result=Settlement(tuple(settled), tuple(won), tuple(bonuses), points),
