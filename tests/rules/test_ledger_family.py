@@ -276,3 +276,60 @@ def test_replay_refusal_exits_2_with_code_message_and_index():
     answer = json.loads(err)
     assert (answer["error"], answer["index"]) == ("not_your_turn", 0)
     assert "player" in answer["message"]
+
+
+# ---------------------------------------------------------- the validation fast path
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 25),
+    st.sampled_from(["red", "white", "pink", "black", "purple", "top_left", "push", "Ann", "Zed"]),
+    st.lists(st.sampled_from(["red", "white", "blue", "x"]), max_size=3),
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(["ball", "pocket", "hole"]),
+            st.sampled_from(["red", "white", "yellow", "top_left", "corner", None, 3]),
+            max_size=3,
+        ),
+        max_size=3,
+    ),
+)
+_KEYS = st.sampled_from(
+    [
+        "first_hit",
+        "simultaneous",
+        "pots",
+        "off_table",
+        "fouls",
+        "aim",
+        "player",
+        "misplaced_balls",
+        "chips",
+        "cushion",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(GAMES), st.dictionaries(_KEYS, _VALUES, max_size=5), st.data())
+def test_the_fast_path_never_accepts_what_the_core_validator_refuses(game, fields, data):
+    from rules.core import InvalidEvent, validate_event
+
+    setup = {"players": ["Ann", "Bob"]}
+    if game.id == "bouillotte":
+        from tests.rules.test_ledger_bouillotte import BOOK as setup  # noqa: N811
+    state = game.initial(setup)
+    kind = data.draw(st.sampled_from([e.type for e in game.events]))
+    event = {"type": kind, **fields}
+    if game.id == "bouillotte":
+        fast = game._well_formed(event, kind, state.names)
+    elif kind == "stroke":
+        fast = game._shape.accepts(event, game.seating(state).players)
+    else:
+        return
+    if fast:
+        try:
+            validate_event(game, event, state)
+        except InvalidEvent as err:  # pragma: no cover - the property
+            raise AssertionError(f"fast path accepted {event}: {err}") from None
