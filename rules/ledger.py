@@ -666,8 +666,8 @@ class SnookerPool(Game[PoolState]):
         >>> g.apply(s, {"type": "stroke", "first_hit": "red"})
         Traceback (most recent call last):
         ...
-        rules.core.IllegalEvent: aim_required: the striker is on a pool ball of his choice: \
-say which (aim)
+        rules.core.IllegalEvent: aim_required: aim: the striker is on a pool ball of his \
+choice: say which
         """
         _check_type_then_over(self, event, state.over, "the black has gone")
         kind = event["type"]
@@ -697,34 +697,34 @@ say which (aim)
         if len(moved) > 1:
             for ball in (WHITE, *_COLOURS):
                 if moved.count(ball) > 1:
-                    raise IllegalEvent(
-                        "impossible", f"the {ball} is listed twice in pots/off_table"
-                    )
+                    raise IllegalEvent("impossible", f"pots/off_table: the {ball} is listed twice")
         if moved.count(RED) > state.reds:
             raise IllegalEvent(
                 "not_on_table",
-                f"{moved.count(RED)} reds potted or forced off, {state.reds} on the table",
+                f"pots/off_table: {moved.count(RED)} reds potted or forced off, "
+                f"{state.reds} on the table",
             )
         touched = [b for b in (stroke.first_hit, stroke.simultaneous) if b is not None]
-        for ball in (*moved, *touched):
-            if ball in _COLOURS and ball not in state.colours:
-                raise IllegalEvent("not_on_table", f"the {ball} is not on the table")
-            if ball == RED and state.reds == 0:
-                raise IllegalEvent("not_on_table", "no red is on the table")
+        for field, balls in (("first_hit/simultaneous", touched), ("pots/off_table", moved)):
+            for ball in balls:
+                if (ball in _COLOURS and ball not in state.colours) or (
+                    ball == RED and state.reds == 0
+                ):
+                    raise IllegalEvent("not_on_table", f"{field}: no {ball} is on the table")
         if stroke.first_hit is None:
             if stroke.simultaneous is not None:
-                raise IllegalEvent("impossible", "simultaneous without first_hit")
+                raise IllegalEvent("impossible", "simultaneous: given without first_hit")
             if any(ball != WHITE for ball in moved):
                 raise IllegalEvent(
-                    "impossible", "the white touched no ball, yet an object ball moved"
+                    "impossible", "pots/off_table: first_hit is null, yet an object ball moved"
                 )
         if stroke.simultaneous is not None:
             if stroke.simultaneous == stroke.first_hit != RED:
                 raise IllegalEvent(
-                    "impossible", f"the {stroke.first_hit} cannot be struck twice at once"
+                    "impossible", f"simultaneous: the {stroke.first_hit} cannot be struck twice"
                 )
             if stroke.simultaneous == stroke.first_hit == RED and state.reds < 2:
-                raise IllegalEvent("not_on_table", "two reds struck, fewer are on the table")
+                raise IllegalEvent("not_on_table", "simultaneous: two reds struck, one is left")
         self._ball_on(state, stroke)  # aim_required / bad_aim
 
     def _ball_on(self, state: PoolState, stroke: Stroke) -> str:
@@ -736,13 +736,13 @@ say which (aim)
                 if stroke.first_hit in _COLOURS:
                     return stroke.first_hit
                 raise IllegalEvent(
-                    "aim_required", "the striker is on a pool ball of his choice: say which (aim)"
+                    "aim_required", "aim: the striker is on a pool ball of his choice: say which"
                 )
             if aim not in _COLOURS:
-                raise IllegalEvent("bad_aim", f"on a pool ball, aim must be one, not {aim!r}")
+                raise IllegalEvent("bad_aim", f"aim: on a pool ball of his choice, not the {aim}")
             return aim
         if stroke.aim is not None and stroke.aim != on:
-            raise IllegalEvent("bad_aim", f"the striker is on the {on}, not the {stroke.aim}")
+            raise IllegalEvent("bad_aim", f"aim: the striker is on the {on}, not the {stroke.aim}")
         return on
 
     def judge(self, state: PoolState, stroke: Stroke) -> Verdict:
@@ -1210,14 +1210,17 @@ class Pyramids(Game[PyramidsState]):
             raise InvalidEvent("bad_value", f"first_hit: the {own} is the striker's own ball")
         moved = stroke.pots + stroke.off_table
         if moved.count(WHITE) > 1:
-            raise IllegalEvent("impossible", "the white is listed twice in pots/off_table")
+            raise IllegalEvent("impossible", "pots/off_table: the white is listed twice")
         if moved.count(RED) > state.reds:
             raise IllegalEvent(
                 "not_on_table",
-                f"{moved.count(RED)} reds potted or forced off, {state.reds} on the table",
+                f"pots/off_table: {moved.count(RED)} reds potted or forced off, "
+                f"{state.reds} on the table",
             )
         if stroke.first_hit is None and any(b != own for b in moved):
-            raise IllegalEvent("impossible", "the striker's ball touched no ball, yet one moved")
+            raise IllegalEvent(
+                "impossible", "pots/off_table: first_hit is null, yet another ball moved"
+            )
         if state.phase == "endgame":
             return self._endgame(state, stroke, own)
         return self._play(state, stroke)
@@ -1816,7 +1819,7 @@ class Bouillotte(Game[DealState]):
 
     @staticmethod
     def _not_allowed(state: DealState, kind: str) -> IllegalEvent:
-        return IllegalEvent("not_allowed", f"{kind}: not open in the {state.phase} phase")
+        return IllegalEvent("not_allowed", f"type: {kind} is not open in the {state.phase} phase")
 
     @staticmethod
     def _put(state: DealState, i: int, amount: int) -> DealState:
@@ -1834,7 +1837,7 @@ class Bouillotte(Game[DealState]):
                 return self._end_straddling(state)
             return self._offer_after(state, state.straddler)
         if state.chips[i] < state.pot:
-            raise IllegalEvent("bad_amount", f"{kind}: {state.pot} chips needed")
+            raise IllegalEvent("bad_amount", f"{kind}: {state.pot} chips needed, he has fewer")
         previous = state.straddler
         state = self._put(state, i, state.pot)._replace(straddler=i)
         if kind == "buy_back":
@@ -1922,7 +1925,8 @@ class Bouillotte(Game[DealState]):
             least = max(1, need)
             if not least <= amount <= chips:
                 raise IllegalEvent(
-                    "bad_amount", f"open: at least {least} and at most {chips} chips, not {amount}"
+                    "bad_amount",
+                    f"chips: an opening is at least {least} and at most {chips}, not {amount}",
                 )
             state = self._put(state, i, amount)._replace(phase="bet", last_bettor=i, called=False)
             return self._next_answer(state, i)
@@ -1931,7 +1935,7 @@ class Bouillotte(Game[DealState]):
             if not need < amount <= chips:
                 raise IllegalEvent(
                     "bad_amount",
-                    f"raise: more than {need} and at most {chips} chips, not {amount}",
+                    f"chips: a raise is more than {need} and at most {chips}, not {amount}",
                 )
             state = self._put(state, i, amount)._replace(phase="bet", last_bettor=i, called=False)
             return self._next_answer(state, i)
