@@ -1201,13 +1201,13 @@ class Pyramids(Game[PyramidsState]):
         _check_type_then_over(self, event, state.over, "no red is left")
         stroke = _validate_stroke(self, event, state)
         seats = state.seats
+        own = RED if state.phase == "endgame" and seats.turn != state.white_party else WHITE
+        if stroke.first_hit == own:  # a field check: before the game's own (§1.3)
+            raise InvalidEvent("bad_value", f"first_hit: the {own} is the striker's own ball")
         if stroke.player is not None and stroke.player != seats.player:
             raise IllegalEvent(
                 "not_your_turn", f"player: {stroke.player!r} is not the player at the table"
             )
-        own = RED if state.phase == "endgame" and seats.turn != state.white_party else WHITE
-        if stroke.first_hit == own:
-            raise InvalidEvent("bad_value", f"first_hit: the {own} is the striker's own ball")
         moved = stroke.pots + stroke.off_table
         if moved.count(WHITE) > 1:
             raise IllegalEvent("impossible", "pots/off_table: the white is listed twice")

@@ -266,6 +266,13 @@ REFUSALS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], Any, str]] = 
     ("unknown_foul", AB, [], {**R, "fouls": ["push"]}, "unknown_foul"),
     ("player_nobody", AB, [], {**R, "player": "Zed"}, "unknown_player"),
     ("not_the_player_at_the_table", AB, [], {**R, "player": "Bob"}, "not_your_turn"),
+    (
+        "field_checks_come_before_the_turn",
+        AB,
+        [],
+        {"type": "stroke", "first_hit": "white", "player": "Bob"},
+        "bad_value",
+    ),
     ("partner_not_due", SIDES, [], {**R, "player": "Cat"}, "not_your_turn"),
     ("more_reds_than_on_the_table", {**AB, "reds": 3}, [], reds(4), "not_on_table"),
     ("white_twice", AB, [], stroke("red", "white", off_table=["white"]), "impossible"),
