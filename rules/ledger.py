@@ -4,22 +4,23 @@ Every score is a transfer (§1.2): when a party *scores* v, every other party pa
 when it *pays* a penalty v, it pays v to every other party. ``scores`` in the public state
 are the net balances, and they always sum to 0.
 
-Four games, one module:
+Four games, one module (docs/games/<id>.md says how each page is read):
 
-* ``snookers_pool_1908``: Snooker's pool, Billiard Association rules (The Billiard
-  Handbook, 1908, rules 1-30);
+* ``snookers_pool_1908``: Snooker's pool, Billiard Association rules 1-30, in the *Hand Book
+  of Rules of Billiards* (Brunswick-Balke-Collender, 1908);
 * ``snooker_pool_hoyle`` (alias ``snooker_pool``): Snooker Pool, Burroughes & Watts rules as
   reprinted in Hoyle's Games Modernized (rules r1-r23);
-* ``english_pyramids``: the laws of English pyramids (The Billiard Handbook, rules 1-19);
-* ``bouillotte``: one deal of Bouillotte, the French card game of the same books.
+* ``english_pyramids``: the laws of English pyramids (the same 1908 book, rules 1-19);
+* ``bouillotte``: one deal of Bouillotte, the French card game.
 
 The two snooker games are one state machine, :class:`SnookerPool`, run by a frozen
 :class:`SnookerRules` config; they differ in how a stroke is judged (the named hook
 :meth:`SnookerPool.judge`: the 1908 "highest of everything in the stroke" against Hoyle's
 per-fault figures and its receive-and-pay stroke) and in what a stroke out of turn costs
 (:meth:`SnookerPool.out_of_turn`). English pyramids (:class:`Pyramids`) shares the stroke
-vocabulary, the seating of players or sides (the core's :class:`~rules.core.Seating`) and the ledger; Bouillotte
-(:class:`Bouillotte`) shares the ledger and the player-name checks.
+vocabulary, the seating of players or sides (the core's :class:`~rules.core.Seating`) and
+the ledger; Bouillotte (:class:`Bouillotte`) shares the ledger and the player-name checks.
+:func:`simulate` plays seeded random legal games of any of the four.
 
 >>> from rules import replay
 >>> game = SNOOKER_POOL_HOYLE
@@ -402,12 +403,13 @@ class SnookerRules:
 
 _NO_SCORE = "no_score"
 
-#: Snooker's pool, Billiard Association rules (The Billiard Handbook, 1908).
+#: Snooker's pool, Billiard Association rules (Brunswick's 1908 Hand Book of Rules of Billiards).
 RULES_1908 = SnookerRules(
     id="snookers_pool_1908",
     name="Snooker's pool (Billiard Association, 1908)",
     aliases=(),
-    source="The Billiard Handbook (1908), The rules of the game of Snooker's pool, rules 1-30",
+    source="Hand Book of Rules of Billiards (Brunswick-Balke-Collender, 1908), Snooker's "
+    "pool, rules 1-30",
     fouls=(
         Foul("push", _NO_SCORE, "rule 16: the striker pushed: no score; penalties stand", True),
         Foul("double_hit", _NO_SCORE, "rule 16: struck the ball more than once: as push"),
@@ -1060,7 +1062,7 @@ class PyramidsState(NamedTuple):
 
 
 class Pyramids(Game[PyramidsState]):
-    """English pyramids (The Billiard Handbook, 1908): fifteen reds and a white; a red
+    """English pyramids (the 1908 Brunswick Hand Book): fifteen reds and a white; a red
     pocketed is a ball to the striker (the last counts two with an odd number); a losing
     hazard gives one back; the endgame of two parties with the last red (§5)."""
 
@@ -1069,7 +1071,9 @@ class Pyramids(Game[PyramidsState]):
     aliases = ()
     family = "ledger"
     players = "2 or more players in rotation, or 2 or more sides with partners"
-    source = "The Billiard Handbook (1908), The laws of English pyramids, rules 1-19"
+    source = (
+        "Hand Book of Rules of Billiards (Brunswick-Balke-Collender, 1908), English pyramids 1-19"
+    )
     participants = CUE_PARTICIPANTS
     choice_errors = {"players": "unknown_player", "parties": "unknown_player"}
     statistics = CUE_STATISTICS
