@@ -367,3 +367,73 @@ def test_bad_setup_is_refused_at_index_minus_one(setup):
     with pytest.raises(RuleError) as info:
         G.initial(setup)
     assert (info.value.code, info.value.index) == ("bad_setup", -1)
+
+
+# ------------------------------------------------------------- higher pots, by hand
+
+#: B (a cave of 3) goes all in; C and D play on to 7 each; A folds. Pot 1 (level 3) =
+#: 2 + 3 + 3 + 3 = 11 for B, C, D; pot 2 = 4 + 4 = 8 for C and D.
+SIDE_POT_PLAY = [
+    ev("decline"),
+    ev("open", 1),  # A: stake 2
+    ev("va_tout"),  # B: 2 chips, a call needs 1: a raise, stake 3, all in
+    ev("call"),  # C: stake 3
+    ev("raise", 5),  # D: stake 7
+    ev("fold"),  # A
+    ev("call"),  # C: stake 7 (three in: B, C, D) -> the re-raise turn: C alone is asked
+    ev("pass"),  # C: showdown
+]
+SHORT_B = {"A": 100, "B": 3, "C": 100, "D": 100}
+
+
+def test_pot_1_to_a_brelan_then_the_higher_pot_by_points_among_its_players():
+    setup = {
+        "players": ["A", "B", "C", "D"],
+        "caves": SHORT_B,
+        "hands": {
+            "A": ["AS", "QS", "8S"],
+            "B": ["KS", "KH", "KD"],
+            "C": ["AH", "QH", "8H"],
+            "D": ["AD", "QD", "8D"],
+        },
+        "turned": "9S",
+    }
+    view = play(setup, SIDE_POT_PLAY)
+    # pot 1: B's brelan of kings. Pot 2 between C and D, no brelan, no winning suit fixed:
+    # points (S 38, H 39, D 39, C 0); owners among C and D: hearts C, diamonds D; hearts
+    # and diamonds tie, C is the first of them from the dealer's right.
+    assert view["pots"] == [
+        {"chips": 11, "players": ["B", "C", "D"], "winner": "B", "by": "brelan"},
+        {"chips": 8, "players": ["C", "D"], "winner": "C", "by": "points"},
+    ]
+    assert view["bonuses"] == {"A": -1, "B": 3, "C": -1, "D": -1}
+    assert view["scores"] == {"A": -3, "B": 11, "C": 0, "D": -8}
+    assert view["winner"] is None
+
+
+def test_a_higher_pot_whose_players_hold_none_of_the_winning_suit_goes_by_points():
+    setup = {
+        "players": ["A", "B", "C", "D"],
+        "caves": SHORT_B,
+        "hands": {
+            "A": ["8S", "9S", "8C"],
+            "B": ["AS", "KS", "QS"],
+            "C": ["AH", "KH", "8H"],
+            "D": ["AD", "KD", "QD"],
+        },
+        "turned": "9H",
+    }
+    view = play(setup, SIDE_POT_PLAY)
+    # points: S 48, H 38, D 31, C 8. Pot 1 (B, C, D): spades, owned by B, win: winning suit
+    # spades. Pot 2 (C, D): neither holds a spade: points among them, hearts (C) 38 beat
+    # diamonds (D) 31.
+    assert view["suit_points"] == {"S": 48, "H": 38, "D": 31, "C": 8}
+    assert [(p["winner"], p["by"]) for p in view["pots"]] == [("B", "points"), ("C", "points")]
+    assert view["scores"] == {"A": -2, "B": 8, "C": 1, "D": -7}
+
+
+def test_a_second_deal_thrown_in_adds_its_stakes_to_the_carried_chips():
+    setup = {**BOOK, "dealer": "A", "carried": {"A": 1, "B": 1, "C": 1, "D": 2}}
+    view = play(setup, [ev("decline"), ev("pass"), ev("pass"), ev("pass"), ev("pass")])
+    assert view["carried"] == {"A": 2, "B": 1, "C": 1, "D": 2}
+    assert (view["pot"], view["scores"]["A"]) == (6, 0)
