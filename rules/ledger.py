@@ -687,14 +687,14 @@ choice: say which
         seats = state.seats
         named = None if stroke.player is None else seats.party_of(stroke.player)
         party = seats.turn if named is None else named  # the name was checked
-        self._check(state, stroke)
-        verdict = self.judge(state, stroke)
+        ball_on = self._check(state, stroke)
+        verdict = self.judge(state, stroke, ball_on)
         if stroke.player is not None and stroke.player != state.striker:
             return self.out_of_turn(state, party, stroke, verdict)
         return self._play(state, stroke, verdict)
 
-    def _check(self, state: PoolState, stroke: Stroke) -> None:
-        """The checks of specs/ledger.md §2.1 and §3.13 (IllegalEvent)."""
+    def _check(self, state: PoolState, stroke: Stroke) -> str:
+        """The checks of specs/ledger.md §2.1 and §3.13 (IllegalEvent); the ball on."""
         moved = stroke.pots + stroke.off_table
         if len(moved) > 1:
             for ball in (WHITE, *_COLOURS):
@@ -727,7 +727,7 @@ choice: say which
                 )
             if stroke.simultaneous == stroke.first_hit == RED and state.reds < 2:
                 raise IllegalEvent("not_on_table", "simultaneous: two reds struck, one is left")
-        self._ball_on(state, stroke)  # aim_required / bad_aim
+        return self._ball_on(state, stroke)  # aim_required / bad_aim
 
     def _ball_on(self, state: PoolState, stroke: Stroke) -> str:
         on = state.on
@@ -747,7 +747,7 @@ choice: say which
             raise IllegalEvent("bad_aim", f"aim: the striker is on the {on}, not the {stroke.aim}")
         return on
 
-    def judge(self, state: PoolState, stroke: Stroke) -> Verdict:
+    def judge(self, state: PoolState, stroke: Stroke, ball_on: str | None = None) -> Verdict:
         """Hook: what ``stroke`` is worth against what ``state``'s striker is on (the
         stroke has passed the checks). The 1908 rules (§3.5-3.8) or Hoyle's (§4.5-4.7).
 
@@ -759,14 +759,15 @@ again=False)
         >>> SNOOKERS_POOL_1908.judge(s, Stroke(first_hit="red", pots=("red", "pink"))).score
         0
         """
+        if ball_on is None:
+            ball_on = self._ball_on(state, stroke)
         if self.rules.per_fault_figures:
-            return self._judge_figures(state, stroke)
-        return self._judge_highest(state, stroke)
+            return self._judge_figures(state, stroke, ball_on)
+        return self._judge_highest(state, stroke, ball_on)
 
-    def _judge_highest(self, state: PoolState, stroke: Stroke) -> Verdict:
+    def _judge_highest(self, state: PoolState, stroke: Stroke, ball_on: str) -> Verdict:
         """1908 (§3.5-3.8): a penalty is the highest of the value on and every ball in the
         stroke; reds pocketed or forced off are gone for good."""
-        ball_on = self._ball_on(state, stroke)
         value_on = _VALUE[ball_on]
         hit, sim = stroke.first_hit, stroke.simultaneous
         object_pots = [b for b in stroke.pots if b != WHITE]
@@ -800,11 +801,10 @@ again=False)
             again,
         )
 
-    def _judge_figures(self, state: PoolState, stroke: Stroke) -> Verdict:
+    def _judge_figures(self, state: PoolState, stroke: Stroke, ball_on: str) -> Verdict:
         """Hoyle (§4.5-4.7): each fault its own figure, the highest paid; the ball on
         potted with other colours is received and the highest other colour paid; reds are
         lost only by a stroke that scores."""
-        ball_on = self._ball_on(state, stroke)
         value_on = _VALUE[ball_on]
         hit, sim, pots, off = stroke.first_hit, stroke.simultaneous, stroke.pots, stroke.off_table
         other = 0  # the highest figure but those of wrong balls potted (0: no such fault)
