@@ -988,7 +988,9 @@ again=False)
                 after = self.apply(state, event)
             except RuleError as err:
                 raise err.at(i) from None
-            if event["type"] == "stroke":
+            if event["type"] == "obstruction" and event["by"] in potted:  # a player, not a side
+                penalties[event["by"]] += state.reds + sum(_VALUE[c] for c in state.colours)
+            elif event["type"] == "stroke":
                 stroke = _read_stroke(event)
                 verdict = self.judge(state, stroke)
                 who = stroke.player if stroke.player is not None else state.striker
@@ -2136,6 +2138,36 @@ class Bouillotte(Game[DealState]):
             if r is None or r.suit_points is None
             else dict(zip(_SUITS, r.suit_points, strict=True)),
             "carried": carried,
+        }
+
+    def next_deal(self, setup: Mapping[str, Any] | None, state: DealState) -> dict[str, Any]:
+        """The setup of the next deal of a session, but for the cards (``hands`` and
+        ``turned``, which only the table can tell): the deal moves to the dealer's right,
+        each cave is what the player has in front of him now, and a deal thrown in hands
+        its chips on as ``carried`` (the new dealer alone puts in 1, §6.4). A player left
+        with fewer chips than his ante must buy a new cave first: the setup carries it.
+
+        >>> from rules import replay
+        >>> g = BOUILLOTTE
+        >>> s = replay(g, EXAMPLE_DEAL, [{"type": "decline"}] + [{"type": "pass"}] * 4)
+        >>> nxt = g.next_deal(EXAMPLE_DEAL, s)
+        >>> nxt["dealer"], nxt["carried"], nxt["caves"]["D"]
+        ('A', {'A': 1, 'B': 1, 'C': 1, 'D': 2}, 98)
+        """
+        if not state.over:
+            raise IllegalEvent("not_allowed", "the deal is not over")
+        view = self.view(state)
+        options = {
+            k: v
+            for k, v in (setup or {}).items()
+            if k not in ("hands", "turned", "dealer", "caves", "carried")
+        }
+        return {
+            **options,
+            "players": list(state.names),
+            "dealer": state.names[state.order[0]],
+            "caves": dict(view["chips"]),
+            "carried": dict(view["carried"]),
         }
 
     def choice_sets(self, state: DealState) -> dict[str, list[Any]]:

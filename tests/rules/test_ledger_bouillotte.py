@@ -437,3 +437,24 @@ def test_a_second_deal_thrown_in_adds_its_stakes_to_the_carried_chips():
     view = play(setup, [ev("decline"), ev("pass"), ev("pass"), ev("pass"), ev("pass")])
     assert view["carried"] == {"A": 2, "B": 1, "C": 1, "D": 2}
     assert (view["pot"], view["scores"]["A"]) == (6, 0)
+
+
+def test_next_deal_moves_the_deal_right_and_keeps_the_chips():
+    state = replay(G, BRELANS, THREE_WAY)
+    nxt = G.next_deal(BRELANS, state)
+    assert nxt["dealer"] == "A" and nxt["carried"] == {}
+    assert nxt["caves"] == {"A": 95, "B": 111, "C": 99, "D": 95}
+    following = G.view(G.initial({**nxt, "hands": BOOK["hands"], "turned": "AS"}))
+    assert (following["at_table"], following["stakes"]["A"]) == ("B", 2)
+
+
+def test_next_deal_after_a_throw_in_carries_the_pot():
+    state = replay(G, BOOK, [ev("decline"), *[ev("pass")] * 4])
+    nxt = G.next_deal(BOOK, state)
+    following = G.view(G.initial({**nxt, "hands": BOOK["hands"], "turned": "AS"}))
+    assert (following["pot"], following["stakes"]) == (6, {"A": 1, "B": 0, "C": 0, "D": 0})
+
+
+def test_next_deal_needs_the_deal_over():
+    with pytest.raises(RuleError):
+        G.next_deal(BOOK, G.initial(BOOK))

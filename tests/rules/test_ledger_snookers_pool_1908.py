@@ -356,3 +356,10 @@ def test_bad_setup_is_refused_at_index_minus_one(setup):
     with pytest.raises(RuleError) as info:
         G.initial(setup)
     assert (info.value.code, info.value.index) == ("bad_setup", -1)
+
+
+def test_statistics_credit_an_obstruction_to_the_player_named():
+    events = [stroke("red", "red"), {"type": "obstruction", "by": "Bob"}]
+    lines = G.player_statistics(AB, events)
+    assert lines["Bob"] == {"balls_potted": 0, "penalties_paid": 41, "net": -42}
+    assert lines["Ann"] == {"balls_potted": 1, "penalties_paid": 0, "net": 42}
