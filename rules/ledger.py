@@ -983,26 +983,36 @@ again=False)
         players = state.seats.players
         potted = dict.fromkeys(players, 0)
         penalties = dict.fromkeys(players, 0)
-        for i, event in enumerate(events):
-            try:
-                after = self.apply(state, event)
-            except RuleError as err:
-                raise err.at(i) from None
+        for event, before, after in _steps(self, state, events):
             if event["type"] == "obstruction" and event["by"] in potted:  # a player, not a side
-                penalties[event["by"]] += state.reds + sum(_VALUE[c] for c in state.colours)
+                penalties[event["by"]] += before.reds + sum(_VALUE[c] for c in before.colours)
             elif event["type"] == "stroke":
                 stroke = _read_stroke(event)
-                verdict = self.judge(state, stroke)
-                who = stroke.player if stroke.player is not None else state.striker
+                verdict = self.judge(before, stroke)
+                who = stroke.player if stroke.player is not None else before.striker
                 if who is not None:
                     paid = verdict.penalty + stroke.misplaced
-                    if stroke.player is not None and stroke.player != state.striker:
+                    if stroke.player is not None and stroke.player != before.striker:
                         paid += self.rules.out_of_turn_fine
                     elif verdict.score > 0:
                         potted[who] += sum(1 for b in stroke.pots if b == verdict.ball_on)
                     penalties[who] += paid
             state = after
         return _lines(state.seats, potted, penalties, state.balances)
+
+
+def _steps(
+    game: Game[Any], state: Any, events: Iterable[Mapping[str, Any]]
+) -> Iterable[tuple[Mapping[str, Any], Any, Any]]:
+    """(event, state before, state after) along a log; a refused event raises with its
+    index (what ``player_statistics`` replays)."""
+    for i, event in enumerate(events):
+        try:
+            after = game.apply(state, event)
+        except RuleError as err:
+            raise err.at(i) from None
+        yield event, state, after
+        state = after
 
 
 def _lines(
@@ -1391,20 +1401,18 @@ class Pyramids(Game[PyramidsState]):
         players = state.seats.players
         potted = dict.fromkeys(players, 0)
         forfeits = dict.fromkeys(players, 0)
-        for i, event in enumerate(events):
-            try:
-                after = self.apply(state, event)
-            except RuleError as err:
-                raise err.at(i) from None
-            who = state.seats.player
+        for event, before, after in _steps(self, state, events):
+            who = before.seats.player
             if who is not None:
-                turn = state.seats.turn
-                gained = after.balls[turn] - state.balls[turn] + state.owed[turn] - after.owed[turn]
-                if state.phase == "play" and gained > 0:
+                turn = before.seats.turn
+                gained = (
+                    after.balls[turn] - before.balls[turn] + before.owed[turn] - after.owed[turn]
+                )
+                if before.phase == "play" and gained > 0:
                     potted[who] += _read_stroke(event).pots.count(RED)
-                elif state.phase == "endgame" and gained > 0:
+                elif before.phase == "endgame" and gained > 0:
                     potted[who] += 1
-                if after.owed[turn] > state.owed[turn] or after.balls[turn] < state.balls[turn]:
+                if after.owed[turn] > before.owed[turn] or after.balls[turn] < before.balls[turn]:
                     forfeits[who] += 1
             state = after
         return _lines(state.seats, potted, forfeits, state.settlement())
@@ -2192,11 +2200,8 @@ class Bouillotte(Game[DealState]):
         {'hands_won': 1, 'biggest_pot': 10, 'net': 4}
         """
         state = self.initial(setup)
-        for i, event in enumerate(events):
-            try:
-                state = self.apply(state, event)
-            except RuleError as err:
-                raise err.at(i) from None
+        for _, _, after in _steps(self, state, events):
+            state = after
         scores = self.scores(state)
         pots = state.result.pots if state.result is not None else ()
         out: dict[str, dict[str, float]] = {}
