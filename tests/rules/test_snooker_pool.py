@@ -686,3 +686,50 @@ def test_random_play_reaches_the_end_of_the_game():
             except RuleError:
                 pass
     assert finished >= 10
+
+
+# ------------------------------------------- specs/ledger.md §4.5-4.6's printed examples
+
+AFTER_RED = [stroke("red", "red")]  # A: +1 each, on a colour of his choice
+
+
+@pytest.mark.parametrize(
+    ("before", "event", "received", "paid"),
+    [
+        pytest.param([], stroke("red", "red", "pink"), 1, 6, id="s4_6_red_and_pink_r9"),
+        pytest.param(
+            AFTER_RED,
+            stroke("blue", "blue", "yellow", "black"),
+            5,
+            7,
+            id="s4_6_blue_with_yellow_and_black",
+        ),
+        pytest.param(
+            CLEAR_REDS, stroke("yellow", "yellow", "pink"), 2, 6, id="s4_6_yellow_with_pink_r14"
+        ),
+        pytest.param(
+            CLEAR_REDS, stroke("yellow", "yellow", "white"), 0, 2, id="s4_6_yellow_in_off_r15"
+        ),
+        pytest.param(AFTER_RED, stroke("red", aim="black"), 0, 7, id="s4_5_red_first_aiming_black"),
+        pytest.param([], stroke("pink"), 0, 6, id="s4_5_pink_first_on_a_red"),
+        pytest.param(
+            AFTER_RED,
+            stroke("black", aim="black", off_table=["yellow"]),
+            0,
+            2,
+            id="s4_5_yellow_forced_off_aiming_black_costs_2",
+        ),
+    ],
+)
+def test_pages_hoyle_examples_receive_and_pay(before, event, received, paid):
+    start = play(AB, before)["scores"]["A"]
+    view = play(AB, [*before, event])
+    assert view["scores"]["A"] - start == received - paid
+    assert view["at_table"] == "B"
+
+
+def test_s4_6_yellow_with_pink_keeps_the_yellow_down_and_respots_the_pink():
+    view = play(AB, [*CLEAR_REDS, stroke("yellow", "yellow", "pink")])
+    assert (view["colours"], view["on"]) == (COLOURS[1:], "green")
+    view = play(AB, [*CLEAR_REDS, stroke("yellow", "yellow", "white")])
+    assert (view["colours"], view["on"]) == (COLOURS, "yellow")
