@@ -103,7 +103,7 @@ def get(name: str) -> Game[Any]:
     >>> get("snooker")
     Traceback (most recent call last):
     ...
-    rules.registry.UnknownGame: unknown game 'snooker' (known: bar_billiards_4pin...)
+    rules.registry.UnknownGame: unknown game 'snooker' (known: ...)
     """
     _load()
     game_id = _NAMES.get(_key(name)) if isinstance(name, str) else None

@@ -1,7 +1,12 @@
 """Hoyle's Snooker Pool (``snooker_pool_hoyle``): rules, refusals and ledger properties.
 
-Rule numbers ``rN`` are Hoyle's (Hoyle's Games Modernized); the "derived" scenarios are the
-examples of the games survey §7.10, the "ledger" ones those of the ledger scoring language §6.
+Rule numbers ``rN`` are Hoyle's (the Snooker Pool rules in Hoyle's Games Modernized); the "derived" scenarios are the
+examples of the games survey (§7.10), the "ledger" ones those of the ledger scoring language §7.
+
+Where the ledger scoring language §4 (now written down in full) changed the game, the assertions changed
+with it: ``pots`` take the object form ``{"ball": B, "pocket": P}``; a red potted when on a
+colour costs its own value, 1 (§4.5, §4.14: was the value on); balls out of place are paid
+besides the stroke's penalty and do not end the visit (§4.8: were merged by r17 and ended it).
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ def stroke(first_hit: str | None, *pots: str, **fields: Any) -> dict[str, Any]:
     """A ``stroke`` event: what the white hit first, the balls potted, other fields."""
     ev: dict[str, Any] = {"type": "stroke", "first_hit": first_hit}
     if pots:
-        ev["pots"] = list(pots)
+        ev["pots"] = [{"ball": b} for b in pots]
+    if "pots" in fields:
+        fields["pots"] = [{"ball": b} for b in fields["pots"]]
     ev.update(fields)
     return ev
 
@@ -143,10 +150,11 @@ SCENARIOS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], dict[str, An
         {"scores": {"A": -5, "B": 5}, "reds": 15, "at_table": "B"},
     ),
     (
-        "r10_colour_taken_with_a_red_is_a_fault_and_the_red_goes_back",
+        # the ledger scoring language §4.5: the red potted on a colour costs its own value (was 5)
+        "r10_colour_taken_with_a_red_is_a_fault_paying_1_and_the_red_goes_back",
         ABC,
         [stroke("red", "red"), stroke("blue", "blue", "red")],
-        {"scores": {"A": -8, "B": 4, "C": 4}, "reds": 14, "colours": COLOURS},
+        {"scores": {"A": 0, "B": 0, "C": 0}, "reds": 14, "colours": COLOURS, "at_table": "B"},
     ),
     (
         "r10_colour_goes_in_off_another_ball_and_counts",
@@ -294,16 +302,18 @@ SCENARIOS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], dict[str, An
         {"scores": {"A": 1, "B": -1}, "on": "colour"},
     ),
     (
-        "r4_r5_misplaced_balls_received_and_paid_and_the_visit_ends",
+        # the ledger scoring language §4.8: the charge does not end the visit (it used to)
+        "r4_r5_misplaced_balls_received_and_paid_and_the_visit_goes_on",
         ABC,
         [stroke("red", "red", misplaced_balls=2)],
-        {"scores": {"A": -2, "B": 1, "C": 1}, "reds": 14, "at_table": "B", "on": "red"},
+        {"scores": {"A": -2, "B": 1, "C": 1}, "reds": 14, "at_table": "A", "on": "colour"},
     ),
     (
-        "r17_misplaced_balls_and_a_miss_pay_the_higher_only",
+        # the ledger scoring language §4.8: paid besides the penalty, not merged by r17 (was 3 each)
+        "r4_misplaced_balls_are_paid_besides_a_miss",
         ABC,
         [miss(misplaced_balls=3)],
-        {"scores": {"A": -6, "B": 3, "C": 3}},
+        {"scores": {"A": -8, "B": 4, "C": 4}},
     ),
     # turn, the last red, the sequence, the end
     (
@@ -456,7 +466,9 @@ def test_describe_documents_every_field_value_and_foul():
             assert f["item"]["doc"]
     fields = {f["name"]: f for f in ev["fields"]}
     assert fields["first_hit"]["required"] is True
-    assert fields["pots"]["item"]["choices"] == ["white", "red", *COLOURS]
+    ball, pocket = fields["pots"]["item"]["fields"]
+    assert ball["choices"] == ["white", "red", *COLOURS]
+    assert pocket["required"] is False
     assert fields["fouls"]["item"]["choices"] == [
         "white_touching",
         "push",
@@ -480,7 +492,23 @@ REFUSALS: list[tuple[str, Mapping[str, Any], list[dict[str, Any]], Any, str]] = 
     ("first_hit_missing", AB, [], {"type": "stroke", "pots": ["red"]}, "missing_field"),
     ("white_as_first_hit", AB, [], stroke("white"), "bad_value"),
     ("unknown_ball", AB, [], stroke("red", "purple"), "bad_value"),
-    ("pots_not_a_list", AB, [], stroke("red", pots="red"), "bad_value"),
+    ("pots_not_a_list", AB, [], {"type": "stroke", "first_hit": "red", "pots": "red"}, "bad_value"),
+    ("pot_as_a_bare_name", AB, [], {**stroke("red"), "pots": ["red"]}, "bad_value"),
+    ("pot_without_ball", AB, [], {**stroke("red"), "pots": [{"pocket": "top_left"}]}, "bad_value"),
+    (
+        "pot_with_extra_key",
+        AB,
+        [],
+        {**stroke("red"), "pots": [{"ball": "red", "x": 1}]},
+        "bad_value",
+    ),
+    (
+        "pot_in_unknown_pocket",
+        AB,
+        [],
+        {**stroke("red"), "pots": [{"ball": "red", "pocket": "corner"}]},
+        "bad_value",
+    ),
     ("misplaced_negative", AB, [], stroke("red", misplaced_balls=-1), "bad_value"),
     ("misplaced_too_many", AB, [], stroke("red", misplaced_balls=23), "bad_value"),
     ("misplaced_bool", AB, [], stroke("red", misplaced_balls=True), "bad_value"),
@@ -571,7 +599,7 @@ def random_event(rng: random.Random, s: PoolState) -> Any:
             [],
             stroke("white"),
             stroke("red", "purple"),
-            miss(pots=["black"]),
+            {"type": "stroke", "first_hit": None, "pots": [{"ball": "black"}]},
             stroke("red", fouls=["x"]),
         ]
         return rng.choice(garbage)
@@ -582,7 +610,7 @@ def random_event(rng: random.Random, s: PoolState) -> Any:
         ev["aim"] = on
     if roll < 0.55:
         n = rng.randint(1, min(3, s.reds)) if on == "red" else 1
-        ev["pots"] = [on] * n
+        ev["pots"] = [{"ball": on} for _ in range(n)]
     elif roll < 0.65:
         ev["first_hit"] = None
     elif roll < 0.75:
@@ -590,9 +618,9 @@ def random_event(rng: random.Random, s: PoolState) -> Any:
     if rng.random() < 0.08:
         extra = rng.choice(on_table)
         if extra != on:
-            ev.setdefault("pots", []).append(extra)
+            ev.setdefault("pots", []).append({"ball": extra})
     if rng.random() < 0.05:
-        ev.setdefault("pots", []).append("white")
+        ev.setdefault("pots", []).append({"ball": "white", "pocket": "top_left"})
     if rng.random() < 0.03:
         ev["off_table"] = [rng.choice(["white", *on_table])]
     if rng.random() < 0.05:
@@ -600,7 +628,7 @@ def random_event(rng: random.Random, s: PoolState) -> Any:
     if rng.random() < 0.04:
         ev["misplaced_balls"] = rng.randint(1, 3)
     if rng.random() < 0.04:
-        ev["player"] = rng.choice([p for names in s.members for p in names if p] or ["Zed"])
+        ev["player"] = rng.choice([p for names in s.seats.members for p in names if p] or ["Zed"])
     return ev
 
 
@@ -658,3 +686,50 @@ def test_random_play_reaches_the_end_of_the_game():
             except RuleError:
                 pass
     assert finished >= 10
+
+
+# ------------------------------------------- the ledger scoring language §4.5-4.6's printed examples
+
+AFTER_RED = [stroke("red", "red")]  # A: +1 each, on a colour of his choice
+
+
+@pytest.mark.parametrize(
+    ("before", "event", "received", "paid"),
+    [
+        pytest.param([], stroke("red", "red", "pink"), 1, 6, id="s4_6_red_and_pink_r9"),
+        pytest.param(
+            AFTER_RED,
+            stroke("blue", "blue", "yellow", "black"),
+            5,
+            7,
+            id="s4_6_blue_with_yellow_and_black",
+        ),
+        pytest.param(
+            CLEAR_REDS, stroke("yellow", "yellow", "pink"), 2, 6, id="s4_6_yellow_with_pink_r14"
+        ),
+        pytest.param(
+            CLEAR_REDS, stroke("yellow", "yellow", "white"), 0, 2, id="s4_6_yellow_in_off_r15"
+        ),
+        pytest.param(AFTER_RED, stroke("red", aim="black"), 0, 7, id="s4_5_red_first_aiming_black"),
+        pytest.param([], stroke("pink"), 0, 6, id="s4_5_pink_first_on_a_red"),
+        pytest.param(
+            AFTER_RED,
+            stroke("black", aim="black", off_table=["yellow"]),
+            0,
+            2,
+            id="s4_5_yellow_forced_off_aiming_black_costs_2",
+        ),
+    ],
+)
+def test_pages_hoyle_examples_receive_and_pay(before, event, received, paid):
+    start = play(AB, before)["scores"]["A"]
+    view = play(AB, [*before, event])
+    assert view["scores"]["A"] - start == received - paid
+    assert view["at_table"] == "B"
+
+
+def test_s4_6_yellow_with_pink_keeps_the_yellow_down_and_respots_the_pink():
+    view = play(AB, [*CLEAR_REDS, stroke("yellow", "yellow", "pink")])
+    assert (view["colours"], view["on"]) == (COLOURS[1:], "green")
+    view = play(AB, [*CLEAR_REDS, stroke("yellow", "yellow", "white")])
+    assert (view["colours"], view["on"]) == (COLOURS, "yellow")
