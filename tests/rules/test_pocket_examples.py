@@ -9,11 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pytest
-
-# Phase A: the engine does not exist yet (removed once rules/pocket.py is in).
-pytestmark = pytest.mark.xfail(strict=True, reason="pocket engine not written yet")
-
 from rules import get, replay
 
 # ------------------------------------------------------------------ event builders
@@ -516,7 +511,11 @@ def test_golf_rules_4_and_11_a_hole_made_in_one_stroke_scores_one():
 def test_golf_rule6_white_in_a_pocket_adds_three_besides_the_stroke():
     # 2004: 1 + 3; the player continues.
     v = play("golf_pool", {}, [S(pot("white", "foot_left"))])
-    assert (v["scores"], v["at_table"], v["card"]) == ({"P1": 4, "P2": 0}, "P1", {"P1": [], "P2": []})
+    assert (v["scores"], v["at_table"], v["card"]) == (
+        {"P1": 4, "P2": 0},
+        "P1",
+        {"P1": [], "P2": []},
+    )
 
 
 def test_golf_rule7_no_cushion_adds_three():

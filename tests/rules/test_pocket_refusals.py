@@ -7,9 +7,6 @@ from typing import Any
 
 import pytest
 
-# Phase A: the engine does not exist yet (removed once rules/pocket.py is in).
-pytestmark = pytest.mark.xfail(strict=True, reason="pocket engine not written yet")
-
 from rules import RuleError, get
 from tests.rules.conftest import assert_refused_at
 from tests.rules.test_pocket_examples import C, S, foul, pot
@@ -37,7 +34,14 @@ REFUSALS: list[tuple[str, str, dict[str, Any], list[Any], Any, str]] = [
         S(3, call=[{"ball": 3, "how": "kiss"}]),
         "unknown_field",
     ),
-    ("pocketed_outside_two_ball", "fifteen_ball_pool", {}, [], foul("P2", "out_of_turn", pocketed=True), "unknown_field"),
+    (
+        "pocketed_outside_two_ball",
+        "fifteen_ball_pool",
+        {},
+        [],
+        foul("P2", "out_of_turn", pocketed=True),
+        "unknown_field",
+    ),
     # bad_value
     ("ball_sixteen", "fifteen_ball_pool", {}, [], S(16), "bad_value"),
     ("ball_as_a_string", "fifteen_ball_pool", {}, [], S("3"), "bad_value"),
@@ -49,31 +53,83 @@ REFUSALS: list[tuple[str, str, dict[str, Any], list[Any], Any, str]] = [
     ("hazard_unknown_player", "two_ball_pool", {}, [LEAD], S(hazard="Zed"), "bad_value"),
     # unknown_foul
     ("foul_code_unknown", "fifteen_ball_pool", {}, [], S(fouls=["push"]), "unknown_foul"),
-    ("simultaneous_in_fifteen_ball", "fifteen_ball_pool", {}, [], S(fouls=["simultaneous"]), "unknown_foul"),
-    ("obstruction_in_two_ball", "two_ball_pool", {}, [LEAD], foul("P1", "obstruction"), "unknown_foul"),
+    (
+        "simultaneous_in_fifteen_ball",
+        "fifteen_ball_pool",
+        {},
+        [],
+        S(fouls=["simultaneous"]),
+        "unknown_foul",
+    ),
+    (
+        "obstruction_in_two_ball",
+        "two_ball_pool",
+        {},
+        [LEAD],
+        foul("P1", "obstruction"),
+        "unknown_foul",
+    ),
     # not_on_table
     ("ball_already_potted", "fifteen_ball_pool", {}, [S(3)], S(3), "not_on_table"),
     ("called_ball_gone", "fifteen_ball_pool", {}, [S(3)], C(3), "not_on_table"),
     ("first_hit_gone", "rotation_pool", {}, [S(1)], S(first_hit=1), "not_on_table"),
     ("more_reds_than_left", "bbc_co_pool", {}, [S(*["red"] * 6)], S("red", "red"), "not_on_table"),
-    ("dead_players_ball", "color_ball_life_pool", ABC, [foul("A", "obstruction")], S(on="white"), "not_on_table"),
+    (
+        "dead_players_ball",
+        "color_ball_life_pool",
+        ABC,
+        [foul("A", "obstruction")],
+        S(on="white"),
+        "not_on_table",
+    ),
     # duplicate_ball
     ("ball_potted_twice", "fifteen_ball_pool", {}, [], S(3, 3), "duplicate_ball"),
     ("ball_potted_and_off", "fifteen_ball_pool", {}, [], S(3, off_table=[3]), "duplicate_ball"),
-    ("ball_called_twice", "fifteen_ball_pool", {}, [S()], S(3, call=[{"ball": 3}, {"ball": 3}]), "duplicate_ball"),
+    (
+        "ball_called_twice",
+        "fifteen_ball_pool",
+        {},
+        [S()],
+        S(3, call=[{"ball": 3}, {"ball": 3}]),
+        "duplicate_ball",
+    ),
     ("black_twice", "bbc_co_pool", {}, [], S("black", off_table=["black"]), "duplicate_ball"),
     # inconsistent
     ("miss_with_a_pot", "fifteen_ball_pool", {}, [], S(3, fouls=["miss"]), "inconsistent"),
     ("no_first_hit_with_a_pot", "fifteen_ball_pool", {}, [], S(3, first_hit=None), "inconsistent"),
-    ("miss_with_first_hit", "rotation_pool", {}, [], S(first_hit=1, fouls=["miss"]), "inconsistent"),
-    ("two_ball_miss_with_object_potted", "two_ball_pool", {}, [LEAD], S("red", fouls=["miss"]), "inconsistent"),
+    (
+        "miss_with_first_hit",
+        "rotation_pool",
+        {},
+        [],
+        S(first_hit=1, fouls=["miss"]),
+        "inconsistent",
+    ),
+    (
+        "two_ball_miss_with_object_potted",
+        "two_ball_pool",
+        {},
+        [LEAD],
+        S("red", fouls=["miss"]),
+        "inconsistent",
+    ),
     # call_not_allowed
     ("call_on_the_opening", "fifteen_ball_pool", {}, [], C(3), "call_not_allowed"),
     ("call_in_rotation", "rotation_pool", {}, [S()], C(1), "call_not_allowed"),
-    ("call_on_the_bank_ball", "high_low_jack", {"players": ["A", "B", "C"], "target": 2}, [
-        S(15, 14, 13, 12, 4), S(call=[]), S(9, 2, 5, 6, 7, 8, 10, 11, call=[{"ball": 9}]),
-        S(call=[]), S(1, 3, call=[{"ball": 1}]),
-    ], C(1), "call_not_allowed"),
+    (
+        "call_on_the_bank_ball",
+        "high_low_jack",
+        {"players": ["A", "B", "C"], "target": 2},
+        [
+            S(15, 14, 13, 12, 4),
+            S(call=[]),
+            S(9, 2, 5, 6, 7, 8, 10, 11, call=[{"ball": 9}]),
+            S(call=[]),
+            S(1, 3, call=[{"ball": 1}]),
+        ],
+        C(1),
+        "call_not_allowed",
+    ),
     # pocket_required
     (
         "called_pocket_pot_without_pocket",
@@ -88,26 +144,89 @@ REFUSALS: list[tuple[str, str, dict[str, Any], list[Any], Any, str]] = [
     # group_required / group_not_allowed
     ("both_colours_without_choice", "bbc_co_pool", {}, [], S("red", "yellow"), "group_required"),
     ("choice_with_one_colour", "bbc_co_pool", {}, [], S("red", group="red"), "group_not_allowed"),
-    ("choice_after_colours_taken", "bbc_co_pool", {}, [S("red")], S("red", "yellow", group="red"), "group_not_allowed"),
+    (
+        "choice_after_colours_taken",
+        "bbc_co_pool",
+        {},
+        [S("red")],
+        S("red", "yellow", group="red"),
+        "group_not_allowed",
+    ),
     # on_required / on_mismatch
-    ("nearest_ball_not_named", "color_ball_life_pool", ABC, [S("white"), S(fouls=["miss"])], S(), "on_required"),
-    ("on_not_the_ball_named", "color_ball_life_pool", ABC, [], S(on="red"), "on_mismatch"),
+    (
+        "nearest_ball_not_named",
+        "color_ball_life_pool",
+        ABC,
+        [S("white"), S(fouls=["miss"])],
+        S(),
+        "on_required",
+    ),
+    (
+        "on_not_the_ball_named",
+        "color_ball_life_pool",
+        ABC,
+        [S("white"), S(fouls=["miss"]), S(on="red", fouls=["feet"])],  # B plays on A's white
+        S(on="yellow"),
+        "on_mismatch",
+    ),
     # not_now
     ("stroke_when_a_lead_is_due", "two_ball_pool", {}, [], S(), "not_now"),
     ("lead_when_none_is_due", "two_ball_pool", {}, [LEAD], LEAD, "not_now"),
-    ("choose_break_mid_rack", "continuous_pool", {}, [S()], {"type": "choose_break", "player": "P2"}, "not_now"),
-    ("choose_break_first_rack", "continuous_pool", {}, [], {"type": "choose_break", "player": "P2"}, "not_now"),
-    ("out_of_turn_by_the_player_at_the_table", "fifteen_ball_pool", {}, [], foul("P1", "out_of_turn"), "not_now"),
-    ("foul_by_a_player_who_is_out", "color_ball_life_pool", ABC, [foul("A", "obstruction")], foul("A", "out_of_turn"), "not_now"),
+    (
+        "choose_break_mid_rack",
+        "continuous_pool",
+        {},
+        [S()],
+        {"type": "choose_break", "player": "P2"},
+        "not_now",
+    ),
+    (
+        "choose_break_first_rack",
+        "continuous_pool",
+        {},
+        [],
+        {"type": "choose_break", "player": "P2"},
+        "not_now",
+    ),
+    (
+        "out_of_turn_by_the_player_at_the_table",
+        "fifteen_ball_pool",
+        {},
+        [],
+        foul("P1", "out_of_turn"),
+        "not_now",
+    ),
+    (
+        "foul_by_a_player_who_is_out",
+        "color_ball_life_pool",
+        ABC,
+        [foul("A", "obstruction")],
+        foul("A", "out_of_turn"),
+        "not_now",
+    ),
     ("hazard_by_the_object_balls_owner", "two_ball_pool", ABC, [LEAD], S(hazard="A"), "not_now"),
     ("star_not_open", "color_ball_life_pool", ABC, [], {"type": "star", "player": "A"}, "not_now"),
-    ("privilege_not_open", "two_ball_pool", {}, [LEAD], {"type": "privilege", "player": "P1"}, "not_now"),
-    ("pocketed_while_a_lead_is_due", "two_ball_pool", ABC, [], foul("B", "out_of_turn", pocketed=True), "not_now"),
+    (
+        "privilege_not_open",
+        "two_ball_pool",
+        {},
+        [LEAD],
+        {"type": "privilege", "player": "P1"},
+        "not_now",
+    ),
+    (
+        "pocketed_while_a_lead_is_due",
+        "two_ball_pool",
+        ABC,
+        [],
+        foul("B", "out_of_turn", pocketed=True),
+        "not_now",
+    ),
     # game_over
     ("stroke_after_the_end", "bbc_co_pool", {}, [S("black")], S(), "game_over"),
     ("stroke_after_the_target", "continuous_pool", {"target": 1}, [S(1)], S(), "game_over"),
     (
-        "privilege_after_the_chance_passed",
+        "lead_after_the_end",
         "two_ball_pool",
         {"lives": 1},
         [LEAD, S(fouls=["miss"])],
@@ -151,7 +270,11 @@ BAD_SETUPS: list[tuple[str, str, Any]] = [
     ("lives_for_a_stranger", "color_ball_life_pool", {"lives": {"P1": 3, "Zed": 2}}),
     ("negative_stake", "color_ball_life_pool", {"stake": -1}),
     ("golf_one_player", "golf_pool", {"players": ["A"]}),
-    ("golf_three_a_side", "golf_pool", {"sides": ["X", "Y"], "players": {"X": ["A", "B", "C"], "Y": ["D"]}}),
+    (
+        "golf_three_a_side",
+        "golf_pool",
+        {"sides": ["X", "Y"], "players": {"X": ["A", "B", "C"], "Y": ["D"]}},
+    ),
     ("setup_not_an_object", "golf_pool", ["A", "B"]),
 ]
 

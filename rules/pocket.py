@@ -1,0 +1,2425 @@
+"""The pocket family: nine pool games of the 1908 Brunswick handbook (specs/pocket.md).
+
+Every game is played on a six-pocket table and entered stroke by stroke. Line numbers
+(``H 944``) are those of the handbook (seeds/billiards-handbook-1908.txt).
+
+* **The numbered-ball games** are one state machine, :class:`NumberedPool`, run by a frozen
+  :class:`NumberedRules`: ``continuous_pool`` (H 944-1082), ``fifteen_ball_pool``
+  (H 1084-1110), ``american_pyramid_pool`` (H 1112-1140), ``rotation_pool`` (H 1188-1206)
+  and ``high_low_jack`` (H 1280-1296). A stroke is read in the page's order (failed
+  opening, forfeit, no count, count); what a forfeit costs, what a counted ball is worth,
+  what three forfeits in succession do, what happens when the table is cleared and when
+  the game ends are the config's words plus four named hooks (:meth:`NumberedPool.penalty`,
+  :meth:`NumberedPool.credit`, :meth:`NumberedPool.cleared`, :meth:`NumberedPool.ended`)
+  that pyramid pool (balls in a rack, balls owed) and high-low-jack (game points, racks,
+  the tie-break ball) override.
+* ``bbc_co_pool`` (H 2099-2127): colour groups, the black last, partners (:class:`BBCPool`).
+* ``golf_pool`` (H 1992-2020): six holes in order, a card (:class:`GolfPool`).
+* **The life games**, ``two_ball_pool`` (H 1208-1252) and ``color_ball_life_pool``
+  (H 1298-1401), share a ledger (:class:`LifePool`): stakes, lives paid for, a pool that
+  goes to the last player in, revivals (the privilege, stars).
+
+Where the page and the book disagree, and what the page decides where the book is silent,
+is listed in docs/games/<game id>.md.
+
+>>> from rules import get, replay
+>>> g = get("fifteen_ball_pool")
+>>> s = replay(g, {}, [{"type": "stroke", "pots": [{"ball": 15}, {"ball": 14}]}])
+>>> g.view(s)["scores"], g.view(s)["at_table"]
+({'P1': 29, 'P2': 0}, 'P1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from rules.core import (
+    EventType,
+    Field,
+    Foul,
+    Game,
+    IllegalEvent,
+    InvalidEvent,
+    Option,
+    validate_setup,
+)
+from rules.registry import register
+
+__all__ = [
+    "BBCPool",
+    "ColourBallPool",
+    "GolfPool",
+    "LifePool",
+    "NumberedPool",
+    "NumberedRules",
+    "TwoBallPool",
+]
+
+POCKETS: tuple[str, ...] = (
+    "head_left",
+    "head_right",
+    "side_left",
+    "side_right",
+    "foot_left",
+    "foot_right",
+)
+CUE = "cue"
+NUMBERS: tuple[int, ...] = tuple(range(1, 16))
+FULL_RACK = sum(1 << b for b in NUMBERS)
+_MISSING = object()
+
+# ============================================================== local core pieces
+#
+# The core (rules/core.py) has no union field types yet (a ball is a number 1-15 or
+# "cue"; ``lives`` is a number or an object), no setup-dependent choices (colour-ball uses
+# the first N balls) and no foul-code field outside the ``fouls`` list. Until it has, the
+# family validates its events with :func:`check_event_union`, which reads the same Field
+# declarations with one difference: a field with a ``choices`` tuple accepts exactly those
+# values (whatever their JSON type), so ``choices=(1, ..., 15, "cue")`` declares a union.
+
+
+def _json(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+_KIND = {
+    "int": "an integer",
+    "bool": "true or false",
+    "str": "a string",
+    "list": "a list",
+    "object": "an object",
+    "number": "a number",
+}
+#: Names of fields whose choices are foul codes: a value outside them is ``unknown_foul``.
+_FOUL_FIELDS = frozenset({"foul", "code"})
+
+
+def _type_ok(kind: str, value: Any) -> bool:
+    if kind == "int":
+        return type(value) is int
+    if kind == "bool":
+        return type(value) is bool
+    if kind == "str":
+        return type(value) is str
+    if kind == "list":
+        return isinstance(value, (list, tuple))
+    if kind == "object":
+        return isinstance(value, Mapping)
+    return isinstance(value, (int, float)) and type(value) is not bool
+
+
+def _check_value(f: Field, value: Any, path: str) -> None:
+    if value is None:
+        if f.nullable or (not f.required and f.default is None):
+            return
+        raise InvalidEvent("bad_value", f"{path} must be {_KIND[f.type]}, not null")
+    choices = f.choices
+    if isinstance(choices, tuple):
+        for c in choices:
+            if c == value and type(c) is type(value):
+                return
+        code = "unknown_foul" if f.name in _FOUL_FIELDS else "bad_value"
+        allowed = ", ".join(repr(c) for c in choices)
+        raise InvalidEvent(code, f"{path} must be one of {allowed}, not {_json(value)}")
+    if not _type_ok(f.type, value):
+        raise InvalidEvent("bad_value", f"{path} must be {_KIND[f.type]}, not {_json(value)}")
+    if f.type == "list" and f.item is not None:
+        item = f.item
+        for i, element in enumerate(value):
+            _check_value(item, element, f"{path}[{i}]")
+    elif f.type == "object" and f.fields:
+        _check_fields(f.fields, value, path)
+
+
+def _check_fields(fields: Sequence[Field], obj: Mapping[str, Any], path: str) -> None:
+    names = {f.name for f in fields}
+    for key in obj:
+        if key not in names:
+            raise InvalidEvent("unknown_field", f"{path}: unknown field {key!r}")
+    for f in fields:
+        if f.name in obj:
+            _check_value(f, obj[f.name], f"{path}.{f.name}")
+        elif f.required:
+            raise InvalidEvent("missing_field", f"{path}.{f.name} is required")
+
+
+def check_event_union(events: Mapping[str, EventType], event: Any) -> EventType:
+    """Check ``event`` against the declared event types (see the note above) and return
+    its type; raise :class:`InvalidEvent` (``unknown_type``, ``unknown_field``,
+    ``missing_field``, ``bad_value``, ``unknown_foul``) naming the field.
+
+    >>> et = EventType("stroke", "", (Field("pots", "list", "", default=(),
+    ...     item=Field("pot", "object", "", fields=(
+    ...         Field("ball", "int", "", required=True, choices=(1, 2, "cue")),))),))
+    >>> check_event_union({"stroke": et}, {"type": "stroke", "pots": [{"ball": "cue"}]}).type
+    'stroke'
+    >>> check_event_union({"stroke": et}, {"type": "stroke", "pots": [{"ball": 3}]})
+    Traceback (most recent call last):
+    ...
+    rules.core.InvalidEvent: bad_value: pots[0].ball must be one of 1, 2, 'cue', not 3
+    """
+    if not isinstance(event, Mapping):
+        raise InvalidEvent("unknown_type", f"an event must be a JSON object, not {_json(event)}")
+    kind = event.get("type")
+    declared = events.get(kind) if isinstance(kind, str) else None
+    if declared is None:
+        if not isinstance(kind, str):
+            raise InvalidEvent("unknown_type", "an event needs a string 'type'")
+        raise InvalidEvent(
+            "unknown_type", f"no event type {kind!r} (known: {', '.join(sorted(events))})"
+        )
+    fields = declared.fields
+    for key in event:
+        if key != "type" and not any(f.name == key for f in fields):
+            raise InvalidEvent("unknown_field", f"{kind}: unknown field {key!r}")
+    for f in fields:
+        if f.name in event:
+            _check_value(f, event[f.name], f.name)
+        elif f.required:
+            raise InvalidEvent("missing_field", f"{kind}: {f.name} is required")
+    return declared
+
+
+def _names(values: Sequence[Any], what: str, low: int, high: int) -> tuple[str, ...]:
+    names = tuple(values)
+    if not low <= len(names) <= high:
+        span = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise InvalidEvent("bad_setup", f"{what}: {span} are needed, not {len(names)}", -1)
+    for n in names:
+        if not n:
+            raise InvalidEvent("bad_setup", f"{what}: a name must not be empty", -1)
+    if len(set(names)) != len(names):
+        raise InvalidEvent("bad_setup", f"{what}: names must be distinct", -1)
+    return names
+
+
+def _sides_setup(
+    raw: Mapping[str, Any], default_sides: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]:
+    """Two sides and their one or two players each (null for an unnamed player)."""
+    sides = raw.get("sides", default_sides)
+    if not isinstance(sides, (list, tuple)) or not all(isinstance(s, str) for s in sides):
+        raise InvalidEvent("bad_setup", "sides must be a list of two names", -1)
+    names = _names(sides, "sides", 2, 2)
+    given = raw.get("players", {})
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise InvalidEvent("bad_setup", "players must be an object: side -> its players", -1)
+    for side in given:
+        if side not in names:
+            raise InvalidEvent("bad_setup", f"players: {side!r} is not a side", -1)
+    members: list[tuple[str | None, ...]] = []
+    for side in names:
+        team = given.get(side, [None])
+        if not isinstance(team, (list, tuple)) or not 1 <= len(team) <= 2:
+            raise InvalidEvent("bad_setup", f"players.{side}: one or two players", -1)
+        for p in team:
+            if p is not None and (not isinstance(p, str) or not p):
+                raise InvalidEvent("bad_setup", f"players.{side}: a name or null", -1)
+        members.append(tuple(team))
+    named = [p for team in members for p in team if p is not None]
+    if len(set(named)) != len(named):
+        raise InvalidEvent("bad_setup", "players: names must be distinct", -1)
+    return names, tuple(members)
+
+
+def _index_of(players: Sequence[str], name: Any, path: str) -> int:
+    try:
+        return players.index(name)
+    except ValueError:
+        raise InvalidEvent("bad_value", f"{path}: nobody called {_json(name)} plays") from None
+
+
+# ================================================================== vocabulary
+
+
+def _pot_item(balls: tuple[Any, ...], pocket_doc: str) -> Field:
+    return Field(
+        "pot",
+        "object",
+        "one ball that dropped",
+        fields=(
+            Field("ball", "str", "the ball that dropped", required=True, choices=balls),
+            Field("pocket", "str", pocket_doc, choices=POCKETS),
+            Field(
+                "bank",
+                "bool",
+                "it struck a cushion before dropping (golf pool, the high-low-jack tie-break)",
+                default=False,
+            ),
+        ),
+    )
+
+
+def _pots(balls: tuple[Any, ...], pocket_doc: str = "the pocket it dropped into") -> Field:
+    return Field(
+        "pots",
+        "list",
+        "each ball that dropped in this stroke, in the order it dropped",
+        default=(),
+        item=_pot_item(balls, pocket_doc),
+    )
+
+
+def _off(balls: tuple[Any, ...]) -> Field:
+    return Field(
+        "off_table",
+        "list",
+        "balls that left the table or came to rest on top of a cushion",
+        default=(),
+        item=Field("ball", "str", "a ball", choices=balls),
+    )
+
+
+def _first_hit(balls: tuple[Any, ...], doc: str) -> Field:
+    return Field("first_hit", "str", doc, default=None, choices=balls, nullable=True)
+
+
+def _cushion(doc: str) -> Field:
+    return Field("cushion", "bool", doc, default=True)
+
+
+def _fouls(codes: Iterable[str]) -> Field:
+    return Field(
+        "fouls",
+        "list",
+        "the fouls the referee saw (a code given twice counts once)",
+        default=(),
+        item=Field("foul", "str", "a foul code", choices=tuple(codes)),
+    )
+
+
+def _player_field(doc: str) -> Field:
+    return Field("player", "str", doc, required=True)
+
+
+def _foul_event(codes: tuple[str, ...], pocketed: bool = False) -> EventType:
+    fields = [
+        _player_field("the player who committed the fault"),
+        Field("code", "str", "what he did", required=True, choices=codes),
+    ]
+    if pocketed:
+        fields.append(
+            Field(
+                "pocketed",
+                "bool",
+                "out_of_turn only: he potted the object ball (its owner loses a life)",
+                default=False,
+            )
+        )
+    return EventType("foul", "a fault by a named player outside the stroke", tuple(fields))
+
+
+_STROKE_FOULS: dict[str, Foul] = {
+    f.code: f
+    for f in (
+        Foul("miss", "forfeit", "the cue ball touched no object ball", True),
+        Foul("double_hit", "forfeit", "the striker struck the cue ball twice"),
+        Foul(
+            "touch_cue",
+            "forfeit",
+            "the cue ball was touched other than by a stroke (it counts as his stroke)",
+        ),
+        Foul("balls_moving", "forfeit", "he struck before every ball had come to rest"),
+        Foul("feet", "forfeit", "no foot on the floor as he struck"),
+        Foul(
+            "touched_ball",
+            "no_count",
+            "he touched an object ball (cue, hand or clothing): the stroke does not count",
+        ),
+        Foul(
+            "outside_string",
+            "no_count",
+            "in hand, he played from outside the string after being warned",
+        ),
+        Foul(
+            "touch_after",
+            "turn",
+            "after the stroke, once all balls had stopped, he touched a ball: the balls "
+            "count, the turn passes",
+            True,
+        ),
+        Foul("simultaneous", "life", "the cue ball struck two balls at once"),
+        Foul("wrong_ball", "life", "he played with a wrong ball (not when in hand)"),
+    )
+}
+_EVENT_FOULS: dict[str, Foul] = {
+    f.code: f
+    for f in (
+        Foul("out_of_turn", "out_of_turn", "a `foul` event: he played out of his turn"),
+        Foul(
+            "misdirect",
+            "life",
+            "a `foul` event: he called the wrong man to play (he loses the life)",
+        ),
+        Foul("touch_running", "life", "a `foul` event: he touched a running ball"),
+        Foul(
+            "obstruction",
+            "out",
+            "a `foul` event: he obstructed an opponent or interfered with the balls: out",
+        ),
+    )
+}
+
+_FORFEIT_CODES = frozenset({"miss", "double_hit", "touch_cue", "balls_moving", "feet"})
+_NO_COUNT_CODES = frozenset({"touched_ball", "outside_string"})
+_NUMBERED_FOULS = (
+    "miss",
+    "double_hit",
+    "touch_cue",
+    "balls_moving",
+    "feet",
+    "touched_ball",
+    "outside_string",
+    "touch_after",
+)
+
+
+class PocketGame(Game[Any]):
+    """What every game of the family shares: the declared event types, validation (see
+    :func:`check_event_union`), the refused-after-the-end rule and the view's keys."""
+
+    family = "pocket"
+    source = ""
+    stroke_fouls: tuple[str, ...] = ()
+    event_fouls: tuple[str, ...] = ()
+    revive_types: ClassVar[frozenset[str]] = frozenset()
+    #: Keys a referee pad shows, with their labels (the core's ``display``).
+    display: tuple[tuple[str, str], ...] = ()
+
+    def _declare(self, events: tuple[EventType, ...]) -> None:
+        self.events = events
+        self._events = {e.type: e for e in events}
+        self.fouls = tuple(_STROKE_FOULS[c] for c in self.stroke_fouls) + tuple(
+            _EVENT_FOULS[c] for c in self.event_fouls
+        )
+
+    def _validate(self, over: bool, event: Any) -> EventType:
+        """The checks in the page's order: type, then the end of the game, then fields."""
+        kind = event.get("type") if isinstance(event, Mapping) else None
+        if kind not in self._events:
+            check_event_union(self._events, event)  # raises unknown_type
+        if over and kind not in self.revive_types:
+            raise IllegalEvent("game_over", "the game is over")
+        return check_event_union(self._events, event)
+
+
+def _to_json(state: tuple[Any, ...]) -> dict[str, Any]:
+    """A NamedTuple state as JSON: tuples become lists (one level; nested ones are the
+    caller's)."""
+    return {
+        k: list(v) if isinstance(v, tuple) else v
+        for k, v in state._asdict().items()  # type: ignore[attr-defined]
+    }
+
+
+def _from_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of a NamedTuple state from :func:`_to_json`'s output."""
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        out[k] = tuple(v) if isinstance(v, list) else v
+    return out
+
+
+def _moved(event: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], list[Any], list[Any]]:
+    pots = list(event.get("pots") or ())
+    potted = [p["ball"] for p in pots]
+    off = list(event.get("off_table") or ())
+    return pots, potted, off
+
+
+def _no_duplicates(balls: Sequence[Any], where: str) -> None:
+    seen: set[Any] = set()
+    for b in balls:
+        if b in seen:
+            raise IllegalEvent("duplicate_ball", f"the {b} is listed twice in {where}")
+        seen.add(b)
+
+
+# ============================================================ numbered-ball games
+
+
+@dataclass(frozen=True)
+class NumberedRules:
+    """One numbered-ball game as parameters (specs/pocket.md, "The numbered-ball games").
+
+    ``face_value``: a counted ball scores its number (else 1). ``forfeit``: points off for
+    a forfeit stroke (and ``out_of_turn``). ``failed_opening``/``match_failed_opening``:
+    points off for a failed opening, and ``rebreak``/``match_rebreak`` whether he breaks
+    again. ``three``: what three forfeits in succession do: ``"lose"`` (the game),
+    ``"rack"`` (continuous: the table to the opponent, a new rack), ``"table"`` (pyramid
+    two-handed: the table to the opponent, the end). ``lowest_first``: rotation's rule.
+    ``ranking_end``: the end of fifteen-ball ("always") or pyramid ("three or more").
+    ``target``: the default target (None: no target option).
+    """
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    lines: str
+    min_players: int = 2
+    max_players: int = 12
+    face_value: bool = True
+    forfeit: int = 3
+    failed_opening: int = 3
+    match_failed_opening: int = 6
+    rebreak: bool = False
+    match_rebreak: bool = True
+    three: str = "lose"
+    lowest_first: bool = False
+    call_shot: bool = True
+    ranking_end: str = "always"
+    loser_by_rank: bool = True
+    target: int | None = None
+    target_min: int = 1
+    target_max: int | None = None
+    target_doc: str = ""
+    out_of_turn: bool = True
+    match_calls_pockets: bool = False
+
+
+class NState(NamedTuple):
+    """A numbered-ball game (immutable). ``table`` is a bit set (bit b: ball b is on the
+    table). ``forfeited``: the index of a player who lost by three forfeits, else -1.
+    ``fresh``: no stroke yet in this rack (``choose_break``). ``racks``: pyramid's balls
+    per player, last credited last; ``totals``/``specials``/``breaker``: high-low-jack."""
+
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    turn: int
+    next: str
+    table: int
+    scratches: tuple[int, ...]
+    over: bool = False
+    forfeited: int = -1
+    events: int = 0
+    rack: int = 1
+    fresh: bool = True
+    owed: tuple[int, ...] = ()
+    racks: tuple[tuple[int, ...], ...] = ()
+    totals: tuple[int, ...] = ()
+    specials: tuple[int, int, int] = (-1, -1, -1)
+    breaker: int = 0
+    target: int = 0
+    match: bool = False
+    call_shot: bool = True
+
+
+def _bit(b: int) -> int:
+    return 1 << b
+
+
+def _balls(table: int) -> list[int]:
+    return [b for b in NUMBERS if table >> b & 1]
+
+
+def _lowest(table: int) -> int | None:
+    return (table & -table).bit_length() - 1 if table else None
+
+
+def _add(values: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
+    out = list(values)
+    out[i] += delta
+    return tuple(out)
+
+
+def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    out = list(values)
+    out[i] = value
+    return tuple(out)
+
+
+class NumberedPool(PocketGame):
+    """A numbered-ball game: fifteen balls racked, a plain white cue ball.
+
+    A stroke is read as the page orders it (first that fits decides): a failed opening;
+    a forfeit; no count; a count. Hooks: :meth:`penalty` (what a forfeit costs),
+    :meth:`credit` (what counted balls are worth), :meth:`cleared` (a counting stroke
+    emptied the table), :meth:`ended` (the end rule, after every event).
+    """
+
+    players = "2 to 12 players in rotation"
+
+    def __init__(self, rules: NumberedRules) -> None:
+        self.rules = rules
+        self.id, self.name, self.aliases = rules.id, rules.name, rules.aliases
+        self.source = f"1908 Brunswick handbook, lines {rules.lines}"
+        if rules.min_players == rules.max_players:
+            self.players = f"exactly {rules.min_players} players"
+        else:
+            self.players = f"{rules.min_players} to {rules.max_players} players in rotation"
+        self.stroke_fouls = _NUMBERED_FOULS
+        self.event_fouls = ("out_of_turn",) if rules.out_of_turn else ()
+        self.options = self._options()
+        self._declare(self._event_types())
+        self.state_doc = self._state_doc()
+        self.display = self._display()
+
+    # -- vocabulary ----------------------------------------------------------
+
+    def _options(self) -> tuple[Field, ...]:
+        r = self.rules
+        opts = [
+            Option(
+                "players",
+                "list",
+                ("P1", "P2"),
+                f"the players in the order of play ({self.players})",
+                item=Field("player", "str", "a player's name"),
+            )
+        ]
+        if r.target is not None:
+            opts.append(Option("target", "int", r.target, r.target_doc))
+        opts.append(Option("match", "bool", False, "the book's match and tournament rules"))
+        opts.append(
+            Option(
+                "call_shot",
+                "bool",
+                r.call_shot,
+                "every stroke after the opening must call its ball(s) to count",
+            )
+        )
+        return tuple(opts)
+
+    def _event_types(self) -> tuple[EventType, ...]:
+        balls: tuple[Any, ...] = (*NUMBERS, CUE)
+        stroke = EventType(
+            "stroke",
+            "one stroke of the cue by the player at the table",
+            (
+                _pots(balls),
+                _off(balls),
+                _first_hit(
+                    NUMBERS,
+                    "the object ball the cue ball struck first; null: it struck none (a "
+                    "miss); left out: the ball the rules require"
+                    + (" (rotation: the lowest on the table)" if self.rules.lowest_first else ""),
+                ),
+                _cushion(
+                    "opening stroke: two or more object balls reached a cushion; any other: "
+                    "after the cue ball met an object ball, a ball touched a cushion"
+                ),
+                Field(
+                    "call",
+                    "list",
+                    "the balls the striker called (and the pocket, if he named one)",
+                    default=(),
+                    item=Field(
+                        "called",
+                        "object",
+                        "one called ball",
+                        fields=(
+                            Field("ball", "int", "the ball", required=True, choices=NUMBERS),
+                            Field("pocket", "str", "the pocket named", choices=POCKETS),
+                        ),
+                    ),
+                ),
+                _fouls(_NUMBERED_FOULS),
+            ),
+        )
+        types = [stroke]
+        if self.rules.three == "rack":
+            types.append(
+                EventType(
+                    "choose_break",
+                    "before the first stroke of a new rack: who breaks it",
+                    (_player_field("the player who breaks"),),
+                )
+            )
+        if self.rules.out_of_turn:
+            types.append(_foul_event(("out_of_turn",)))
+        return tuple(types)
+
+    def _state_doc(self) -> dict[str, str]:
+        doc = {
+            "game": "the game id",
+            "over": "the game has ended",
+            "winner": "the winning player, null if not over or shared",
+            "shared": "the game ended with the highest score shared",
+            "scores": "player -> score",
+            "at_table": "the player to play (null when over)",
+            "events": "how many events have been applied",
+            "loser": "the player who lost (three forfeits; the other of two; the lowest)",
+            "next": "break (an opening stroke), play, bank (the tie-break ball) or none",
+            "on_table": "the numbered balls on the table, ascending",
+            "scratches": "player -> forfeits in succession",
+        }
+        return doc
+
+    def _display(self) -> tuple[tuple[str, str], ...]:
+        return (("scores", "Score"), ("at_table", "To play"), ("on_table", "Balls on"))
+
+    # -- setup ---------------------------------------------------------------
+
+    def initial(self, setup: Mapping[str, Any] | None) -> NState:
+        """The rack before the opening stroke.
+
+        >>> from rules import get
+        >>> s = get("continuous_pool").initial({"target": 50})
+        >>> s.players, s.target, s.next
+        (('P1', 'P2'), 50, 'break')
+        """
+        values = validate_setup(self, setup)
+        r = self.rules
+        players = _names(values["players"], "players", r.min_players, r.max_players)
+        n = len(players)
+        target = values.get("target") or 0
+        if r.target is not None:
+            high = r.target_max
+            if target < r.target_min or (high is not None and target > high):
+                span = f"{r.target_min} to {high}" if high else f"{r.target_min} or more"
+                raise InvalidEvent("bad_setup", f"target must be {span}, not {target}", -1)
+        return self.start(
+            NState(
+                players=players,
+                scores=(0,) * n,
+                turn=0,
+                next="break",
+                table=FULL_RACK,
+                scratches=(0,) * n,
+                target=target,
+                match=values["match"],
+                call_shot=values["call_shot"],
+            )
+        )
+
+    def start(self, state: NState) -> NState:
+        """Hook: the game's own fields of a new state."""
+        return state
+
+    # -- events --------------------------------------------------------------
+
+    def apply(self, state: NState, event: Mapping[str, Any]) -> NState:
+        """The state after one event (pure)."""
+        declared = self._validate(state.over, event)
+        kind = declared.type
+        if kind == "stroke":
+            new = self._stroke(state, event)
+        elif kind == "foul":
+            new = self._out_of_turn(state, event)
+        else:
+            new = self._choose_break(state, event)
+        return self.ended(new._replace(events=state.events + 1))
+
+    def _choose_break(self, state: NState, event: Mapping[str, Any]) -> NState:
+        who = _index_of(state.players, event["player"], "player")
+        if state.rack < 2 or not state.fresh:
+            raise IllegalEvent("not_now", "choose_break only before the first stroke of a new rack")
+        return state._replace(turn=who)
+
+    def _out_of_turn(self, state: NState, event: Mapping[str, Any]) -> NState:
+        who = _index_of(state.players, event["player"], "player")
+        if who == state.turn:
+            raise IllegalEvent("not_now", f"{event['player']} is at the table: not out of turn")
+        state = self.penalty(state, who, self.rules.forfeit)
+        return self._scratch(state, who, passes=False)
+
+    def _stroke(self, state: NState, event: Mapping[str, Any]) -> NState:
+        r = self.rules
+        table = state.table
+        pots, potted, off = _moved(event)
+        _no_duplicates(potted + off, "pots and off_table")
+        for b in potted + off:
+            if b != CUE and not table >> b & 1:
+                raise IllegalEvent("not_on_table", f"ball {b} is not on the table")
+        first_hit = event.get("first_hit", _MISSING)
+        if first_hit is not _MISSING and first_hit is not None and not table >> first_hit & 1:
+            raise IllegalEvent("not_on_table", f"first_hit: ball {first_hit} is not on the table")
+        call = event.get("call") or ()
+        called = [c["ball"] for c in call]
+        _no_duplicates(called, "call")
+        for b in called:
+            if not table >> b & 1:
+                raise IllegalEvent("not_on_table", f"call: ball {b} is not on the table")
+        fouls = frozenset(event.get("fouls") or ())
+        objects = [b for b in potted if b != CUE]
+        missed = "miss" in fouls or first_hit is None
+        if missed and objects:
+            raise IllegalEvent("inconsistent", "a miss, yet an object ball was potted")
+        if "miss" in fouls and first_hit is not _MISSING and first_hit is not None:
+            raise IllegalEvent("inconsistent", "a miss, yet first_hit names a ball")
+        opening = state.next == "break"
+        needs_call = (
+            state.next != "bank"
+            and state.call_shot
+            and (not opening or (state.match and r.match_calls_pockets))
+        )
+        if called and not needs_call:
+            raise IllegalEvent("call_not_allowed", "no call is taken on this stroke")
+        pocket_of = {p["ball"]: p.get("pocket") for p in pots}
+        for c in call:
+            if c.get("pocket") is None:
+                if state.match and r.match_calls_pockets:
+                    raise IllegalEvent(
+                        "pocket_required", f"call: ball {c['ball']} needs its pocket in a match"
+                    )
+            elif c["ball"] in pocket_of and pocket_of[c["ball"]] is None:
+                raise IllegalEvent(
+                    "pocket_required", f"pots: ball {c['ball']} was called to a pocket: name it"
+                )
+        cushion = event.get("cushion", True)
+        s = state.turn
+        new = state._replace(fresh=False)
+        # 1. failed opening
+        if opening and not objects and not cushion:
+            return self.failed_opening(new, s)
+        # 2. forfeit
+        wrong_first = (
+            r.lowest_first
+            and first_hit is not _MISSING
+            and first_hit is not None
+            and first_hit != _lowest(table)
+        )
+        if (
+            CUE in potted
+            or CUE in off
+            or missed
+            or not _FORFEIT_CODES.isdisjoint(fouls)
+            or (not opening and not objects and not cushion)
+            or wrong_first
+        ):
+            new = self.penalty(new._replace(next=self._after_opening(new)), s, r.forfeit)
+            return self._scratch(new, s, passes=True)
+        # 3. no count / count
+        new = new._replace(scratches=_set(new.scratches, s, 0), next=self._after_opening(new))
+        succeeded = bool(called) and all(
+            b in pocket_of and (c.get("pocket") is None or c.get("pocket") == pocket_of[b])
+            for b, c in zip(called, call, strict=True)
+        )
+        if not _NO_COUNT_CODES.isdisjoint(fouls) or (needs_call and not succeeded) or not objects:
+            return self._pass(new)
+        if state.next == "bank":
+            return self.bank(new, s, pots)
+        new = self.credit(new, s, objects)
+        if new.over:
+            return new
+        if not new.table:
+            return self.cleared(new, s)
+        return self._pass(new) if "touch_after" in fouls else new
+
+    def _after_opening(self, state: NState) -> str:
+        return "bank" if state.next == "bank" else "play"
+
+    def _next_player(self, state: NState, i: int) -> int:
+        return (i + 1) % len(state.players)
+
+    def _pass(self, state: NState) -> NState:
+        return state._replace(turn=self._next_player(state, state.turn))
+
+    def _scratch(self, state: NState, who: int, passes: bool) -> NState:
+        state = state._replace(scratches=_add(state.scratches, who, 1))
+        if state.scratches[who] == 3:
+            outcome = self.three_forfeits(state, who)
+            if outcome is not None:
+                return outcome
+        return self._pass(state) if passes else state
+
+    def failed_opening(self, state: NState, who: int) -> NState:
+        """The break failed: the game's penalty; racked again (he breaks again) or the
+        turn passes and the opening is over."""
+        r = self.rules
+        points = r.match_failed_opening if state.match else r.failed_opening
+        state = self.penalty(state, who, points)
+        if r.rebreak or (state.match and r.match_rebreak):
+            return state._replace(table=self.new_table(state))
+        return self._pass(state._replace(next="play"))
+
+    def new_table(self, state: NState) -> int:
+        """The balls racked for a (re)break."""
+        return FULL_RACK
+
+    def three_forfeits(self, state: NState, who: int) -> NState | None:
+        """Three forfeits in succession; None when the rule has no effect."""
+        three = self.rules.three
+        if three == "lose":
+            return state._replace(over=True, forfeited=who)
+        if three == "rack":  # continuous pool: the table to the opponent, a new rack
+            other = 1 - who
+            balls = bin(state.table).count("1")
+            state = state._replace(
+                scores=_add(state.scores, other, balls), scratches=_set(state.scratches, who, 0)
+            )
+            return self.new_rack(state, who)
+        return None
+
+    def new_rack(self, state: NState, breaker: int) -> NState:
+        """A new rack of fifteen, ``breaker`` to break."""
+        return state._replace(
+            table=FULL_RACK, rack=state.rack + 1, next="break", turn=breaker, fresh=True
+        )
+
+    # -- hooks ---------------------------------------------------------------
+
+    def value(self, ball: int) -> int:
+        """What a counted ball scores."""
+        return ball if self.rules.face_value else 1
+
+    def penalty(self, state: NState, who: int, points: int) -> NState:
+        """Hook: a forfeit (or a failed opening) costs ``who`` this many points."""
+        return state._replace(scores=_add(state.scores, who, -points))
+
+    def credit(self, state: NState, who: int, balls: Sequence[int]) -> NState:
+        """Hook: the balls counted for ``who`` leave the table and score."""
+        table = state.table
+        gained = 0
+        for b in balls:
+            table &= ~(1 << b)
+            gained += self.value(b)
+        return state._replace(table=table, scores=_add(state.scores, who, gained))
+
+    def bank(self, state: NState, who: int, pots: Sequence[Mapping[str, Any]]) -> NState:
+        """Hook: a counting stroke at the tie-break ball (high-low-jack only)."""
+        raise AssertionError("no tie-break in this game")  # pragma: no cover
+
+    def cleared(self, state: NState, who: int) -> NState:
+        """Hook: a counting stroke by ``who`` emptied the table (the end rule decides)."""
+        return state
+
+    def ended(self, state: NState) -> NState:
+        """Hook: the end rule, checked after every event."""
+        if state.over:
+            return state
+        if self.rules.ranking_end == "always" or (
+            self.rules.ranking_end == "three" and len(state.players) >= 3
+        ):
+            return self._ranking_end(state)
+        return state
+
+    def _ranking_end(self, state: NState) -> NState:
+        if not state.table:
+            return state._replace(over=True)
+        left = sum(self.value(b) for b in NUMBERS if state.table >> b & 1)
+        ranked = sorted(state.scores)
+        if ranked[0] + left < ranked[1]:
+            return state._replace(over=True)
+        return state
+
+    # -- output --------------------------------------------------------------
+
+    def result(self, state: NState) -> tuple[int | None, int | None]:
+        """(winner, loser) as indices, None where there is none."""
+        if not state.over:
+            return None, None
+        scores = state.scores
+        n = len(scores)
+        others = [i for i in range(n) if i != state.forfeited]
+        best = max(scores[i] for i in others)
+        leaders = [i for i in others if scores[i] == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        if state.forfeited >= 0:
+            return winner, state.forfeited
+        if n == 2:
+            return winner, None if winner is None else 1 - winner
+        if self.rules.loser_by_rank:
+            worst = min(scores)
+            tail = [i for i in range(n) if scores[i] == worst]
+            return winner, tail[0] if len(tail) == 1 else None
+        return winner, None
+
+    def view(self, state: NState) -> dict[str, Any]:
+        """The public state (specs/pocket.md "State")."""
+        players = state.players
+        winner, loser = self.result(state)
+        v: dict[str, Any] = {
+            "game": self.id,
+            "over": state.over,
+            "winner": None if winner is None else players[winner],
+            "shared": state.over and winner is None,
+            "scores": dict(zip(players, state.scores, strict=True)),
+            "at_table": None if state.over else players[state.turn],
+            "events": state.events,
+            "loser": None if loser is None else players[loser],
+            "next": "none" if state.over else state.next,
+            "on_table": _balls(state.table),
+            "scratches": dict(zip(players, state.scratches, strict=True)),
+        }
+        self.extra_view(state, v)
+        return v
+
+    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+        """Hook: the game's own state keys."""
+
+    def dump(self, state: NState) -> dict[str, Any]:
+        """The internal state as JSON (``load(dump(s)) == s``)."""
+        data = state._asdict()
+        data["racks"] = [list(r) for r in state.racks]
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+    def load(self, data: Mapping[str, Any]) -> NState:
+        """The internal state back from :meth:`dump`."""
+        values = _from_json(data)
+        values["racks"] = tuple(tuple(r) for r in data["racks"])
+        return NState(**values)
+
+
+class ContinuousPool(NumberedPool):
+    """Continuous pool: 1 a ball, racks follow one another, the first to ``target``."""
+
+    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+        view["rack"] = state.rack
+
+    def _state_doc(self) -> dict[str, str]:
+        return super()._state_doc() | {"rack": "the rack being played (1, 2, ...)"}
+
+    def cleared(self, state: NState, who: int) -> NState:
+        """The player who did not pot the last ball breaks the new rack."""
+        return self.new_rack(state, 1 - who)
+
+    def ended(self, state: NState) -> NState:
+        if not state.over and max(state.scores) >= state.target:
+            return state._replace(over=True)
+        return state
+
+
+class PyramidPool(NumberedPool):
+    """American pyramid pool: balls in a rack; a forfeit gives the last one back (or is
+    owed); two-handed the first to ``target`` balls wins."""
+
+    def start(self, state: NState) -> NState:
+        n = len(state.players)
+        return state._replace(owed=(0,) * n, racks=((),) * n)
+
+    def _state_doc(self) -> dict[str, str]:
+        return super()._state_doc() | {"owed": "player -> balls he owes the table"}
+
+    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+        view["owed"] = dict(zip(state.players, state.owed, strict=True))
+
+    def penalty(self, state: NState, who: int, points: int) -> NState:
+        """One ball to the table: the last credited, else owed."""
+        rack = state.racks[who]
+        if not rack:
+            return state._replace(owed=_add(state.owed, who, 1))
+        return state._replace(
+            racks=_set(state.racks, who, rack[:-1]),
+            scores=_add(state.scores, who, -1),
+            table=state.table | _bit(rack[-1]),
+        )
+
+    def credit(self, state: NState, who: int, balls: Sequence[int]) -> NState:
+        """Each ball into his rack; while he owes, it goes back and pays a debt."""
+        owed = state.owed[who]
+        rack = state.racks[who]
+        table = state.table
+        for b in balls:
+            if owed:
+                owed -= 1
+            else:
+                table &= ~(1 << b)
+                rack += (b,)
+        return state._replace(
+            table=table,
+            owed=_set(state.owed, who, owed),
+            racks=_set(state.racks, who, rack),
+            scores=_set(state.scores, who, len(rack)),
+        )
+
+    def three_forfeits(self, state: NState, who: int) -> NState | None:
+        """Two-handed: every ball on the table to the opponent, the end."""
+        if len(state.players) != 2:
+            return None
+        other = 1 - who
+        balls = tuple(_balls(state.table))
+        rack = state.racks[other] + balls
+        return state._replace(
+            racks=_set(state.racks, other, rack),
+            scores=_set(state.scores, other, len(rack)),
+            table=0,
+            over=True,
+            forfeited=who,
+        )
+
+    def ended(self, state: NState) -> NState:
+        if state.over or len(state.players) >= 3:
+            return super().ended(state)
+        if max(state.scores) >= state.target or not state.table:
+            return state._replace(over=True)
+        return state
+
+    def dump(self, state: NState) -> dict[str, Any]:
+        return super().dump(state)
+
+
+class RotationPool(NumberedPool):
+    """Rotation pool: fifteen-ball with the lowest ball struck first."""
+
+    def _state_doc(self) -> dict[str, str]:
+        return super()._state_doc() | {"must_hit": "the lowest ball on the table (to strike first)"}
+
+    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+        view["must_hit"] = None if state.over else _lowest(state.table)
+
+
+_HIGH, _LOW, _JACK = 15, 1, 9
+_SPECIALS = (_HIGH, _LOW, _JACK)
+
+
+class HighLowJack(NumberedPool):
+    """High-low-jack: game points for High (15), Low (1), Jack (9) and Game (the best rack
+    total), racks to ``target``; the one-ball bank when everyone is one short."""
+
+    def start(self, state: NState) -> NState:
+        return state._replace(totals=(0,) * len(state.players))
+
+    def _state_doc(self) -> dict[str, str]:
+        return super()._state_doc() | {
+            "rack": "the rack being played (1, 2, ...)",
+            "rack_totals": "player -> the numbers he potted in this rack, less penalties",
+            "specials": "who took High (15), Low (1), Jack (9) in this rack",
+        }
+
+    def _display(self) -> tuple[tuple[str, str], ...]:
+        return (*super()._display(), ("rack_totals", "This rack"), ("specials", "High/Low/Jack"))
+
+    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+        players = state.players
+        view["rack"] = state.rack
+        view["rack_totals"] = dict(zip(players, state.totals, strict=True))
+        view["specials"] = {
+            k: None if i < 0 else players[i]
+            for k, i in zip(("high", "low", "jack"), state.specials, strict=True)
+        }
+
+    def penalty(self, state: NState, who: int, points: int) -> NState:
+        if state.next == "bank":  # no rack total to lose in the tie-break
+            return state
+        return state._replace(totals=_add(state.totals, who, -points))
+
+    def credit(self, state: NState, who: int, balls: Sequence[int]) -> NState:
+        """Numbers to the rack total; High, Low and Jack a point each, at once."""
+        table, total = state.table, state.totals[who]
+        scores, specials = state.scores, state.specials
+        over = state.over
+        for b in balls:
+            table &= ~(1 << b)
+            total += b
+            if b in _SPECIALS and not over:
+                specials = _set(specials, _SPECIALS.index(b), who)
+                scores = _add(scores, who, 1)
+                over = scores[who] >= state.target
+        return state._replace(
+            table=table,
+            totals=_set(state.totals, who, total),
+            scores=scores,
+            specials=specials,
+            over=over,
+        )
+
+    def bank(self, state: NState, who: int, pots: Sequence[Mapping[str, Any]]) -> NState:
+        """The tie-break: the 1 banked in wins; unbanked it is spotted, the turn passes."""
+        if any(p["ball"] == 1 and p.get("bank") for p in pots):
+            return state._replace(scores=_add(state.scores, who, 1), table=0, over=True)
+        return self._pass(state)
+
+    def cleared(self, state: NState, who: int) -> NState:
+        """Game to the best rack total (none when shared), then a new rack."""
+        totals = state.totals
+        best = max(totals)
+        if totals.count(best) == 1:
+            leader = totals.index(best)
+            state = state._replace(scores=_add(state.scores, leader, 1))
+            if state.scores[leader] >= state.target:
+                return state._replace(over=True)
+        breaker = self._next_player(state, state.breaker)
+        state = state._replace(totals=(0,) * len(totals), specials=(-1, -1, -1), breaker=breaker)
+        state = self.new_rack(state, breaker)
+        if all(s == state.target - 1 for s in state.scores):
+            return state._replace(table=_bit(1), next="bank")
+        return state
+
+    def ended(self, state: NState) -> NState:
+        return state
+
+
+CONTINUOUS = NumberedRules(
+    id="continuous_pool",
+    name="Continuous pool (championship)",
+    aliases=("continuous",),
+    lines="944-1082",
+    min_players=2,
+    max_players=2,
+    face_value=False,
+    forfeit=1,
+    failed_opening=2,
+    match_failed_opening=2,
+    rebreak=True,
+    three="rack",
+    ranking_end="never",
+    target=200,
+    target_doc="points to win (the championship figure is 200)",
+    out_of_turn=False,
+    match_calls_pockets=True,
+)
+FIFTEEN_BALL = NumberedRules(
+    id="fifteen_ball_pool",
+    name="Fifteen-ball pool",
+    aliases=("fifteen_ball", "61_pool"),
+    lines="1084-1110",
+)
+AMERICAN_PYRAMID = NumberedRules(
+    id="american_pyramid_pool",
+    name="American pyramid pool",
+    aliases=("pyramid_pool", "american_pyramid"),
+    lines="1112-1140",
+    face_value=False,
+    three="table",
+    ranking_end="three",
+    target=8,
+    target_min=1,
+    target_max=15,
+    target_doc="balls to win two-handed (1 to 15; not used with three or more players)",
+    out_of_turn=False,
+)
+ROTATION = NumberedRules(
+    id="rotation_pool",
+    name="Rotation pool",
+    aliases=("rotation",),
+    lines="1188-1206",
+    lowest_first=True,
+    call_shot=False,
+)
+HIGH_LOW_JACK = NumberedRules(
+    id="high_low_jack",
+    name="High-Low-Jack",
+    aliases=("high_low_jack_game",),
+    lines="1280-1296",
+    ranking_end="never",
+    loser_by_rank=False,
+    target=7,
+    target_min=2,
+    target_doc="game points to win (2 or more)",
+)
+
+
+# ================================================================== B.B.C. Co. pool
+
+_COLOURS = ("red", "yellow")
+_BBC_BALLS = ("red", "yellow", "black", CUE)
+
+
+class BState(NamedTuple):
+    """B.B.C. Co. pool (immutable). ``groups[i]``: side i's colour or None; ``on`` the
+    counts on the table (red, yellow, black); ``partner[i]``: side i's player due;
+    ``after_failed``: the opening stroke follows a failed one (a free colour choice);
+    ``winner``: side index or -1."""
+
+    sides: tuple[str, ...]
+    members: tuple[tuple[str | None, ...], ...]
+    scores: tuple[int, int] = (0, 0)
+    owed: tuple[int, int] = (0, 0)
+    groups: tuple[str | None, str | None] = (None, None)
+    reds: int = 7
+    yellows: int = 7
+    black: int = 1
+    turn: int = 0
+    partner: tuple[int, int] = (0, 0)
+    next: str = "break"
+    after_failed: bool = False
+    over: bool = False
+    winner: int = -1
+    events: int = 0
+    forfeit_ball: bool = True
+
+
+class BBCPool(PocketGame):
+    """The B.B.C. Co. pool: seven reds, seven yellows, a black; your seven, then the black.
+
+    A stroke is read in the page's order: the colours (settled first), a failed opening,
+    the black, the credits, the forfeit ball, the turn.
+    """
+
+    id = "bbc_co_pool"
+    name = "The B.B.C. Co. pool"
+    aliases = ("bbc_pool", "b_b_c_co_pool")
+    players = "2 sides, singles or partners"
+    source = "1908 Brunswick handbook, lines 2099-2127"
+    stroke_fouls = _NUMBERED_FOULS
+    display = (
+        ("scores", "Balls"),
+        ("at_table", "To play"),
+        ("player", "Striker"),
+        ("groups", "Colours"),
+        ("on_table", "Balls on"),
+    )
+
+    def __init__(self) -> None:
+        self.options = (
+            Option(
+                "sides",
+                "list",
+                ("home", "away"),
+                "the two sides; the first breaks",
+                item=Field("side", "str", "a side's name"),
+            ),
+            Option(
+                "players",
+                "object",
+                None,
+                "side -> its one or two players (partners take alternate visits); null "
+                "for an unnamed player",
+                item=Field(
+                    "team",
+                    "list",
+                    "a side's players",
+                    item=Field("player", "str", "a name or null"),
+                ),
+            ),
+            Option(
+                "forfeit_ball",
+                "bool",
+                True,
+                "a forfeit gives a ball of the striker's colour back to the table",
+            ),
+        )
+        self._declare(
+            (
+                EventType(
+                    "stroke",
+                    "one stroke of the cue by the player at the table",
+                    (
+                        _pots(_BBC_BALLS),
+                        _off(_BBC_BALLS),
+                        _first_hit(
+                            ("red", "yellow", "black"),
+                            "the ball the cue ball struck first; null: it struck none",
+                        ),
+                        _cushion(
+                            "opening stroke: two or more object balls reached a cushion; "
+                            "any other: after the cue ball met an object ball, a ball "
+                            "touched a cushion"
+                        ),
+                        _fouls(_NUMBERED_FOULS),
+                        Field(
+                            "group",
+                            "str",
+                            "the colour the striker takes (a stroke potting both colours, "
+                            "or the opening after a failed one)",
+                            choices=_COLOURS,
+                        ),
+                    ),
+                ),
+            )
+        )
+        self.state_doc = {
+            "game": "the game id",
+            "over": "the black has been potted",
+            "winner": "the winning side (null until over)",
+            "shared": "always false",
+            "scores": "side -> balls of its colour credited",
+            "at_table": "the side to play (null when over)",
+            "events": "how many events have been applied",
+            "player": "the player to strike (null when over or unnamed)",
+            "next": "break, play, black (the side at the table has its seven) or none",
+            "groups": "side -> its colour, red or yellow, or null while open",
+            "owed": "side -> balls it owes the table",
+            "on_table": "the balls on the table: red, yellow, black counts",
+        }
+
+    def initial(self, setup: Mapping[str, Any] | None) -> BState:
+        """Both sides with open colours, the first side to break."""
+        if setup is not None and not isinstance(setup, Mapping):
+            raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
+        raw = dict(setup or {})
+        for key in raw:
+            if key not in ("sides", "players", "forfeit_ball"):
+                raise InvalidEvent("bad_setup", f"unknown setup key {key!r}", -1)
+        sides, members = _sides_setup(raw, ("home", "away"))
+        fb = raw.get("forfeit_ball", True)
+        if type(fb) is not bool:
+            raise InvalidEvent("bad_setup", "forfeit_ball must be true or false", -1)
+        return BState(sides=sides, members=members, forfeit_ball=fb)
+
+    def apply(self, state: BState, event: Mapping[str, Any]) -> BState:
+        """The state after one stroke (pure)."""
+        self._validate(state.over, event)
+        pots, potted, off = _moved(event)
+        moved = potted + off
+        for ball in ("black", CUE):
+            if moved.count(ball) > 1:
+                raise IllegalEvent("duplicate_ball", f"the {ball} is listed twice")
+        if moved.count("red") > state.reds:
+            raise IllegalEvent("not_on_table", f"only {state.reds} reds are on the table")
+        if moved.count("yellow") > state.yellows:
+            raise IllegalEvent("not_on_table", f"only {state.yellows} yellows are on the table")
+        first_hit = event.get("first_hit", _MISSING)
+        left = {"red": state.reds, "yellow": state.yellows, "black": state.black}
+        if first_hit is not _MISSING and first_hit is not None and not left[first_hit]:
+            raise IllegalEvent("not_on_table", f"first_hit: no {first_hit} is on the table")
+        fouls = frozenset(event.get("fouls") or ())
+        missed = "miss" in fouls or first_hit is None
+        reds, yellows = potted.count("red"), potted.count("yellow")
+        black = "black" in potted
+        if missed and (reds or yellows or black):
+            raise IllegalEvent("inconsistent", "a miss, yet an object ball was potted")
+        if "miss" in fouls and first_hit is not _MISSING and first_hit is not None:
+            raise IllegalEvent("inconsistent", "a miss, yet first_hit names a ball")
+        s = state.turn
+        groups = state.groups
+        group = event.get("group")
+        opening = state.next == "break"
+        if group is not None:
+            if groups[0] is not None:
+                raise IllegalEvent("group_not_allowed", "the colours are already taken")
+            if not ((reds and yellows) or (opening and state.after_failed)):
+                raise IllegalEvent(
+                    "group_not_allowed",
+                    "group: only on a stroke potting both colours, or the opening after a "
+                    "failed one",
+                )
+        elif groups[0] is None and reds and yellows:
+            raise IllegalEvent("group_required", "both colours potted: say which is taken (group)")
+        if groups[0] is None:
+            mine = group or (
+                "red" if reds and not yellows else "yellow" if yellows and not reds else None
+            )
+            if mine is not None:
+                theirs = "yellow" if mine == "red" else "red"
+                groups = (mine, theirs) if s == 0 else (theirs, mine)
+        new = state._replace(groups=groups, events=state.events + 1)
+        cue_lost = CUE in moved
+        # failed opening: the turn passes, nothing else counts
+        if opening and not (reds or yellows or black) and not event.get("cushion", True):
+            return self._pass(new._replace(after_failed=True))
+        new = new._replace(after_failed=False, next="play")
+        if black:
+            had_seven = groups[s] is not None and state.scores[s] == 7
+            clean = not cue_lost and not missed and fouls <= {"touch_after"}
+            won = s if had_seven and clean else 1 - s
+            return new._replace(over=True, winner=won, black=0, next="none")
+        scores, owed = list(new.scores), list(new.owed)
+        table = {"red": new.reds, "yellow": new.yellows}
+        for ball in potted:
+            if ball in table:
+                owner = groups.index(ball)
+                if owed[owner]:
+                    owed[owner] -= 1
+                else:
+                    scores[owner] += 1
+                    table[ball] -= 1
+        if new.forfeit_ball and (
+            missed
+            or not _FORFEIT_CODES.isdisjoint(fouls)
+            or (not opening and not (reds or yellows) and not event.get("cushion", True))
+        ):
+            colour = groups[s]
+            if colour is not None and scores[s]:
+                scores[s] -= 1
+                table[colour] += 1
+            else:
+                owed[s] += 1
+        new = new._replace(
+            scores=(scores[0], scores[1]),
+            owed=(owed[0], owed[1]),
+            reds=table["red"],
+            yellows=table["yellow"],
+        )
+        own = groups[s]
+        if own is None or not potted.count(own) or cue_lost or fouls or missed:
+            new = self._pass(new)
+        return self._settle(new)
+
+    def _pass(self, state: BState) -> BState:
+        s = state.turn
+        partner = _set(state.partner, s, (state.partner[s] + 1) % len(state.members[s]))
+        return state._replace(turn=1 - s, partner=partner)
+
+    def _settle(self, state: BState) -> BState:
+        side = state.turn
+        if state.groups[side] is not None and state.scores[side] == 7:
+            return state._replace(next="black")
+        return state._replace(next="play" if state.next != "break" else "break")
+
+    def view(self, state: BState) -> dict[str, Any]:
+        """The public state (specs/pocket.md "State")."""
+        sides = state.sides
+        over = state.over
+        return {
+            "game": self.id,
+            "over": over,
+            "winner": sides[state.winner] if state.winner >= 0 else None,
+            "shared": False,
+            "scores": dict(zip(sides, state.scores, strict=True)),
+            "at_table": None if over else sides[state.turn],
+            "events": state.events,
+            "player": None if over else state.members[state.turn][state.partner[state.turn]],
+            "next": "none" if over else state.next,
+            "groups": dict(zip(sides, state.groups, strict=True)),
+            "owed": dict(zip(sides, state.owed, strict=True)),
+            "on_table": {"red": state.reds, "yellow": state.yellows, "black": state.black},
+        }
+
+    def dump(self, state: BState) -> dict[str, Any]:
+        """The internal state as JSON."""
+        data = state._asdict()
+        data["members"] = [list(m) for m in state.members]
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+    def load(self, data: Mapping[str, Any]) -> BState:
+        """The internal state back from :meth:`dump`."""
+        values = _from_json(data)
+        values["members"] = tuple(tuple(m) for m in data["members"])
+        return BState(**values)
+
+
+# ======================================================================= golf pool
+
+HOLES: tuple[str, ...] = (
+    "side_left",
+    "head_left",
+    "head_right",
+    "side_right",
+    "foot_right",
+    "foot_left",
+)
+
+
+class GState(NamedTuple):
+    """Golf pool (immutable). ``parties`` play each hole in turn; ``strokes`` is what the
+    party at the table has taken on the hole; ``card[i]`` the finished holes' costs;
+    ``hole`` 1-6 (7 when over)."""
+
+    parties: tuple[str, ...]
+    members: tuple[tuple[str | None, ...], ...]
+    card: tuple[tuple[int, ...], ...]
+    partner: tuple[int, ...]
+    turn: int = 0
+    hole: int = 1
+    strokes: int = 0
+    events: int = 0
+
+
+class GolfPool(PocketGame):
+    """Golf pool: the red into the six pockets in order, strokes counted, lowest wins."""
+
+    id = "golf_pool"
+    name = "Golf pool"
+    aliases = ("golf",)
+    players = "2 to 12 players, or 2 sides of partners"
+    source = "1908 Brunswick handbook, lines 1992-2020"
+    display = (
+        ("scores", "Strokes"),
+        ("at_table", "To play"),
+        ("player", "Striker"),
+        ("hole", "Hole"),
+        ("pocket", "Pocket"),
+    )
+
+    def __init__(self) -> None:
+        self.options = (
+            Option(
+                "players",
+                "list",
+                ("P1", "P2"),
+                "the players in the order of play (2 to 12). With `sides`, an object: side "
+                "-> its one or two players (partners alternate strokes)",
+                item=Field("player", "str", "a player's name"),
+            ),
+            Option(
+                "sides",
+                "list",
+                None,
+                "play between two sides of partners (null: each for himself)",
+                item=Field("side", "str", "a side's name"),
+            ),
+        )
+        self._declare(
+            (
+                EventType(
+                    "stroke",
+                    "one stroke by the player at the table",
+                    (
+                        _pots(("white", "red"), "the pocket it dropped into (required)"),
+                        _off(("white", "red")),
+                        _cushion("the white or the red touched a cushion during the stroke"),
+                    ),
+                ),
+            )
+        )
+        self.state_doc = {
+            "game": "the game id",
+            "over": "every player (side) has made the sixth hole",
+            "winner": "the lowest total once over (null if shared)",
+            "shared": "the lowest total is shared",
+            "scores": "player (side) -> strokes so far, the hole being played included",
+            "at_table": "the player (side) to play (null when over)",
+            "events": "how many events have been applied",
+            "player": "the player to strike (null when over or unnamed)",
+            "next": "play or none",
+            "hole": "the hole being played (1-6), null when over",
+            "pocket": "its pocket, null when over",
+            "card": "player (side) -> strokes for each finished hole",
+        }
+
+    def initial(self, setup: Mapping[str, Any] | None) -> GState:
+        """Everyone on the first hole, the first listed to play."""
+        if setup is not None and not isinstance(setup, Mapping):
+            raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
+        raw = dict(setup or {})
+        if raw.get("sides") is not None:
+            for key in raw:
+                if key not in ("sides", "players"):
+                    raise InvalidEvent("bad_setup", f"unknown setup key {key!r}", -1)
+            parties, members = _sides_setup(raw, ())
+        else:
+            raw.pop("sides", None)
+            values = validate_setup(self, raw)
+            if values["sides"] is not None:  # pragma: no cover - popped above
+                raise InvalidEvent("bad_setup", "sides", -1)
+            parties = _names(values["players"], "players", 2, 12)
+            members = tuple((p,) for p in parties)
+        n = len(parties)
+        return GState(parties=parties, members=members, card=((),) * n, partner=(0,) * n)
+
+    def apply(self, state: GState, event: Mapping[str, Any]) -> GState:
+        """The state after one stroke (pure)."""
+        self._validate(state.hole > 6, event)
+        pots, potted, off = _moved(event)
+        _no_duplicates(potted + off, "pots and off_table")
+        for p in pots:
+            if p.get("pocket") is None:
+                raise IllegalEvent("pocket_required", f"pots: the {p['ball']}'s pocket is required")
+        target = HOLES[state.hole - 1]
+        red = next((p for p in pots if p["ball"] == "red"), None)
+        scratch = (
+            "white" in potted
+            or "white" in off
+            or "red" in off
+            or (
+                red is not None
+                and (red["pocket"] != target or (state.hole == 1 and not red.get("bank")))
+            )
+        )
+        fault = scratch or not event.get("cushion", True)
+        strokes = state.strokes + (4 if fault else 1)
+        t = state.turn
+        partner = _set(state.partner, t, (state.partner[t] + 1) % len(state.members[t]))
+        new = state._replace(partner=partner, events=state.events + 1)
+        if red is None or fault:
+            return new._replace(strokes=strokes)
+        card = _set(state.card, t, state.card[t] + (strokes,))
+        turn, hole = t + 1, state.hole
+        if turn == len(state.parties):
+            turn, hole = 0, hole + 1
+        return new._replace(card=card, turn=turn, hole=hole, strokes=0)
+
+    def view(self, state: GState) -> dict[str, Any]:
+        """The public state (specs/pocket.md "State")."""
+        over = state.hole > 6
+        totals = [sum(c) for c in state.card]
+        if not over:
+            totals[state.turn] += state.strokes
+        winner = None
+        if over:
+            best = min(totals)
+            if totals.count(best) == 1:
+                winner = state.parties[totals.index(best)]
+        t = state.turn
+        return {
+            "game": self.id,
+            "over": over,
+            "winner": winner,
+            "shared": over and winner is None,
+            "scores": dict(zip(state.parties, totals, strict=True)),
+            "at_table": None if over else state.parties[t],
+            "events": state.events,
+            "player": None if over else state.members[t][state.partner[t]],
+            "next": "none" if over else "play",
+            "hole": None if over else state.hole,
+            "pocket": None if over else HOLES[state.hole - 1],
+            "card": {p: list(c) for p, c in zip(state.parties, state.card, strict=True)},
+        }
+
+    def dump(self, state: GState) -> dict[str, Any]:
+        """The internal state as JSON."""
+        data = state._asdict()
+        data["members"] = [list(m) for m in state.members]
+        data["card"] = [list(c) for c in state.card]
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+    def load(self, data: Mapping[str, Any]) -> GState:
+        """The internal state back from :meth:`dump`."""
+        values = _from_json(data)
+        values["members"] = tuple(tuple(m) for m in data["members"])
+        values["card"] = tuple(tuple(c) for c in data["card"])
+        return GState(**values)
+
+
+# ==================================================================== the life games
+
+
+def _money(half_units: int) -> int | float:
+    """Money kept in half-units (a divided pool may leave a half), shown as a number."""
+    return half_units // 2 if half_units % 2 == 0 else half_units / 2
+
+
+def _lives_setup(raw: Any, players: tuple[str, ...]) -> tuple[int, ...]:
+    if type(raw) is int:
+        if raw < 1:
+            raise InvalidEvent("bad_setup", f"lives must be 1 or more, not {raw}", -1)
+        return (raw,) * len(players)
+    if not isinstance(raw, Mapping):
+        raise InvalidEvent("bad_setup", "lives must be a number or an object: player -> lives", -1)
+    for name in raw:
+        if name not in players:
+            raise InvalidEvent("bad_setup", f"lives: {name!r} is not a player", -1)
+    out = []
+    for p in players:
+        n = raw.get(p, 3)
+        if type(n) is not int or n < 1:
+            raise InvalidEvent("bad_setup", f"lives.{p} must be a whole number, 1 or more", -1)
+        out.append(n)
+    return tuple(out)
+
+
+class _Ledger:
+    """One event's changes to lives and money (mutable while the event is worked out)."""
+
+    __slots__ = ("bal", "killed", "lives", "pool", "price")
+
+    def __init__(self, lives: tuple[int, ...], bal: tuple[int, ...], pool: int, price: int):
+        self.lives = list(lives)
+        self.bal = list(bal)
+        self.pool = pool
+        self.price = price
+        self.killed: list[int] = []
+
+    def life(self, who: int, to: int) -> None:
+        """``who`` loses a life, paid to player ``to`` (-1: into the pool)."""
+        if self.lives[who] <= 0:
+            return
+        self.lives[who] -= 1
+        self.bal[who] -= self.price
+        if to >= 0:
+            self.bal[to] += self.price
+        else:
+            self.pool += self.price
+        if self.lives[who] == 0:
+            self.killed.append(who)
+
+
+def _next_in(lives: Sequence[int], i: int) -> int:
+    n = len(lives)
+    for k in range(1, n + 1):
+        j = (i + k) % n
+        if lives[j] > 0:
+            return j
+    return i
+
+
+def _prev_in(lives: Sequence[int], i: int) -> int:
+    n = len(lives)
+    for k in range(1, n + 1):
+        j = (i - k) % n
+        if lives[j] > 0:
+            return j
+    return i
+
+
+class LifePool(PocketGame):
+    """What the life games share: the players, their lives, the stakes and the pool.
+
+    Money is kept in half-units (a divided pool may leave a half). ``scores`` are each
+    player's net balance; while the game runs ``scores`` plus ``pool`` sum to 0; at the end
+    the pool goes to the winner (or is split by the two who divide).
+    """
+
+    max_players = 12
+    revive_types: ClassVar[frozenset[str]] = frozenset()
+
+    def _ledger_options(self) -> list[Field]:
+        return [
+            Option(
+                "players",
+                "list",
+                ("P1", "P2"),
+                f"the players in the order of play (2 to {self.max_players})",
+                item=Field("player", "str", "a player's name"),
+            ),
+            Option(
+                "lives",
+                "int",
+                3,
+                "lives for everyone, or an object: player -> his own number (handicaps)",
+            ),
+            Option("stake", "int", 1, "what each pays into the pool at the start (0 or more)"),
+            Option("life_price", "int", 1, "what a life lost costs (0 or more)"),
+        ]
+
+    def _ledger_setup(
+        self, setup: Mapping[str, Any] | None
+    ) -> tuple[dict[str, Any], tuple[str, ...], tuple[int, ...]]:
+        if setup is not None and not isinstance(setup, Mapping):
+            raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
+        raw = dict(setup or {})
+        lives_raw = raw.pop("lives", 3)
+        values = validate_setup(self, raw)
+        players = _names(values["players"], "players", 2, self.max_players)
+        for key in ("stake", "life_price"):
+            if values[key] < 0:
+                raise InvalidEvent("bad_setup", f"{key} must be 0 or more", -1)
+        return values, players, _lives_setup(lives_raw, players)
+
+    def _finish(
+        self,
+        players: tuple[str, ...],
+        lives: tuple[int, ...],
+        bal: tuple[int, ...],
+        pool: int,
+        shared: bool,
+    ) -> tuple[str | None, dict[str, int | float], int]:
+        """(winner, scores, pool) as the view shows them."""
+        alive = [i for i, n in enumerate(lives) if n > 0]
+        out = list(bal)
+        winner = None
+        if len(alive) == 1:
+            out[alive[0]] += pool
+            winner = players[alive[0]]
+            pool = 0
+        elif shared:
+            out[alive[0]] += pool // 2
+            out[alive[1]] += pool - pool // 2
+            pool = 0
+        return winner, {p: _money(b) for p, b in zip(players, out, strict=True)}, pool
+
+
+class TState(NamedTuple):
+    """Two-ball pool (immutable). ``owners``: (red, white) player index or -1;
+    ``plays_with``: the striker's ball or "" when a lead is due; money in half-units."""
+
+    players: tuple[str, ...]
+    lives: tuple[int, ...]
+    bal: tuple[int, ...]
+    pool: int
+    turn: int = 0
+    next: str = "lead"
+    plays_with: str = ""
+    owners: tuple[int, int] = (-1, -1)
+    privilege_left: bool = True
+    first_out: bool = False
+    may_revive: tuple[int, ...] = ()
+    events: int = 0
+    stake: int = 2
+    price: int = 2
+    mode: str = "first"
+
+
+_TWO_BALLS = ("red", "white")
+
+
+class TwoBallPool(LifePool):
+    """Two-ball pool (life game): a red and a white; pot the ball you play at and its
+    owner loses a life; a pot brings a new lead; one privilege a game."""
+
+    id = "two_ball_pool"
+    name = "Two-ball pool (life game)"
+    aliases = ("two_ball",)
+    players = "2 to 16 players in rotation"
+    source = "1908 Brunswick handbook, lines 1208-1252"
+    max_players = 16
+    stroke_fouls = ("miss",)
+    event_fouls = ("out_of_turn", "misdirect", "touch_running")
+    revive_types = frozenset({"privilege"})
+    display = (
+        ("lives", "Lives"),
+        ("at_table", "To play"),
+        ("plays_with", "Plays with"),
+        ("next", "Next"),
+        ("pool", "Pool"),
+    )
+
+    def __init__(self) -> None:
+        self.options = (
+            *self._ledger_options(),
+            Option(
+                "privilege",
+                "str",
+                "first",
+                "first: only the first man out may take it, at once; open: any man just "
+                "put out, until taken; none: no privilege",
+                choices=("first", "open", "none"),
+            ),
+        )
+        self._declare(
+            (
+                EventType(
+                    "stroke",
+                    "the player at the table plays his ball at the other",
+                    (
+                        _pots(_TWO_BALLS),
+                        _off(_TWO_BALLS),
+                        _fouls(("miss",)),
+                        Field(
+                            "hazard",
+                            "str",
+                            "the player who took the hazard (may be the striker himself)",
+                        ),
+                    ),
+                ),
+                EventType("lead", "the player at the table leads the red"),
+                _foul_event(("out_of_turn", "misdirect", "touch_running"), pocketed=True),
+                EventType(
+                    "privilege",
+                    "a player just put out takes the privilege: one more life for a stake",
+                    (_player_field("the player taking it"),),
+                ),
+            )
+        )
+        self.state_doc = {
+            "game": "the game id",
+            "over": "one player is left",
+            "winner": "the last player in (null until over)",
+            "shared": "always false",
+            "scores": "player -> net balance (with the pool, sums to 0)",
+            "at_table": "the player to play (null when over)",
+            "events": "how many events have been applied",
+            "next": "lead, play or none",
+            "lives": "player -> lives left",
+            "plays_with": "the striker's ball (red/white), null when a lead is due or over",
+            "owners": "ball -> the player who last played or led it",
+            "privilege_left": "the privilege can still be taken",
+            "may_revive": "players who may take the privilege now",
+            "pool": "the money in the pool",
+        }
+
+    def initial(self, setup: Mapping[str, Any] | None) -> TState:
+        """Every player pays his stake; the first listed leads."""
+        values, players, lives = self._ledger_setup(setup)
+        n = len(players)
+        stake, price = 2 * values["stake"], 2 * values["life_price"]
+        mode = values["privilege"]
+        return TState(
+            players=players,
+            lives=lives,
+            bal=(-stake,) * n,
+            pool=stake * n,
+            stake=stake,
+            price=price,
+            mode=mode,
+            privilege_left=mode != "none",
+        )
+
+    def apply(self, state: TState, event: Mapping[str, Any]) -> TState:
+        """The state after one event (pure)."""
+        over = sum(1 for n in state.lives if n > 0) <= 1
+        kind = self._validate(over, event).type
+        if kind == "privilege":
+            who = _index_of(state.players, event["player"], "player")
+            if who not in state.may_revive:
+                raise IllegalEvent("not_now", f"{event['player']} may not take the privilege now")
+            return state._replace(
+                lives=_set(state.lives, who, 1),
+                bal=_add(state.bal, who, -state.stake),
+                pool=state.pool + state.stake,
+                privilege_left=False,
+                may_revive=(),
+                events=state.events + 1,
+            )
+        base = state._replace(
+            may_revive=(),
+            privilege_left=state.privilege_left and not (state.mode == "first" and state.first_out),
+            events=state.events + 1,
+        )
+        if kind == "lead":
+            if state.next != "lead":
+                raise IllegalEvent("not_now", "no lead is due")
+            return base._replace(
+                owners=(state.turn, -1),
+                turn=_next_in(state.lives, state.turn),
+                plays_with="white",
+                next="play",
+            )
+        ledger = _Ledger(state.lives, state.bal, state.pool, state.price)
+        if kind == "stroke":
+            new = self._stroke(base, event, ledger)
+        else:
+            new = self._foul(base, event, ledger)
+        return self._after(new, ledger)
+
+    def _stroke(self, state: TState, event: Mapping[str, Any], ledger: _Ledger) -> TState:
+        if state.next != "play":
+            raise IllegalEvent("not_now", "a lead is due, not a stroke")
+        pots, potted, off = _moved(event)
+        _no_duplicates(potted + off, "pots and off_table")
+        own = state.plays_with
+        obj = "red" if own == "white" else "white"
+        fouls = frozenset(event.get("fouls") or ())
+        if "miss" in fouls and obj in potted:
+            raise IllegalEvent("inconsistent", "a miss, yet the object ball was potted")
+        s = state.turn
+        owner = state.owners[_TWO_BALLS.index(obj)]
+        hazard = event.get("hazard")
+        d = s
+        if hazard is not None:
+            d = _index_of(state.players, hazard, "hazard")
+            if state.lives[d] <= 0:
+                raise IllegalEvent("not_now", f"hazard: {hazard} is out")
+            if d == owner:
+                raise IllegalEvent("not_now", f"hazard: {hazard} owns the object ball")
+        in_before = sum(1 for n in state.lives if n > 0)
+        took_opponent = False
+        if own in potted or own in off or "miss" in fouls:
+            ledger.life(d, owner)
+        elif obj in potted:
+            took_opponent = ledger.lives[owner] > 0
+            ledger.life(owner, d)
+        elif hazard is not None:
+            ledger.life(d, owner)
+        owners = _set(state.owners, _TWO_BALLS.index(own), s)
+        if potted or off:
+            leader = s if in_before == 2 and took_opponent and d == s else _next_in(ledger.lives, s)
+            return state._replace(turn=leader, next="lead", plays_with="", owners=(-1, -1))
+        return state._replace(
+            turn=_next_in(ledger.lives, s),
+            plays_with=obj,
+            owners=owners,
+        )
+
+    def _foul(self, state: TState, event: Mapping[str, Any], ledger: _Ledger) -> TState:
+        who = _index_of(state.players, event["player"], "player")
+        code = event["code"]
+        pocketed = event.get("pocketed") or False
+        if pocketed and code != "out_of_turn":
+            raise InvalidEvent("bad_value", "pocketed: only with out_of_turn")
+        if state.lives[who] <= 0:
+            raise IllegalEvent("not_now", f"{event['player']} is out")
+        at = state.turn
+        if code == "out_of_turn":
+            if who == at:
+                raise IllegalEvent("not_now", f"{event['player']} is at the table")
+            if pocketed:
+                if state.next != "play":
+                    raise IllegalEvent("not_now", "pocketed: no object ball while a lead is due")
+                obj = "red" if state.plays_with == "white" else "white"
+                owner = state.owners[_TWO_BALLS.index(obj)]
+                ledger.life(owner, -1 if owner == who else who)
+                leader = _next_in(ledger.lives, at)
+                return state._replace(turn=leader, next="lead", plays_with="", owners=(-1, -1))
+            ledger.life(who, -1)
+        elif code == "misdirect":
+            ledger.life(who, -1)
+            state = state._replace(next="lead", plays_with="", owners=(-1, -1))
+        else:
+            ledger.life(who, -1)
+        if ledger.lives[at] <= 0:
+            state = state._replace(turn=_next_in(ledger.lives, at))
+        return state
+
+    def _after(self, state: TState, ledger: _Ledger) -> TState:
+        may: tuple[int, ...] = ()
+        first_out = state.first_out
+        for k in ledger.killed:
+            if state.privilege_left and (state.mode == "open" or not first_out):
+                may = (k,)
+            first_out = True
+        return state._replace(
+            lives=tuple(ledger.lives),
+            bal=tuple(ledger.bal),
+            pool=ledger.pool,
+            may_revive=may,
+            first_out=first_out,
+        )
+
+    def view(self, state: TState) -> dict[str, Any]:
+        """The public state (specs/pocket.md "State")."""
+        players = state.players
+        over = sum(1 for n in state.lives if n > 0) <= 1
+        winner, scores, pool = self._finish(players, state.lives, state.bal, state.pool, False)
+        return {
+            "game": self.id,
+            "over": over,
+            "winner": winner,
+            "shared": False,
+            "scores": scores,
+            "at_table": None if over else players[state.turn],
+            "events": state.events,
+            "next": "none" if over else state.next,
+            "lives": dict(zip(players, state.lives, strict=True)),
+            "plays_with": None if over or not state.plays_with else state.plays_with,
+            "owners": {
+                b: None if i < 0 else players[i]
+                for b, i in zip(_TWO_BALLS, state.owners, strict=True)
+            },
+            "privilege_left": state.privilege_left,
+            "may_revive": [players[i] for i in sorted(state.may_revive)],
+            "pool": _money(pool),
+        }
+
+    def dump(self, state: TState) -> dict[str, Any]:
+        """The internal state as JSON."""
+        return _to_json(state)
+
+    def load(self, data: Mapping[str, Any]) -> TState:
+        """The internal state back from :meth:`dump`."""
+        return TState(**_from_json(data))
+
+
+COLOUR_BALLS: tuple[str, ...] = (
+    "white",
+    "red",
+    "yellow",
+    "green",
+    "brown",
+    "blue",
+    "pink",
+    "spot_white",
+    "spot_red",
+    "spot_yellow",
+    "spot_green",
+    "spot_brown",
+)
+
+
+class CState(NamedTuple):
+    """Colour-ball life pool (immutable). Player i owns ball i; ``table`` is a bit set
+    of the balls on the table; ``on`` the ball to play on (-1: the nearest, named by the
+    referee). ``killed``: the players put out by the last event (who may star);
+    ``starred``: a star was taken after that kill. Money in half-units."""
+
+    players: tuple[str, ...]
+    lives: tuple[int, ...]
+    start: tuple[int, ...]
+    bal: tuple[int, ...]
+    pool: int
+    turn: int = 1
+    on: int = 0
+    table: int = 1
+    stars_left: int = 0
+    may_revive: tuple[int, ...] = ()
+    killed: tuple[int, ...] = ()
+    starred: bool = False
+    events: int = 0
+    stake: int = 2
+    price: int = 2
+    division: bool = False
+
+
+_CB_FOULS = ("miss", "feet", "touched_ball", "touch_after", "simultaneous", "wrong_ball")
+_CB_FAULTS = frozenset({"miss", "simultaneous", "wrong_ball"})
+_CB_FOUL_STROKES = frozenset({"touched_ball", "feet"})
+
+
+class ColourBallPool(LifePool):
+    """Colour-ball (life) pool: each player owns a coloured ball; pot the ball you play on
+    to take its owner's life; stars; division."""
+
+    id = "color_ball_life_pool"
+    name = "Color-ball (life) pool"
+    aliases = ("colour_ball_pool", "color_ball_pool", "life_pool")
+    players = "2 to 12 players in board order"
+    source = "1908 Brunswick handbook, lines 1298-1401"
+    stroke_fouls = _CB_FOULS
+    event_fouls = ("out_of_turn", "obstruction")
+    revive_types = frozenset({"star"})
+    display = (
+        ("lives", "Lives"),
+        ("at_table", "To play"),
+        ("on", "Plays on"),
+        ("stars_left", "Stars"),
+        ("pool", "Pool"),
+    )
+
+    def __init__(self) -> None:
+        self.options = (
+            *self._ledger_options(),
+            Option(
+                "division",
+                "bool",
+                True,
+                "a game begun with four or more ends shared when two are left with equal lives",
+            ),
+        )
+        balls = COLOUR_BALLS
+        self._declare(
+            (
+                EventType(
+                    "stroke",
+                    "the player at the table plays his ball",
+                    (
+                        _pots(balls),
+                        _off(balls),
+                        _first_hit(
+                            balls,
+                            "the object ball his ball struck first; null: none; left out: "
+                            "the ball played on",
+                        ),
+                        _fouls(_CB_FOULS),
+                        Field(
+                            "on",
+                            "str",
+                            "the ball he played on (required when the state names none: "
+                            "the nearest ball)",
+                            choices=balls,
+                        ),
+                    ),
+                ),
+                _foul_event(("out_of_turn", "obstruction")),
+                EventType(
+                    "star",
+                    "a player just put out stars: lives again for another stake",
+                    (_player_field("the player who stars"),),
+                ),
+            )
+        )
+        self.state_doc = {
+            "game": "the game id",
+            "over": "one player is left, or two divide",
+            "winner": "the last player in (null until over, or when two divide)",
+            "shared": "two players divided the pool",
+            "scores": "player -> net balance (with the pool, sums to 0)",
+            "at_table": "the player to play (null when over)",
+            "events": "how many events have been applied",
+            "next": "play or none",
+            "lives": "player -> lives left",
+            "on": "the ball to play on; null: the nearest ball (the referee names it)",
+            "on_table": "the balls on the table, in board order",
+            "stars_left": "stars that can still be taken",
+            "may_revive": "players who may star now",
+            "pool": "the money in the pool",
+        }
+
+    def initial(self, setup: Mapping[str, Any] | None) -> CState:
+        """The white spotted, the red to play on it; every player pays his stake."""
+        values, players, lives = self._ledger_setup(setup)
+        n = len(players)
+        stake, price = 2 * values["stake"], 2 * values["life_price"]
+        return CState(
+            players=players,
+            lives=lives,
+            start=lives,
+            bal=(-stake,) * n,
+            pool=stake * n,
+            turn=1,
+            on=0,
+            table=1,
+            stars_left=0 if n == 2 else 1 if n < 8 else 2,
+            stake=stake,
+            price=price,
+            division=values["division"] and n >= 4,
+        )
+
+    def _over(self, lives: Sequence[int], division: bool) -> tuple[bool, bool]:
+        alive = [n for n in lives if n > 0]
+        if len(alive) <= 1:
+            return True, False
+        shared = division and len(alive) == 2 and alive[0] == alive[1]
+        return shared, shared
+
+    def _ball(self, state: CState, name: Any, path: str) -> int:
+        i = COLOUR_BALLS.index(name)
+        if i >= len(state.players):
+            raise InvalidEvent(
+                "bad_value", f"{path}: no {name} ball in a game of {len(state.players)}"
+            )
+        return i
+
+    def apply(self, state: CState, event: Mapping[str, Any]) -> CState:
+        """The state after one event (pure)."""
+        over, _ = self._over(state.lives, state.division)
+        kind = self._validate(over, event).type
+        if kind == "star":
+            return self._star(state, event)
+        stars = state.stars_left if (not state.may_revive or state.starred) else 0
+        base = state._replace(
+            stars_left=stars, may_revive=(), killed=(), starred=False, events=state.events + 1
+        )
+        ledger = _Ledger(state.lives, state.bal, state.pool, state.price)
+        if kind == "stroke":
+            new = self._stroke(base, event, ledger)
+        else:
+            new = self._foul(base, event, ledger)
+        lives = tuple(ledger.lives)
+        table = new.table
+        for k in ledger.killed:
+            table &= ~(1 << k)
+        new = new._replace(lives=lives, bal=tuple(ledger.bal), pool=ledger.pool, table=table)
+        killed = tuple(ledger.killed)
+        new = new._replace(killed=killed, may_revive=self._may_star(new, killed))
+        return self._settle(new)
+
+    def _may_star(self, state: CState, killed: tuple[int, ...]) -> tuple[int, ...]:
+        if state.stars_left <= 0:
+            return ()
+        alive = sum(1 for n in state.lives if n > 0)
+        return tuple(k for k in sorted(killed) if state.lives[k] == 0 and alive >= 2)
+
+    def _star(self, state: CState, event: Mapping[str, Any]) -> CState:
+        who = _index_of(state.players, event["player"], "player")
+        if who not in state.may_revive:
+            raise IllegalEvent("not_now", f"{event['player']} may not star now")
+        fewest = min(n for n in state.lives if n > 0)
+        lives = _set(state.lives, who, min(fewest, state.start[who]))
+        new = state._replace(
+            lives=lives,
+            bal=_add(state.bal, who, -state.stake),
+            pool=state.pool + state.stake,
+            stars_left=state.stars_left - 1,
+            starred=True,
+            events=state.events + 1,
+        )
+        return self._settle(new._replace(may_revive=self._may_star(new, state.killed)))
+
+    def _stroke(self, state: CState, event: Mapping[str, Any], ledger: _Ledger) -> CState:
+        s = state.turn
+        pots, potted, off = _moved(event)
+        moved = [self._ball(state, b, "pots/off_table") for b in potted + off]
+        _no_duplicates(potted + off, "pots and off_table")
+        table = state.table | 1 << s  # his ball comes onto the table as he strikes
+        for b in moved:
+            if not table >> b & 1:
+                raise IllegalEvent("not_on_table", f"the {COLOUR_BALLS[b]} is not on the table")
+        first_raw = event.get("first_hit", _MISSING)
+        first = -1
+        if first_raw is not _MISSING and first_raw is not None:
+            first = self._ball(state, first_raw, "first_hit")
+            if first == s:
+                raise InvalidEvent("bad_value", "first_hit: that is the striker's own ball")
+            if not table >> first & 1:
+                raise IllegalEvent(
+                    "not_on_table", f"first_hit: the {first_raw} is not on the table"
+                )
+        on_raw = event.get("on")
+        on_given = -1
+        if on_raw is not None:
+            on_given = self._ball(state, on_raw, "on")
+            if on_given == s:
+                raise InvalidEvent("bad_value", "on: that is the striker's own ball")
+            if not table >> on_given & 1:
+                raise IllegalEvent("not_on_table", f"on: the {on_raw} is not on the table")
+        fouls = frozenset(event.get("fouls") or ())
+        potted_i = moved[: len(potted)]
+        objects = [b for b in potted_i if b != s]
+        missed = "miss" in fouls or first_raw is None
+        if missed and objects:
+            raise IllegalEvent("inconsistent", "a miss, yet an object ball was potted")
+        if "miss" in fouls and first >= 0:
+            raise IllegalEvent("inconsistent", "a miss, yet first_hit names a ball")
+        if state.on < 0:
+            if on_given < 0:
+                raise IllegalEvent("on_required", "on: name the nearest ball he played on")
+            on = on_given
+        else:
+            if on_given >= 0 and on_given != state.on:
+                raise IllegalEvent("on_mismatch", f"on: he plays on the {COLOUR_BALLS[state.on]}")
+            on = state.on
+        for b in moved:
+            table &= ~(1 << b)
+        nxt = _next_in(state.lives, s)
+        if s in moved or missed or not _CB_FAULTS.isdisjoint(fouls) or (first >= 0 and first != on):
+            ledger.life(s, on)
+            return state._replace(table=table, turn=_next_in(ledger.lives, s), on=-1)
+        if not _CB_FOUL_STROKES.isdisjoint(fouls):
+            return state._replace(table=table, turn=nxt, on=s)
+        for b in objects:
+            ledger.life(b, s)
+        if objects and "touch_after" not in fouls:
+            if table & ~(1 << s):
+                return state._replace(table=table, on=-1)
+            return state._replace(table=table, turn=_next_in(ledger.lives, s), on=s)
+        return state._replace(table=table, turn=_next_in(ledger.lives, s), on=s)
+
+    def _foul(self, state: CState, event: Mapping[str, Any], ledger: _Ledger) -> CState:
+        who = _index_of(state.players, event["player"], "player")
+        if state.lives[who] <= 0:
+            raise IllegalEvent("not_now", f"{event['player']} is out")
+        at = state.turn
+        if event["code"] == "out_of_turn":
+            if who == at:
+                raise IllegalEvent("not_now", f"{event['player']} is at the table")
+            ledger.life(who, -1)
+            if ledger.lives[at] <= 0:  # pragma: no cover - he is not at the table
+                return state._replace(turn=_next_in(ledger.lives, at), on=-1)
+            return state
+        # obstruction: out at once, no payment, no star
+        ledger.lives[who] = 0
+        state = state._replace(table=state.table & ~(1 << who))
+        if who == at:
+            return state._replace(turn=_next_in(ledger.lives, at), on=-1)
+        return state
+
+    def _settle(self, state: CState) -> CState:
+        """Settle ``on`` for the player at the table (specs/pocket.md)."""
+        over, _ = self._over(state.lives, state.division)
+        if over:
+            return state
+        p = state.turn
+        if state.lives[p] <= 0:
+            p = _next_in(state.lives, p)
+            state = state._replace(turn=p, on=-1)
+        table = state.table
+        on = state.on
+        if on >= 0 and on != p and table >> on & 1:
+            return state
+        objects = table & ~(1 << p)
+        if objects == 0:
+            prev = _prev_in(state.lives, p)
+            return state._replace(table=table | 1 << prev, on=prev)
+        if objects & (objects - 1) == 0:
+            return state._replace(on=objects.bit_length() - 1)
+        return state._replace(on=-1)
+
+    def view(self, state: CState) -> dict[str, Any]:
+        """The public state (specs/pocket.md "State")."""
+        players = state.players
+        over, shared = self._over(state.lives, state.division)
+        winner, scores, pool = self._finish(players, state.lives, state.bal, state.pool, shared)
+        n = len(players)
+        return {
+            "game": self.id,
+            "over": over,
+            "winner": winner,
+            "shared": shared,
+            "scores": scores,
+            "at_table": None if over else players[state.turn],
+            "events": state.events,
+            "next": "none" if over else "play",
+            "lives": dict(zip(players, state.lives, strict=True)),
+            "on": None if over or state.on < 0 else COLOUR_BALLS[state.on],
+            "on_table": [COLOUR_BALLS[i] for i in range(n) if state.table >> i & 1],
+            "stars_left": state.stars_left,
+            "may_revive": [players[i] for i in state.may_revive],
+            "pool": _money(pool),
+        }
+
+    def dump(self, state: CState) -> dict[str, Any]:
+        """The internal state as JSON."""
+        return _to_json(state)
+
+    def load(self, data: Mapping[str, Any]) -> CState:
+        """The internal state back from :meth:`dump`."""
+        return CState(**_from_json(data))
+
+
+# ====================================================================== registration
+
+CONTINUOUS_POOL = register(ContinuousPool(CONTINUOUS))
+FIFTEEN_BALL_POOL = register(NumberedPool(FIFTEEN_BALL))
+AMERICAN_PYRAMID_POOL = register(PyramidPool(AMERICAN_PYRAMID))
+ROTATION_POOL = register(RotationPool(ROTATION))
+HIGH_LOW_JACK_GAME = register(HighLowJack(HIGH_LOW_JACK))
+BBC_CO_POOL = register(BBCPool())
+GOLF_POOL = register(GolfPool())
+TWO_BALL_POOL = register(TwoBallPool())
+COLOR_BALL_LIFE_POOL = register(ColourBallPool())
+
+#: Every game of the family, in the page's order.
+GAMES: tuple[PocketGame, ...] = (
+    CONTINUOUS_POOL,
+    FIFTEEN_BALL_POOL,
+    AMERICAN_PYRAMID_POOL,
+    ROTATION_POOL,
+    HIGH_LOW_JACK_GAME,
+    BBC_CO_POOL,
+    TWO_BALL_POOL,
+    COLOR_BALL_LIFE_POOL,
+    GOLF_POOL,
+)
