@@ -31,11 +31,13 @@ is listed in docs/games/<game id>.md.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from rules.core import (
+    FOULS,
     EventType,
     Field,
     Foul,
@@ -43,9 +45,16 @@ from rules.core import (
     IllegalEvent,
     InvalidEvent,
     Option,
+    Participants,
+    RuleError,
+    Seating,
+    Stat,
+    player_field,
+    validate_event,
     validate_setup,
 )
 from rules.registry import register
+from rules.simulate import register_simulator
 
 __all__ = [
     "BBCPool",
@@ -55,6 +64,8 @@ __all__ = [
     "NumberedPool",
     "NumberedRules",
     "TwoBallPool",
+    "plausible_event",
+    "simulate",
 ]
 
 POCKETS: tuple[str, ...] = (
@@ -70,243 +81,92 @@ NUMBERS: tuple[int, ...] = tuple(range(1, 16))
 FULL_RACK = sum(1 << b for b in NUMBERS)
 _MISSING = object()
 
-# ============================================================== local core pieces
-#
-# The core (rules/core.py) has no union field types yet (a ball is a number 1-15 or
-# "cue"; ``lives`` is a number or an object), no setup-dependent choices (colour-ball uses
-# the first N balls) and no foul-code field outside the ``fouls`` list. Until it has, the
-# family validates its events with :func:`check_event_union`, which reads the same Field
-# declarations with one difference: a field with a ``choices`` tuple accepts exactly those
-# values (whatever their JSON type), so ``choices=(1, ..., 15, "cue")`` declares a union.
-
-
-def _json(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-_KIND = {
-    "int": "an integer",
-    "bool": "true or false",
-    "str": "a string",
-    "list": "a list",
-    "object": "an object",
-    "number": "a number",
-}
-#: Names of fields whose choices are foul codes: a value outside them is ``unknown_foul``.
-_FOUL_FIELDS = frozenset({"foul", "code"})
-
-
-def _type_ok(kind: str, value: Any) -> bool:
-    if kind == "int":
-        return type(value) is int
-    if kind == "bool":
-        return type(value) is bool
-    if kind == "str":
-        return type(value) is str
-    if kind == "list":
-        return isinstance(value, (list, tuple))
-    if kind == "object":
-        return isinstance(value, Mapping)
-    return isinstance(value, (int, float)) and type(value) is not bool
-
-
-def _check_value(f: Field, value: Any, path: str) -> None:
-    if value is None:
-        if f.nullable or (not f.required and f.default is None):
-            return
-        raise InvalidEvent("bad_value", f"{path} must be {_KIND[f.type]}, not null")
-    choices = f.choices
-    if isinstance(choices, tuple):
-        for c in choices:
-            if c == value and type(c) is type(value):
-                return
-        code = "unknown_foul" if f.name in _FOUL_FIELDS else "bad_value"
-        allowed = ", ".join(repr(c) for c in choices)
-        raise InvalidEvent(code, f"{path} must be one of {allowed}, not {_json(value)}")
-    if not _type_ok(f.type, value):
-        raise InvalidEvent("bad_value", f"{path} must be {_KIND[f.type]}, not {_json(value)}")
-    if f.type == "list" and f.item is not None:
-        item = f.item
-        for i, element in enumerate(value):
-            _check_value(item, element, f"{path}[{i}]")
-    elif f.type == "object" and f.fields:
-        _check_fields(f.fields, value, path)
-
-
-def _check_fields(fields: Sequence[Field], obj: Mapping[str, Any], path: str) -> None:
-    names = {f.name for f in fields}
-    for key in obj:
-        if key not in names:
-            raise InvalidEvent("unknown_field", f"{path}: unknown field {key!r}")
-    for f in fields:
-        if f.name in obj:
-            _check_value(f, obj[f.name], f"{path}.{f.name}")
-        elif f.required:
-            raise InvalidEvent("missing_field", f"{path}.{f.name} is required")
-
-
-def check_event_union(events: Mapping[str, EventType], event: Any) -> EventType:
-    """Check ``event`` against the declared event types (see the note above) and return
-    its type; raise :class:`InvalidEvent` (``unknown_type``, ``unknown_field``,
-    ``missing_field``, ``bad_value``, ``unknown_foul``) naming the field.
-
-    >>> et = EventType("stroke", "", (Field("pots", "list", "", default=(),
-    ...     item=Field("pot", "object", "", fields=(
-    ...         Field("ball", "int", "", required=True, choices=(1, 2, "cue")),))),))
-    >>> check_event_union({"stroke": et}, {"type": "stroke", "pots": [{"ball": "cue"}]}).type
-    'stroke'
-    >>> check_event_union({"stroke": et}, {"type": "stroke", "pots": [{"ball": 3}]})
-    Traceback (most recent call last):
-    ...
-    rules.core.InvalidEvent: bad_value: pots[0].ball must be one of 1, 2, 'cue', not 3
-    """
-    if not isinstance(event, Mapping):
-        raise InvalidEvent("unknown_type", f"an event must be a JSON object, not {_json(event)}")
-    kind = event.get("type")
-    declared = events.get(kind) if isinstance(kind, str) else None
-    if declared is None:
-        if not isinstance(kind, str):
-            raise InvalidEvent("unknown_type", "an event needs a string 'type'")
-        raise InvalidEvent(
-            "unknown_type", f"no event type {kind!r} (known: {', '.join(sorted(events))})"
-        )
-    fields = declared.fields
-    for key in event:
-        if key != "type" and not any(f.name == key for f in fields):
-            raise InvalidEvent("unknown_field", f"{kind}: unknown field {key!r}")
-    for f in fields:
-        if f.name in event:
-            _check_value(f, event[f.name], f.name)
-        elif f.required:
-            raise InvalidEvent("missing_field", f"{kind}: {f.name} is required")
-    return declared
-
-
-def _names(values: Sequence[Any], what: str, low: int, high: int) -> tuple[str, ...]:
-    names = tuple(values)
-    if not low <= len(names) <= high:
-        span = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise InvalidEvent("bad_setup", f"{what}: {span} are needed, not {len(names)}", -1)
-    for n in names:
-        if not n:
-            raise InvalidEvent("bad_setup", f"{what}: a name must not be empty", -1)
-    if len(set(names)) != len(names):
-        raise InvalidEvent("bad_setup", f"{what}: names must be distinct", -1)
-    return names
-
-
-def _sides_setup(
-    raw: Mapping[str, Any], default_sides: tuple[str, ...]
-) -> tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]:
-    """Two sides and their one or two players each (null for an unnamed player)."""
-    sides = raw.get("sides", default_sides)
-    if not isinstance(sides, (list, tuple)) or not all(isinstance(s, str) for s in sides):
-        raise InvalidEvent("bad_setup", "sides must be a list of two names", -1)
-    names = _names(sides, "sides", 2, 2)
-    given = raw.get("players", {})
-    if given is None:
-        given = {}
-    if not isinstance(given, Mapping):
-        raise InvalidEvent("bad_setup", "players must be an object: side -> its players", -1)
-    for side in given:
-        if side not in names:
-            raise InvalidEvent("bad_setup", f"players: {side!r} is not a side", -1)
-    members: list[tuple[str | None, ...]] = []
-    for side in names:
-        team = given.get(side, [None])
-        if not isinstance(team, (list, tuple)) or not 1 <= len(team) <= 2:
-            raise InvalidEvent("bad_setup", f"players.{side}: one or two players", -1)
-        for p in team:
-            if p is not None and (not isinstance(p, str) or not p):
-                raise InvalidEvent("bad_setup", f"players.{side}: a name or null", -1)
-        members.append(tuple(team))
-    named = [p for team in members for p in team if p is not None]
-    if len(set(named)) != len(named):
-        raise InvalidEvent("bad_setup", "players: names must be distinct", -1)
-    return names, tuple(members)
-
-
-def _index_of(players: Sequence[str], name: Any, path: str) -> int:
-    try:
-        return players.index(name)
-    except ValueError:
-        raise InvalidEvent("bad_value", f"{path}: nobody called {_json(name)} plays") from None
-
-
 # ================================================================== vocabulary
 
 
-def _pot_item(balls: tuple[Any, ...], pocket_doc: str) -> Field:
-    return Field(
-        "pot",
-        "object",
-        "one ball that dropped",
-        fields=(
-            Field("ball", "str", "the ball that dropped", required=True, choices=balls),
-            Field("pocket", "str", pocket_doc, choices=POCKETS),
-            Field(
-                "bank",
-                "bool",
-                "it struck a cushion before dropping (golf pool, the high-low-jack tie-break)",
-                default=False,
+def _ball_field(name: str, doc: str, balls: tuple[str, ...] | None, **kw: Any) -> Field:
+    """A ball: a numbered ball 1-15 or ``"cue"`` (a union) when ``balls`` is None; else
+    one of ``balls``; ``"balls"`` alone means the game's choice set of that name."""
+    if balls is None:
+        return Field(
+            name,
+            "union",
+            doc,
+            variants=(
+                Field("cue", "str", 'the cue ball, "cue"', choices=(CUE,)),
+                Field("number", "int", "a numbered ball, 1 to 15", minimum=1, maximum=15),
             ),
-        ),
-    )
+            **kw,
+        )
+    if balls == ("balls",):
+        return Field(name, "str", doc, choices_from="balls", **kw)
+    return Field(name, "str", doc, choices=balls, **kw)
 
 
-def _pots(balls: tuple[Any, ...], pocket_doc: str = "the pocket it dropped into") -> Field:
+def _pots(balls: tuple[str, ...] | None, pocket_doc: str = "the pocket it dropped into") -> Field:
     return Field(
         "pots",
         "list",
         "each ball that dropped in this stroke, in the order it dropped",
         default=(),
-        item=_pot_item(balls, pocket_doc),
+        item=Field(
+            "pot",
+            "object",
+            "one ball that dropped",
+            fields=(
+                _ball_field("ball", "the ball that dropped", balls, required=True),
+                Field("pocket", "str", pocket_doc, choices=POCKETS),
+                Field(
+                    "bank",
+                    "bool",
+                    "it struck a cushion before dropping (golf pool, the high-low-jack tie-break)",
+                    default=False,
+                ),
+            ),
+        ),
     )
 
 
-def _off(balls: tuple[Any, ...]) -> Field:
+def _off(balls: tuple[str, ...] | None) -> Field:
     return Field(
         "off_table",
         "list",
         "balls that left the table or came to rest on top of a cushion",
         default=(),
-        item=Field("ball", "str", "a ball", choices=balls),
+        item=_ball_field("ball", "a ball", balls),
     )
 
 
-def _first_hit(balls: tuple[Any, ...], doc: str) -> Field:
-    return Field("first_hit", "str", doc, default=None, choices=balls, nullable=True)
+def _first_hit(balls: tuple[str, ...] | None, doc: str) -> Field:
+    if balls is None:
+        return Field("first_hit", "int", doc, minimum=1, maximum=15, nullable=True)
+    return _ball_field("first_hit", doc, balls, nullable=True)
 
 
 def _cushion(doc: str) -> Field:
     return Field("cushion", "bool", doc, default=True)
 
 
-def _fouls(codes: Iterable[str]) -> Field:
+def _fouls() -> Field:
     return Field(
         "fouls",
         "list",
         "the fouls the referee saw (a code given twice counts once)",
         default=(),
-        item=Field("foul", "str", "a foul code", choices=tuple(codes)),
+        item=Field("foul", "str", "a foul code of the stroke", choices=FOULS),
     )
 
 
-def _player_field(doc: str) -> Field:
-    return Field("player", "str", doc, required=True)
-
-
-def _foul_event(codes: tuple[str, ...], pocketed: bool = False) -> EventType:
+def _foul_event(pocketed: bool = False) -> EventType:
     fields = [
-        _player_field("the player who committed the fault"),
-        Field("code", "str", "what he did", required=True, choices=codes),
+        player_field("the player who committed the fault"),
+        Field(
+            "code",
+            "str",
+            "what he did (a foul code of a `foul` event)",
+            required=True,
+            choices=FOULS,
+        ),
     ]
     if pocketed:
         fields.append(
@@ -386,49 +246,89 @@ _NUMBERED_FOULS = (
 
 
 class PocketGame(Game[Any]):
-    """What every game of the family shares: the declared event types, validation (see
-    :func:`check_event_union`), the refused-after-the-end rule and the view's keys."""
+    """What every game of the family shares: the declared event types and fouls, the
+    checks in the page's order (type, the end of the game, the fields, the foul codes),
+    the seating (every state keeps one in ``seats``)."""
 
     family = "pocket"
     source = ""
     stroke_fouls: tuple[str, ...] = ()
     event_fouls: tuple[str, ...] = ()
     revive_types: ClassVar[frozenset[str]] = frozenset()
-    #: Keys a referee pad shows, with their labels (the core's ``display``).
-    display: tuple[tuple[str, str], ...] = ()
 
     def _declare(self, events: tuple[EventType, ...]) -> None:
         self.events = events
-        self._events = {e.type: e for e in events}
+        self._types = frozenset(e.type for e in events)
+        self._stroke_codes = frozenset(self.stroke_fouls)
+        self._event_codes = frozenset(self.event_fouls)
         self.fouls = tuple(_STROKE_FOULS[c] for c in self.stroke_fouls) + tuple(
             _EVENT_FOULS[c] for c in self.event_fouls
         )
 
-    def _validate(self, over: bool, event: Any) -> EventType:
-        """The checks in the page's order: type, then the end of the game, then fields."""
+    def _validate(self, state: Any, over: bool, event: Any) -> str:
+        """The checks in the page's order: the type, then the end of the game, then the
+        fields (:func:`validate_event`, with the state's choice sets), then the foul
+        codes (a stroke's and a ``foul`` event's are separate lists). Returns the type."""
         kind = event.get("type") if isinstance(event, Mapping) else None
-        if kind not in self._events:
-            check_event_union(self._events, event)  # raises unknown_type
+        if kind not in self._types:
+            validate_event(self, event)  # raises unknown_type
         if over and kind not in self.revive_types:
             raise IllegalEvent("game_over", "the game is over")
-        return check_event_union(self._events, event)
+        validate_event(self, event, state)
+        if kind == "stroke":
+            for i, code in enumerate(event.get("fouls") or ()):
+                if code not in self._stroke_codes:
+                    raise InvalidEvent("unknown_foul", f"fouls[{i}]: no stroke foul {code!r}")
+        elif kind == "foul" and event["code"] not in self._event_codes:
+            raise InvalidEvent("unknown_foul", f"code: no foul event {event['code']!r} here")
+        assert isinstance(kind, str)
+        return kind
+
+    def seating(self, state: Any) -> Seating:
+        """The state's seating (who plays, whose turn)."""
+        return cast(Seating, state.seats)
 
 
 def _to_json(state: tuple[Any, ...]) -> dict[str, Any]:
     """A NamedTuple state as JSON: tuples become lists (one level; nested ones are the
     caller's)."""
-    return {
-        k: list(v) if isinstance(v, tuple) else v
-        for k, v in state._asdict().items()  # type: ignore[attr-defined]
-    }
+    out: dict[str, Any] = {}
+    for k, v in state._asdict().items():  # type: ignore[attr-defined]
+        if isinstance(v, Seating):
+            out[k] = v.dump()
+        else:
+            out[k] = list(v) if isinstance(v, tuple) else v
+    return out
 
 
 def _from_json(data: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of a NamedTuple state from :func:`_to_json`'s output."""
     out: dict[str, Any] = {}
     for k, v in data.items():
-        out[k] = tuple(v) if isinstance(v, list) else v
+        if k == "seats":
+            out[k] = Seating.load(v)
+        else:
+            out[k] = tuple(v) if isinstance(v, list) else v
     return out
+
+
+def _steps(
+    game: Game[Any], setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+) -> Iterable[tuple[Mapping[str, Any], Any, Any]]:
+    """(event, state before, state after) for each event of a log; a refused event raises
+    its error with its index (statistics are computed from a log the engine accepts)."""
+    state = game.initial(setup)
+    for i, ev in enumerate(events):
+        try:
+            new = game.apply(state, ev)
+        except RuleError as err:
+            raise err.at(i) from None
+        yield ev, state, new
+        state = new
+
+
+def _blank(game: Game[Any], names: Iterable[str | None]) -> dict[str, dict[str, float]]:
+    return {n: dict.fromkeys((st.name for st in game.statistics), 0.0) for n in names if n}
 
 
 def _moved(event: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], list[Any], list[Any]]:
@@ -494,9 +394,8 @@ class NState(NamedTuple):
     ``fresh``: no stroke yet in this rack (``choose_break``). ``racks``: pyramid's balls
     per player, last credited last; ``totals``/``specials``/``breaker``: high-low-jack."""
 
-    players: tuple[str, ...]
+    seats: Seating
     scores: tuple[int, ...]
-    turn: int
     next: str
     table: int
     scratches: tuple[int, ...]
@@ -513,6 +412,18 @@ class NState(NamedTuple):
     target: int = 0
     match: bool = False
     call_shot: bool = True
+    counted: int = 0
+    forfeit: bool = False
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players, in the order of play."""
+        return self.seats.parties
+
+    @property
+    def turn(self) -> int:
+        """The index of the player at the table."""
+        return self.seats.turn
 
 
 def _bit(b: int) -> int:
@@ -539,6 +450,14 @@ def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
+_NUMBERED_STATS = (
+    Stat("balls_potted", "Balls potted", "sum", "balls that counted for him"),
+    Stat("high_run", "High run", "max", "the most balls counted for him in one visit"),
+    Stat("scratches", "Scratches", "sum", "his forfeits, out-of-turn faults included"),
+    Stat("points", "Points", "sum", "his score when the game ended (game points in high-low-jack)"),
+)
+
+
 class NumberedPool(PocketGame):
     """A numbered-ball game: fifteen balls racked, a plain white cue ball.
 
@@ -560,6 +479,8 @@ class NumberedPool(PocketGame):
             self.players = f"{rules.min_players} to {rules.max_players} players in rotation"
         self.stroke_fouls = _NUMBERED_FOULS
         self.event_fouls = ("out_of_turn",) if rules.out_of_turn else ()
+        self.participants = Participants(("players",), min=rules.min_players, max=rules.max_players)
+        self.statistics = _NUMBERED_STATS
         self.options = self._options()
         self._declare(self._event_types())
         self.state_doc = self._state_doc()
@@ -579,7 +500,16 @@ class NumberedPool(PocketGame):
             )
         ]
         if r.target is not None:
-            opts.append(Option("target", "int", r.target, r.target_doc))
+            opts.append(
+                Field(
+                    "target",
+                    "int",
+                    r.target_doc,
+                    default=r.target,
+                    minimum=r.target_min,
+                    maximum=r.target_max,
+                )
+            )
         opts.append(Option("match", "bool", False, "the book's match and tournament rules"))
         opts.append(
             Option(
@@ -592,15 +522,14 @@ class NumberedPool(PocketGame):
         return tuple(opts)
 
     def _event_types(self) -> tuple[EventType, ...]:
-        balls: tuple[Any, ...] = (*NUMBERS, CUE)
         stroke = EventType(
             "stroke",
             "one stroke of the cue by the player at the table",
             (
-                _pots(balls),
-                _off(balls),
+                _pots(None),
+                _off(None),
                 _first_hit(
-                    NUMBERS,
+                    None,
                     "the object ball the cue ball struck first; null: it struck none (a "
                     "miss); left out: the ball the rules require"
                     + (" (rotation: the lowest on the table)" if self.rules.lowest_first else ""),
@@ -619,12 +548,12 @@ class NumberedPool(PocketGame):
                         "object",
                         "one called ball",
                         fields=(
-                            Field("ball", "int", "the ball", required=True, choices=NUMBERS),
+                            Field("ball", "int", "the ball", required=True, minimum=1, maximum=15),
                             Field("pocket", "str", "the pocket named", choices=POCKETS),
                         ),
                     ),
                 ),
-                _fouls(_NUMBERED_FOULS),
+                _fouls(),
             ),
         )
         types = [stroke]
@@ -633,11 +562,11 @@ class NumberedPool(PocketGame):
                 EventType(
                     "choose_break",
                     "before the first stroke of a new rack: who breaks it",
-                    (_player_field("the player who breaks"),),
+                    (player_field("the player who breaks"),),
                 )
             )
         if self.rules.out_of_turn:
-            types.append(_foul_event(("out_of_turn",)))
+            types.append(_foul_event())
         return tuple(types)
 
     def _state_doc(self) -> dict[str, str]:
@@ -670,24 +599,16 @@ class NumberedPool(PocketGame):
         (('P1', 'P2'), 50, 'break')
         """
         values = validate_setup(self, setup)
-        r = self.rules
-        players = _names(values["players"], "players", r.min_players, r.max_players)
-        n = len(players)
-        target = values.get("target") or 0
-        if r.target is not None:
-            high = r.target_max
-            if target < r.target_min or (high is not None and target > high):
-                span = f"{r.target_min} to {high}" if high else f"{r.target_min} or more"
-                raise InvalidEvent("bad_setup", f"target must be {span}, not {target}", -1)
+        seats = self.participants.seat(values)
+        n = len(seats.parties)
         return self.start(
             NState(
-                players=players,
+                seats=seats,
                 scores=(0,) * n,
-                turn=0,
                 next="break",
                 table=FULL_RACK,
                 scratches=(0,) * n,
-                target=target,
+                target=values.get("target") or 0,
                 match=values["match"],
                 call_shot=values["call_shot"],
             )
@@ -701,8 +622,9 @@ class NumberedPool(PocketGame):
 
     def apply(self, state: NState, event: Mapping[str, Any]) -> NState:
         """The state after one event (pure)."""
-        declared = self._validate(state.over, event)
-        kind = declared.type
+        kind = self._validate(state, state.over, event)
+        if state.counted or state.forfeit:
+            state = state._replace(counted=0, forfeit=False)
         if kind == "stroke":
             new = self._stroke(state, event)
         elif kind == "foul":
@@ -712,16 +634,16 @@ class NumberedPool(PocketGame):
         return self.ended(new._replace(events=state.events + 1))
 
     def _choose_break(self, state: NState, event: Mapping[str, Any]) -> NState:
-        who = _index_of(state.players, event["player"], "player")
+        who = state.seats.index_of(event["player"])
         if state.rack < 2 or not state.fresh:
             raise IllegalEvent("not_now", "choose_break only before the first stroke of a new rack")
-        return state._replace(turn=who)
+        return state._replace(seats=state.seats.pass_to(who))
 
     def _out_of_turn(self, state: NState, event: Mapping[str, Any]) -> NState:
-        who = _index_of(state.players, event["player"], "player")
+        who = state.seats.index_of(event["player"])
         if who == state.turn:
             raise IllegalEvent("not_now", f"{event['player']} is at the table: not out of turn")
-        state = self.penalty(state, who, self.rules.forfeit)
+        state = self.penalty(state._replace(forfeit=True), who, self.rules.forfeit)
         return self._scratch(state, who, passes=False)
 
     def _stroke(self, state: NState, event: Mapping[str, Any]) -> NState:
@@ -788,7 +710,8 @@ class NumberedPool(PocketGame):
             or (not opening and not objects and not cushion)
             or wrong_first
         ):
-            new = self.penalty(new._replace(next=self._after_opening(new)), s, r.forfeit)
+            new = new._replace(next=self._after_opening(new), forfeit=True)
+            new = self.penalty(new, s, r.forfeit)
             return self._scratch(new, s, passes=True)
         # 3. no count / count
         new = new._replace(scratches=_set(new.scratches, s, 0), next=self._after_opening(new))
@@ -798,6 +721,7 @@ class NumberedPool(PocketGame):
         )
         if not _NO_COUNT_CODES.isdisjoint(fouls) or (needs_call and not succeeded) or not objects:
             return self._pass(new)
+        new = new._replace(counted=len(objects))
         if state.next == "bank":
             return self.bank(new, s, pots)
         new = self.credit(new, s, objects)
@@ -814,7 +738,7 @@ class NumberedPool(PocketGame):
         return (i + 1) % len(state.players)
 
     def _pass(self, state: NState) -> NState:
-        return state._replace(turn=self._next_player(state, state.turn))
+        return state._replace(seats=state.seats.advance())
 
     def _scratch(self, state: NState, who: int, passes: bool) -> NState:
         state = state._replace(scratches=_add(state.scratches, who, 1))
@@ -855,7 +779,11 @@ class NumberedPool(PocketGame):
     def new_rack(self, state: NState, breaker: int) -> NState:
         """A new rack of fifteen, ``breaker`` to break."""
         return state._replace(
-            table=FULL_RACK, rack=state.rack + 1, next="break", turn=breaker, fresh=True
+            table=FULL_RACK,
+            rack=state.rack + 1,
+            next="break",
+            seats=state.seats.pass_to(breaker),
+            fresh=True,
         )
 
     # -- hooks ---------------------------------------------------------------
@@ -906,6 +834,46 @@ class NumberedPool(PocketGame):
 
     # -- output --------------------------------------------------------------
 
+    def player_statistics(
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """Balls counted, the high run (balls counted in one visit), scratches and the final
+        score of each player, from the log.
+
+        >>> from rules import get
+        >>> get("fifteen_ball_pool").player_statistics({"players": ["Ann", "Bob"]}, [
+        ...     {"type": "stroke", "pots": [{"ball": 15}, {"ball": 1}]},
+        ...     {"type": "stroke", "fouls": ["miss"]}])["Ann"]
+        {'balls_potted': 2.0, 'high_run': 2.0, 'scratches': 1.0, 'points': 13.0}
+        """
+        state = self.initial(setup)
+        players = state.players
+        lines = {p: dict.fromkeys((st.name for st in self.statistics), 0.0) for p in players}
+        run_by, run = -1, 0
+        for i, ev in enumerate(events):
+            try:
+                new = self.apply(state, ev)
+            except RuleError as err:
+                raise err.at(i) from None
+            striker = state.turn
+            if ev.get("type") == "foul":
+                striker = state.seats.index_of(ev["player"])
+            line = lines[players[striker]]
+            if new.forfeit:
+                line["scratches"] += 1
+            if ev.get("type") == "stroke":
+                if new.counted:
+                    run = run + new.counted if run_by == striker else new.counted
+                    run_by = striker
+                    line["balls_potted"] += new.counted
+                    line["high_run"] = float(max(line["high_run"], run))
+                else:
+                    run_by, run = -1, 0
+            state = new
+        for p, score in zip(players, state.scores, strict=True):
+            lines[p]["points"] = float(score)
+        return lines
+
     def result(self, state: NState) -> tuple[int | None, int | None]:
         """(winner, loser) as indices, None where there is none."""
         if not state.over:
@@ -951,9 +919,9 @@ class NumberedPool(PocketGame):
 
     def dump(self, state: NState) -> dict[str, Any]:
         """The internal state as JSON (``load(dump(s)) == s``)."""
-        data = state._asdict()
+        data = _to_json(state)
         data["racks"] = [list(r) for r in state.racks]
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+        return data
 
     def load(self, data: Mapping[str, Any]) -> NState:
         """The internal state back from :meth:`dump`."""
@@ -1213,22 +1181,24 @@ class BState(NamedTuple):
     ``after_failed``: the opening stroke follows a failed one (a free colour choice);
     ``winner``: side index or -1."""
 
-    sides: tuple[str, ...]
-    members: tuple[tuple[str | None, ...], ...]
+    seats: Seating
     scores: tuple[int, int] = (0, 0)
     owed: tuple[int, int] = (0, 0)
     groups: tuple[str | None, str | None] = (None, None)
     reds: int = 7
     yellows: int = 7
     black: int = 1
-    turn: int = 0
-    partner: tuple[int, int] = (0, 0)
     next: str = "break"
     after_failed: bool = False
     over: bool = False
     winner: int = -1
     events: int = 0
     forfeit_ball: bool = True
+
+    @property
+    def turn(self) -> int:
+        """The index of the side at the table."""
+        return self.seats.turn
 
 
 class BBCPool(PocketGame):
@@ -1244,6 +1214,7 @@ class BBCPool(PocketGame):
     players = "2 sides, singles or partners"
     source = "1908 Brunswick handbook, lines 2099-2127"
     stroke_fouls = _NUMBERED_FOULS
+    participants = Participants(("sides",), min=2, max=2, per_side=(1, 2))
     display = (
         ("scores", "Balls"),
         ("at_table", "To play"),
@@ -1271,8 +1242,9 @@ class BBCPool(PocketGame):
                     "team",
                     "list",
                     "a side's players",
-                    item=Field("player", "str", "a name or null"),
+                    item=Field("player", "str", "a name or null", nullable=True),
                 ),
+                choices_from="sides",
             ),
             Option(
                 "forfeit_ball",
@@ -1298,7 +1270,7 @@ class BBCPool(PocketGame):
                             "any other: after the cue ball met an object ball, a ball "
                             "touched a cushion"
                         ),
-                        _fouls(_NUMBERED_FOULS),
+                        _fouls(),
                         Field(
                             "group",
                             "str",
@@ -1327,21 +1299,12 @@ class BBCPool(PocketGame):
 
     def initial(self, setup: Mapping[str, Any] | None) -> BState:
         """Both sides with open colours, the first side to break."""
-        if setup is not None and not isinstance(setup, Mapping):
-            raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
-        raw = dict(setup or {})
-        for key in raw:
-            if key not in ("sides", "players", "forfeit_ball"):
-                raise InvalidEvent("bad_setup", f"unknown setup key {key!r}", -1)
-        sides, members = _sides_setup(raw, ("home", "away"))
-        fb = raw.get("forfeit_ball", True)
-        if type(fb) is not bool:
-            raise InvalidEvent("bad_setup", "forfeit_ball must be true or false", -1)
-        return BState(sides=sides, members=members, forfeit_ball=fb)
+        values = validate_setup(self, setup)
+        return BState(seats=self.participants.seat(values), forfeit_ball=values["forfeit_ball"])
 
     def apply(self, state: BState, event: Mapping[str, Any]) -> BState:
         """The state after one stroke (pure)."""
-        self._validate(state.over, event)
+        self._validate(state, state.over, event)
         pots, potted, off = _moved(event)
         moved = potted + off
         for ball in ("black", CUE):
@@ -1429,9 +1392,7 @@ class BBCPool(PocketGame):
         return self._settle(new)
 
     def _pass(self, state: BState) -> BState:
-        s = state.turn
-        partner = _set(state.partner, s, (state.partner[s] + 1) % len(state.members[s]))
-        return state._replace(turn=1 - s, partner=partner)
+        return state._replace(seats=state.seats.advance())
 
     def _settle(self, state: BState) -> BState:
         side = state.turn
@@ -1439,9 +1400,36 @@ class BBCPool(PocketGame):
             return state._replace(next="black")
         return state._replace(next="play" if state.next != "break" else "break")
 
+    statistics = (
+        Stat("balls_potted", "Balls potted", "sum", "reds and yellows he potted"),
+        Stat("scratches", "Scratches", "sum", "strokes that lost the cue ball"),
+        Stat("fouls", "Fouls", "sum", "strokes with a foul code or a miss"),
+        Stat("blacks", "Blacks", "sum", "games he ended by potting the black"),
+    )
+
+    def player_statistics(
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """What each named player did at the table, from the log."""
+        lines = _blank(self, self.initial(setup).seats.players)
+        for ev, before, _ in _steps(self, setup, events):
+            who = before.seats.player
+            if who is None:
+                continue
+            line = lines[who]
+            potted = [p["ball"] for p in ev.get("pots") or ()]
+            line["balls_potted"] += sum(1 for b in potted if b in _COLOURS)
+            if CUE in potted or CUE in (ev.get("off_table") or ()):
+                line["scratches"] += 1
+            if ev.get("fouls") or ("first_hit" in ev and ev["first_hit"] is None):
+                line["fouls"] += 1
+            if "black" in potted:
+                line["blacks"] += 1
+        return lines
+
     def view(self, state: BState) -> dict[str, Any]:
         """The public state (specs/pocket.md "State")."""
-        sides = state.sides
+        sides = state.seats.parties
         over = state.over
         return {
             "game": self.id,
@@ -1451,7 +1439,7 @@ class BBCPool(PocketGame):
             "scores": dict(zip(sides, state.scores, strict=True)),
             "at_table": None if over else sides[state.turn],
             "events": state.events,
-            "player": None if over else state.members[state.turn][state.partner[state.turn]],
+            "player": None if over else state.seats.player,
             "next": "none" if over else state.next,
             "groups": dict(zip(sides, state.groups, strict=True)),
             "owed": dict(zip(sides, state.owed, strict=True)),
@@ -1460,15 +1448,11 @@ class BBCPool(PocketGame):
 
     def dump(self, state: BState) -> dict[str, Any]:
         """The internal state as JSON."""
-        data = state._asdict()
-        data["members"] = [list(m) for m in state.members]
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+        return _to_json(state)
 
     def load(self, data: Mapping[str, Any]) -> BState:
         """The internal state back from :meth:`dump`."""
-        values = _from_json(data)
-        values["members"] = tuple(tuple(m) for m in data["members"])
-        return BState(**values)
+        return BState(**_from_json(data))
 
 
 # ======================================================================= golf pool
@@ -1484,18 +1468,32 @@ HOLES: tuple[str, ...] = (
 
 
 class GState(NamedTuple):
-    """Golf pool (immutable). ``parties`` play each hole in turn; ``strokes`` is what the
-    party at the table has taken on the hole; ``card[i]`` the finished holes' costs;
-    ``hole`` 1-6 (7 when over)."""
+    """Golf pool (immutable). The parties (players, or sides) play each hole in turn;
+    ``strokes`` is what the party at the table has taken on the hole; ``card[i]`` the
+    finished holes' costs; ``hole`` 1-6 (7 when over)."""
 
-    parties: tuple[str, ...]
-    members: tuple[tuple[str | None, ...], ...]
+    seats: Seating
     card: tuple[tuple[int, ...], ...]
-    partner: tuple[int, ...]
-    turn: int = 0
     hole: int = 1
     strokes: int = 0
     events: int = 0
+
+
+def next_partner(seats: Seating) -> Seating:
+    """The party at the table keeps it, and its next member takes the next stroke (golf
+    pool's partners alternate every stroke, H 2008). The core's :class:`Seating` rotates a
+    side's members only when its visit ends (``advance``); this is the one rotation it
+    lacks, built here until the core has it.
+
+    >>> s = Seating.of(("X", "Y"), (("Ann", "Cat"), ("Bob",)), sides=True)
+    >>> next_partner(s).player, next_partner(next_partner(s)).player
+    ('Cat', 'Ann')
+    """
+    t = seats.turn
+    size = len(seats.members[t])
+    if size == 1:
+        return seats
+    return seats._replace(partner=_set(seats.partner, t, (seats.partner[t] + 1) % size))
 
 
 class GolfPool(PocketGame):
@@ -1506,6 +1504,7 @@ class GolfPool(PocketGame):
     aliases = ("golf",)
     players = "2 to 12 players, or 2 sides of partners"
     source = "1908 Brunswick handbook, lines 1992-2020"
+    participants = Participants(("players", "sides"), min=2, max=12, per_side=(1, 2))
     display = (
         ("scores", "Strokes"),
         ("at_table", "To play"),
@@ -1518,11 +1517,31 @@ class GolfPool(PocketGame):
         self.options = (
             Option(
                 "players",
-                "list",
-                ("P1", "P2"),
-                "the players in the order of play (2 to 12). With `sides`, an object: side "
-                "-> its one or two players (partners alternate strokes)",
-                item=Field("player", "str", "a player's name"),
+                "union",
+                None,
+                'the players in the order of play (2 to 12; default ["P1", "P2"]). With '
+                "`sides`, an object: side -> its one or two players (partners alternate "
+                "strokes)",
+                variants=(
+                    Field(
+                        "players",
+                        "list",
+                        "each for himself: the players in order",
+                        item=Field("player", "str", "a player's name"),
+                    ),
+                    Field(
+                        "by_side",
+                        "object",
+                        "partners: side -> its one or two players",
+                        item=Field(
+                            "names",
+                            "list",
+                            "a side's players, in the order they strike",
+                            item=Field("player", "str", "a name, or null", nullable=True),
+                        ),
+                        choices_from="sides",
+                    ),
+                ),
             ),
             Option(
                 "sides",
@@ -1562,27 +1581,15 @@ class GolfPool(PocketGame):
 
     def initial(self, setup: Mapping[str, Any] | None) -> GState:
         """Everyone on the first hole, the first listed to play."""
-        if setup is not None and not isinstance(setup, Mapping):
-            raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
-        raw = dict(setup or {})
-        if raw.get("sides") is not None:
-            for key in raw:
-                if key not in ("sides", "players"):
-                    raise InvalidEvent("bad_setup", f"unknown setup key {key!r}", -1)
-            parties, members = _sides_setup(raw, ())
-        else:
-            raw.pop("sides", None)
-            values = validate_setup(self, raw)
-            if values["sides"] is not None:  # pragma: no cover - popped above
-                raise InvalidEvent("bad_setup", "sides", -1)
-            parties = _names(values["players"], "players", 2, 12)
-            members = tuple((p,) for p in parties)
-        n = len(parties)
-        return GState(parties=parties, members=members, card=((),) * n, partner=(0,) * n)
+        values = validate_setup(self, setup)
+        seats = self.participants.seat(values)
+        if seats.sides and len(seats.parties) != 2:
+            raise InvalidEvent("bad_setup", "partners play as exactly 2 sides", -1)
+        return GState(seats=seats, card=((),) * len(seats.parties))
 
     def apply(self, state: GState, event: Mapping[str, Any]) -> GState:
         """The state after one stroke (pure)."""
-        self._validate(state.hole > 6, event)
+        self._validate(state, state.hole > 6, event)
         pots, potted, off = _moved(event)
         _no_duplicates(potted + off, "pots and off_table")
         for p in pots:
@@ -1601,55 +1608,92 @@ class GolfPool(PocketGame):
         )
         fault = scratch or not event.get("cushion", True)
         strokes = state.strokes + (4 if fault else 1)
-        t = state.turn
-        partner = _set(state.partner, t, (state.partner[t] + 1) % len(state.members[t]))
-        new = state._replace(partner=partner, events=state.events + 1)
+        seats = state.seats
+        t = seats.turn
         if red is None or fault:
-            return new._replace(strokes=strokes)
-        card = _set(state.card, t, state.card[t] + (strokes,))
-        turn, hole = t + 1, state.hole
-        if turn == len(state.parties):
-            turn, hole = 0, hole + 1
-        return new._replace(card=card, turn=turn, hole=hole, strokes=0)
+            return state._replace(
+                seats=next_partner(seats), strokes=strokes, events=state.events + 1
+            )
+        last = t == len(seats.parties) - 1
+        return state._replace(
+            seats=seats.advance(),
+            card=_set(state.card, t, state.card[t] + (strokes,)),
+            hole=state.hole + 1 if last else state.hole,
+            strokes=0,
+            events=state.events + 1,
+        )
+
+    statistics = (
+        Stat("strokes", "Strokes", "sum", "strokes he played"),
+        Stat("penalties", "Penalties", "sum", "his strokes that cost 3 more (scratch or foul)"),
+        Stat("holes_made", "Holes made", "sum", "holes he made"),
+        Stat("total", "Total", "sum", "his (side's) total when the game ended"),
+    )
+
+    def player_statistics(
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """Each named player's strokes, penalty strokes and holes made, and his (side's)
+        total, from the log."""
+        start = self.initial(setup)
+        lines = _blank(self, start.seats.players)
+        state = start
+        for _ev, before, after in _steps(self, setup, events):
+            who = before.seats.player
+            state = after
+            if who is None:
+                continue
+            line = lines[who]
+            line["strokes"] += 1
+            t = before.seats.turn
+            made = after.card[t] != before.card[t]
+            cost = after.card[t][-1] - before.strokes if made else after.strokes - before.strokes
+            line["penalties"] += cost == 4
+            line["holes_made"] += made
+        totals = self.view(state)["scores"]
+        for i, party in enumerate(state.seats.parties):
+            for name in state.seats.members[i]:
+                if name:
+                    lines[name]["total"] = totals[party]
+        return lines
 
     def view(self, state: GState) -> dict[str, Any]:
         """The public state (specs/pocket.md "State")."""
         over = state.hole > 6
+        seats = state.seats
+        parties = seats.parties
         totals = [sum(c) for c in state.card]
         if not over:
-            totals[state.turn] += state.strokes
+            totals[seats.turn] += state.strokes
         winner = None
         if over:
             best = min(totals)
             if totals.count(best) == 1:
-                winner = state.parties[totals.index(best)]
-        t = state.turn
+                winner = parties[totals.index(best)]
         return {
             "game": self.id,
             "over": over,
             "winner": winner,
             "shared": over and winner is None,
-            "scores": dict(zip(state.parties, totals, strict=True)),
-            "at_table": None if over else state.parties[t],
+            "scores": dict(zip(parties, totals, strict=True)),
+            "at_table": None if over else seats.at_table,
             "events": state.events,
-            "player": None if over else state.members[t][state.partner[t]],
+            "player": None if over else seats.player,
             "next": "none" if over else "play",
             "hole": None if over else state.hole,
             "pocket": None if over else HOLES[state.hole - 1],
-            "card": {p: list(c) for p, c in zip(state.parties, state.card, strict=True)},
+            "card": {p: list(c) for p, c in zip(parties, state.card, strict=True)},
         }
 
     def dump(self, state: GState) -> dict[str, Any]:
         """The internal state as JSON."""
-        data = state._asdict()
-        data["members"] = [list(m) for m in state.members]
+        data = _to_json(state)
         data["card"] = [list(c) for c in state.card]
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+        return data
 
     def load(self, data: Mapping[str, Any]) -> GState:
         """The internal state back from :meth:`dump`."""
         values = _from_json(data)
-        values["members"] = tuple(tuple(m) for m in data["members"])
         values["card"] = tuple(tuple(c) for c in data["card"])
         return GState(**values)
 
@@ -1663,22 +1707,10 @@ def _money(half_units: int) -> int | float:
 
 
 def _lives_setup(raw: Any, players: tuple[str, ...]) -> tuple[int, ...]:
-    if type(raw) is int:
-        if raw < 1:
-            raise InvalidEvent("bad_setup", f"lives must be 1 or more, not {raw}", -1)
-        return (raw,) * len(players)
-    if not isinstance(raw, Mapping):
-        raise InvalidEvent("bad_setup", "lives must be a number or an object: player -> lives", -1)
-    for name in raw:
-        if name not in players:
-            raise InvalidEvent("bad_setup", f"lives: {name!r} is not a player", -1)
-    out = []
-    for p in players:
-        n = raw.get(p, 3)
-        if type(n) is not int or n < 1:
-            raise InvalidEvent("bad_setup", f"lives.{p} must be a whole number, 1 or more", -1)
-        out.append(n)
-    return tuple(out)
+    """Lives for everyone (a number) or per player (an object; a player left out has 3)."""
+    if isinstance(raw, Mapping):
+        return tuple(raw.get(p, 3) for p in players)
+    return (raw,) * len(players)
 
 
 class _Ledger:
@@ -1694,7 +1726,7 @@ class _Ledger:
         self.killed: list[int] = []
 
     def life(self, who: int, to: int) -> None:
-        """``who`` loses a life, paid to player ``to`` (-1: into the pool)."""
+        """``who`` loses a life (if he has one), paid to player ``to`` (-1: the pool)."""
         if self.lives[who] <= 0:
             return
         self.lives[who] -= 1
@@ -1706,23 +1738,15 @@ class _Ledger:
         if self.lives[who] == 0:
             self.killed.append(who)
 
-
-def _next_in(lives: Sequence[int], i: int) -> int:
-    n = len(lives)
-    for k in range(1, n + 1):
-        j = (i + k) % n
-        if lives[j] > 0:
-            return j
-    return i
-
-
-def _prev_in(lives: Sequence[int], i: int) -> int:
-    n = len(lives)
-    for k in range(1, n + 1):
-        j = (i - k) % n
-        if lives[j] > 0:
-            return j
-    return i
+    def seat(self, seats: Seating, advance: bool) -> Seating:
+        """The seating after the event: every player with no life left knocked out, then
+        the turn passed on when ``advance`` or when the player at the table is out."""
+        for i, n in enumerate(self.lives):
+            if n <= 0 and not seats.out[i]:
+                seats = seats.knock_out(i)
+        if advance or seats.out[seats.turn]:
+            seats = seats.advance()
+        return seats
 
 
 class LifePool(PocketGame):
@@ -1730,11 +1754,19 @@ class LifePool(PocketGame):
 
     Money is kept in half-units (a divided pool may leave a half). ``scores`` are each
     player's net balance; while the game runs ``scores`` plus ``pool`` sum to 0; at the end
-    the pool goes to the winner (or is split by the two who divide).
+    the pool goes to the winner (or is split by the two who divide). A player with no life
+    left is knocked out of the seating and revived by a star or the privilege.
     """
 
     max_players = 12
     revive_types: ClassVar[frozenset[str]] = frozenset()
+    statistics = (
+        Stat("lives_lost", "Lives lost", "sum", "lives he lost"),
+        Stat("lives_taken", "Lives taken", "sum", "lives he took from others"),
+        Stat("balls_potted", "Balls potted", "sum", "object balls he potted"),
+        Stat("revivals", "Revivals", "sum", "stars or privileges he took"),
+        Stat("net", "Net", "sum", "his final balance (what he won or lost)"),
+    )
 
     def _ledger_options(self) -> list[Field]:
         return [
@@ -1747,27 +1779,36 @@ class LifePool(PocketGame):
             ),
             Option(
                 "lives",
-                "int",
+                "union",
                 3,
                 "lives for everyone, or an object: player -> his own number (handicaps)",
+                variants=(
+                    Field("all", "int", "lives for everyone (1 or more)", minimum=1),
+                    Field(
+                        "each",
+                        "object",
+                        "player -> his lives (a player left out has 3)",
+                        item=Field("lives", "int", "his lives (1 or more)", minimum=1),
+                        choices_from="players",
+                    ),
+                ),
             ),
-            Option("stake", "int", 1, "what each pays into the pool at the start (0 or more)"),
-            Option("life_price", "int", 1, "what a life lost costs (0 or more)"),
+            Option(
+                "stake",
+                "int",
+                1,
+                "what each pays into the pool at the start, and for a star or the privilege",
+                minimum=0,
+            ),
+            Option("life_price", "int", 1, "what a life lost costs (0 or more)", minimum=0),
         ]
 
     def _ledger_setup(
         self, setup: Mapping[str, Any] | None
-    ) -> tuple[dict[str, Any], tuple[str, ...], tuple[int, ...]]:
-        if setup is not None and not isinstance(setup, Mapping):
-            raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
-        raw = dict(setup or {})
-        lives_raw = raw.pop("lives", 3)
-        values = validate_setup(self, raw)
-        players = _names(values["players"], "players", 2, self.max_players)
-        for key in ("stake", "life_price"):
-            if values[key] < 0:
-                raise InvalidEvent("bad_setup", f"{key} must be 0 or more", -1)
-        return values, players, _lives_setup(lives_raw, players)
+    ) -> tuple[dict[str, Any], Seating, tuple[int, ...]]:
+        values = validate_setup(self, setup)
+        seats = self.participants.seat(values, values.get("first"))
+        return values, seats, _lives_setup(values["lives"], seats.parties)
 
     def _finish(
         self,
@@ -1791,16 +1832,55 @@ class LifePool(PocketGame):
             pool = 0
         return winner, {p: _money(b) for p, b in zip(players, out, strict=True)}, pool
 
+    def player_statistics(
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """Lives lost and taken, object balls potted, revivals and the net balance of each
+        player, from the log (every life lost by a stroke's striker or a named player)."""
+        state = self.initial(setup)
+        players = state.players
+        lines = {p: dict.fromkeys((s.name for s in self.statistics), 0.0) for p in players}
+        for i, ev in enumerate(events):
+            try:
+                new = self.apply(state, ev)
+            except RuleError as err:
+                raise err.at(i) from None
+            striker = players[state.turn]
+            kind = ev.get("type")
+            if kind in self.revive_types:
+                lines[ev["player"]]["revivals"] += 1
+            for j, p in enumerate(players):
+                lost = state.lives[j] - new.lives[j]
+                if lost > 0:
+                    lines[p]["lives_lost"] += lost
+                    if new.bal[j] < state.bal[j]:  # paid to someone: who gained
+                        for k, q in enumerate(players):
+                            if k != j and new.bal[k] > state.bal[k]:
+                                lines[q]["lives_taken"] += lost
+            if kind == "stroke":
+                own = self._striker_ball(state)
+                lines[striker]["balls_potted"] += sum(
+                    1 for p in ev.get("pots") or () if p["ball"] != own
+                )
+            state = new
+        final = self.view(state)["scores"]
+        for p in players:
+            lines[p]["net"] = final[p]
+        return lines
+
+    def _striker_ball(self, state: Any) -> str:
+        """Hook: the ball the player at the table plays with."""
+        raise NotImplementedError
+
 
 class TState(NamedTuple):
     """Two-ball pool (immutable). ``owners``: (red, white) player index or -1;
     ``plays_with``: the striker's ball or "" when a lead is due; money in half-units."""
 
-    players: tuple[str, ...]
+    seats: Seating
     lives: tuple[int, ...]
     bal: tuple[int, ...]
     pool: int
-    turn: int = 0
     next: str = "lead"
     plays_with: str = ""
     owners: tuple[int, int] = (-1, -1)
@@ -1811,6 +1891,16 @@ class TState(NamedTuple):
     stake: int = 2
     price: int = 2
     mode: str = "first"
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players, in the order of play."""
+        return self.seats.parties
+
+    @property
+    def turn(self) -> int:
+        """The index of the player at the table."""
+        return self.seats.turn
 
 
 _TWO_BALLS = ("red", "white")
@@ -1826,6 +1916,7 @@ class TwoBallPool(LifePool):
     players = "2 to 16 players in rotation"
     source = "1908 Brunswick handbook, lines 1208-1252"
     max_players = 16
+    participants = Participants(("players",), min=2, max=16)
     stroke_fouls = ("miss",)
     event_fouls = ("out_of_turn", "misdirect", "touch_running")
     revive_types = frozenset({"privilege"})
@@ -1857,20 +1948,20 @@ class TwoBallPool(LifePool):
                     (
                         _pots(_TWO_BALLS),
                         _off(_TWO_BALLS),
-                        _fouls(("miss",)),
-                        Field(
-                            "hazard",
-                            "str",
+                        _fouls(),
+                        player_field(
                             "the player who took the hazard (may be the striker himself)",
+                            name="hazard",
+                            required=False,
                         ),
                     ),
                 ),
                 EventType("lead", "the player at the table leads the red"),
-                _foul_event(("out_of_turn", "misdirect", "touch_running"), pocketed=True),
+                _foul_event(pocketed=True),
                 EventType(
                     "privilege",
                     "a player just put out takes the privilege: one more life for a stake",
-                    (_player_field("the player taking it"),),
+                    (player_field("the player taking it"),),
                 ),
             )
         )
@@ -1893,12 +1984,12 @@ class TwoBallPool(LifePool):
 
     def initial(self, setup: Mapping[str, Any] | None) -> TState:
         """Every player pays his stake; the first listed leads."""
-        values, players, lives = self._ledger_setup(setup)
-        n = len(players)
+        values, seats, lives = self._ledger_setup(setup)
+        n = len(seats.parties)
         stake, price = 2 * values["stake"], 2 * values["life_price"]
         mode = values["privilege"]
         return TState(
-            players=players,
+            seats=seats,
             lives=lives,
             bal=(-stake,) * n,
             pool=stake * n,
@@ -1908,15 +1999,19 @@ class TwoBallPool(LifePool):
             privilege_left=mode != "none",
         )
 
+    def _striker_ball(self, state: TState) -> str:
+        return state.plays_with
+
     def apply(self, state: TState, event: Mapping[str, Any]) -> TState:
         """The state after one event (pure)."""
-        over = sum(1 for n in state.lives if n > 0) <= 1
-        kind = self._validate(over, event).type
+        over = len(state.seats.remaining) <= 1
+        kind = self._validate(state, over, event)
         if kind == "privilege":
-            who = _index_of(state.players, event["player"], "player")
+            who = state.seats.index_of(event["player"])
             if who not in state.may_revive:
                 raise IllegalEvent("not_now", f"{event['player']} may not take the privilege now")
             return state._replace(
+                seats=state.seats.revive(who),
                 lives=_set(state.lives, who, 1),
                 bal=_add(state.bal, who, -state.stake),
                 pool=state.pool + state.stake,
@@ -1934,18 +2029,33 @@ class TwoBallPool(LifePool):
                 raise IllegalEvent("not_now", "no lead is due")
             return base._replace(
                 owners=(state.turn, -1),
-                turn=_next_in(state.lives, state.turn),
+                seats=state.seats.advance(),
                 plays_with="white",
                 next="play",
             )
         ledger = _Ledger(state.lives, state.bal, state.pool, state.price)
         if kind == "stroke":
-            new = self._stroke(base, event, ledger)
+            new, advance = self._stroke(base, event, ledger)
         else:
-            new = self._foul(base, event, ledger)
-        return self._after(new, ledger)
+            new, advance = self._foul(base, event, ledger)
+        may: tuple[int, ...] = ()
+        first_out = new.first_out
+        for k in ledger.killed:
+            if new.privilege_left and (new.mode == "open" or not first_out):
+                may = (k,)
+            first_out = True
+        return new._replace(
+            seats=ledger.seat(new.seats, advance),
+            lives=tuple(ledger.lives),
+            bal=tuple(ledger.bal),
+            pool=ledger.pool,
+            may_revive=may,
+            first_out=first_out,
+        )
 
-    def _stroke(self, state: TState, event: Mapping[str, Any], ledger: _Ledger) -> TState:
+    def _stroke(
+        self, state: TState, event: Mapping[str, Any], ledger: _Ledger
+    ) -> tuple[TState, bool]:
         if state.next != "play":
             raise IllegalEvent("not_now", "a lead is due, not a stroke")
         pots, potted, off = _moved(event)
@@ -1960,12 +2070,12 @@ class TwoBallPool(LifePool):
         hazard = event.get("hazard")
         d = s
         if hazard is not None:
-            d = _index_of(state.players, hazard, "hazard")
+            d = state.seats.index_of(hazard)
             if state.lives[d] <= 0:
                 raise IllegalEvent("not_now", f"hazard: {hazard} is out")
             if d == owner:
                 raise IllegalEvent("not_now", f"hazard: {hazard} owns the object ball")
-        in_before = sum(1 for n in state.lives if n > 0)
+        in_before = len(state.seats.remaining)
         took_opponent = False
         if own in potted or own in off or "miss" in fouls:
             ledger.life(d, owner)
@@ -1974,27 +2084,24 @@ class TwoBallPool(LifePool):
             ledger.life(owner, d)
         elif hazard is not None:
             ledger.life(d, owner)
-        owners = _set(state.owners, _TWO_BALLS.index(own), s)
         if potted or off:
-            leader = s if in_before == 2 and took_opponent and d == s else _next_in(ledger.lives, s)
-            return state._replace(turn=leader, next="lead", plays_with="", owners=(-1, -1))
-        return state._replace(
-            turn=_next_in(ledger.lives, s),
-            plays_with=obj,
-            owners=owners,
-        )
+            stays = in_before == 2 and took_opponent and d == s
+            return state._replace(next="lead", plays_with="", owners=(-1, -1)), not stays
+        owners = _set(state.owners, _TWO_BALLS.index(own), s)
+        return state._replace(plays_with=obj, owners=owners), True
 
-    def _foul(self, state: TState, event: Mapping[str, Any], ledger: _Ledger) -> TState:
-        who = _index_of(state.players, event["player"], "player")
+    def _foul(
+        self, state: TState, event: Mapping[str, Any], ledger: _Ledger
+    ) -> tuple[TState, bool]:
+        who = state.seats.index_of(event["player"])
         code = event["code"]
         pocketed = event.get("pocketed") or False
         if pocketed and code != "out_of_turn":
             raise InvalidEvent("bad_value", "pocketed: only with out_of_turn")
         if state.lives[who] <= 0:
             raise IllegalEvent("not_now", f"{event['player']} is out")
-        at = state.turn
         if code == "out_of_turn":
-            if who == at:
+            if who == state.turn:
                 raise IllegalEvent("not_now", f"{event['player']} is at the table")
             if pocketed:
                 if state.next != "play":
@@ -2002,37 +2109,19 @@ class TwoBallPool(LifePool):
                 obj = "red" if state.plays_with == "white" else "white"
                 owner = state.owners[_TWO_BALLS.index(obj)]
                 ledger.life(owner, -1 if owner == who else who)
-                leader = _next_in(ledger.lives, at)
-                return state._replace(turn=leader, next="lead", plays_with="", owners=(-1, -1))
+                return state._replace(next="lead", plays_with="", owners=(-1, -1)), True
             ledger.life(who, -1)
         elif code == "misdirect":
             ledger.life(who, -1)
             state = state._replace(next="lead", plays_with="", owners=(-1, -1))
         else:
             ledger.life(who, -1)
-        if ledger.lives[at] <= 0:
-            state = state._replace(turn=_next_in(ledger.lives, at))
-        return state
-
-    def _after(self, state: TState, ledger: _Ledger) -> TState:
-        may: tuple[int, ...] = ()
-        first_out = state.first_out
-        for k in ledger.killed:
-            if state.privilege_left and (state.mode == "open" or not first_out):
-                may = (k,)
-            first_out = True
-        return state._replace(
-            lives=tuple(ledger.lives),
-            bal=tuple(ledger.bal),
-            pool=ledger.pool,
-            may_revive=may,
-            first_out=first_out,
-        )
+        return state, False
 
     def view(self, state: TState) -> dict[str, Any]:
         """The public state (specs/pocket.md "State")."""
         players = state.players
-        over = sum(1 for n in state.lives if n > 0) <= 1
+        over = len(state.seats.remaining) <= 1
         winner, scores, pool = self._finish(players, state.lives, state.bal, state.pool, False)
         return {
             "game": self.id,
@@ -2077,6 +2166,7 @@ COLOUR_BALLS: tuple[str, ...] = (
     "spot_green",
     "spot_brown",
 )
+_COLOUR_INDEX = {b: i for i, b in enumerate(COLOUR_BALLS)}
 
 
 class CState(NamedTuple):
@@ -2085,12 +2175,11 @@ class CState(NamedTuple):
     referee). ``killed``: the players put out by the last event (who may star);
     ``starred``: a star was taken after that kill. Money in half-units."""
 
-    players: tuple[str, ...]
+    seats: Seating
     lives: tuple[int, ...]
     start: tuple[int, ...]
     bal: tuple[int, ...]
     pool: int
-    turn: int = 1
     on: int = 0
     table: int = 1
     stars_left: int = 0
@@ -2101,6 +2190,16 @@ class CState(NamedTuple):
     stake: int = 2
     price: int = 2
     division: bool = False
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players, in board order."""
+        return self.seats.parties
+
+    @property
+    def turn(self) -> int:
+        """The index of the player (and ball) at the table."""
+        return self.seats.turn
 
 
 _CB_FOULS = ("miss", "feet", "touched_ball", "touch_after", "simultaneous", "wrong_ball")
@@ -2117,9 +2216,11 @@ class ColourBallPool(LifePool):
     aliases = ("colour_ball_pool", "color_ball_pool", "life_pool")
     players = "2 to 12 players in board order"
     source = "1908 Brunswick handbook, lines 1298-1401"
+    participants = Participants(("players",), min=2, max=12)
     stroke_fouls = _CB_FOULS
     event_fouls = ("out_of_turn", "obstruction")
     revive_types = frozenset({"star"})
+    choice_set_doc = {"balls": "the balls in use: the first N of the board, N the players"}
     display = (
         ("lives", "Lives"),
         ("at_table", "To play"),
@@ -2138,7 +2239,7 @@ class ColourBallPool(LifePool):
                 "a game begun with four or more ends shared when two are left with equal lives",
             ),
         )
-        balls = COLOUR_BALLS
+        balls = ("balls",)
         self._declare(
             (
                 EventType(
@@ -2152,21 +2253,20 @@ class ColourBallPool(LifePool):
                             "the object ball his ball struck first; null: none; left out: "
                             "the ball played on",
                         ),
-                        _fouls(_CB_FOULS),
-                        Field(
+                        _fouls(),
+                        _ball_field(
                             "on",
-                            "str",
                             "the ball he played on (required when the state names none: "
                             "the nearest ball)",
-                            choices=balls,
+                            balls,
                         ),
                     ),
                 ),
-                _foul_event(("out_of_turn", "obstruction")),
+                _foul_event(),
                 EventType(
                     "star",
                     "a player just put out stars: lives again for another stake",
-                    (_player_field("the player who stars"),),
+                    (player_field("the player who stars"),),
                 ),
             )
         )
@@ -2187,18 +2287,23 @@ class ColourBallPool(LifePool):
             "pool": "the money in the pool",
         }
 
+    def choice_sets(self, state: CState) -> dict[str, list[Any]]:
+        """The seating's sets, and ``balls``: the first N of the board."""
+        sets = super().choice_sets(state)
+        sets["balls"] = list(COLOUR_BALLS[: len(state.seats.parties)])
+        return sets
+
     def initial(self, setup: Mapping[str, Any] | None) -> CState:
         """The white spotted, the red to play on it; every player pays his stake."""
-        values, players, lives = self._ledger_setup(setup)
-        n = len(players)
+        values, seats, lives = self._ledger_setup(setup)
+        n = len(seats.parties)
         stake, price = 2 * values["stake"], 2 * values["life_price"]
         return CState(
-            players=players,
+            seats=seats.pass_to(1),
             lives=lives,
             start=lives,
             bal=(-stake,) * n,
             pool=stake * n,
-            turn=1,
             on=0,
             table=1,
             stars_left=0 if n == 2 else 1 if n < 8 else 2,
@@ -2207,25 +2312,20 @@ class ColourBallPool(LifePool):
             division=values["division"] and n >= 4,
         )
 
-    def _over(self, lives: Sequence[int], division: bool) -> tuple[bool, bool]:
-        alive = [n for n in lives if n > 0]
+    def _striker_ball(self, state: CState) -> str:
+        return COLOUR_BALLS[state.turn]
+
+    def _over(self, state: CState) -> tuple[bool, bool]:
+        alive = [n for n in state.lives if n > 0]
         if len(alive) <= 1:
             return True, False
-        shared = division and len(alive) == 2 and alive[0] == alive[1]
+        shared = state.division and len(alive) == 2 and alive[0] == alive[1]
         return shared, shared
-
-    def _ball(self, state: CState, name: Any, path: str) -> int:
-        i = COLOUR_BALLS.index(name)
-        if i >= len(state.players):
-            raise InvalidEvent(
-                "bad_value", f"{path}: no {name} ball in a game of {len(state.players)}"
-            )
-        return i
 
     def apply(self, state: CState, event: Mapping[str, Any]) -> CState:
         """The state after one event (pure)."""
-        over, _ = self._over(state.lives, state.division)
-        kind = self._validate(over, event).type
+        over, _ = self._over(state)
+        kind = self._validate(state, over, event)
         if kind == "star":
             return self._star(state, event)
         stars = state.stars_left if (not state.may_revive or state.starred) else 0
@@ -2234,32 +2334,38 @@ class ColourBallPool(LifePool):
         )
         ledger = _Ledger(state.lives, state.bal, state.pool, state.price)
         if kind == "stroke":
-            new = self._stroke(base, event, ledger)
+            new, advance = self._stroke(base, event, ledger)
         else:
-            new = self._foul(base, event, ledger)
-        lives = tuple(ledger.lives)
+            new, advance = self._foul(base, event, ledger)
         table = new.table
-        for k in ledger.killed:
-            table &= ~(1 << k)
-        new = new._replace(lives=lives, bal=tuple(ledger.bal), pool=ledger.pool, table=table)
+        for i, n in enumerate(ledger.lives):
+            if n <= 0:
+                table &= ~(1 << i)  # a player put out has his ball taken off the table
         killed = tuple(ledger.killed)
-        new = new._replace(killed=killed, may_revive=self._may_star(new, killed))
-        return self._settle(new)
+        new = new._replace(
+            seats=ledger.seat(new.seats, advance),
+            lives=tuple(ledger.lives),
+            bal=tuple(ledger.bal),
+            pool=ledger.pool,
+            table=table,
+            killed=killed,
+        )
+        return self._settle(new._replace(may_revive=self._may_star(new, killed)))
 
     def _may_star(self, state: CState, killed: tuple[int, ...]) -> tuple[int, ...]:
         if state.stars_left <= 0:
             return ()
-        alive = sum(1 for n in state.lives if n > 0)
+        alive = len(state.seats.remaining)
         return tuple(k for k in sorted(killed) if state.lives[k] == 0 and alive >= 2)
 
     def _star(self, state: CState, event: Mapping[str, Any]) -> CState:
-        who = _index_of(state.players, event["player"], "player")
+        who = state.seats.index_of(event["player"])
         if who not in state.may_revive:
             raise IllegalEvent("not_now", f"{event['player']} may not star now")
         fewest = min(n for n in state.lives if n > 0)
-        lives = _set(state.lives, who, min(fewest, state.start[who]))
         new = state._replace(
-            lives=lives,
+            seats=state.seats.revive(who),
+            lives=_set(state.lives, who, min(fewest, state.start[who])),
             bal=_add(state.bal, who, -state.stake),
             pool=state.pool + state.stake,
             stars_left=state.stars_left - 1,
@@ -2268,11 +2374,16 @@ class ColourBallPool(LifePool):
         )
         return self._settle(new._replace(may_revive=self._may_star(new, state.killed)))
 
-    def _stroke(self, state: CState, event: Mapping[str, Any], ledger: _Ledger) -> CState:
+    def _ball(self, state: CState, name: Any) -> int:
+        return _COLOUR_INDEX[name]
+
+    def _stroke(
+        self, state: CState, event: Mapping[str, Any], ledger: _Ledger
+    ) -> tuple[CState, bool]:
         s = state.turn
         pots, potted, off = _moved(event)
-        moved = [self._ball(state, b, "pots/off_table") for b in potted + off]
         _no_duplicates(potted + off, "pots and off_table")
+        moved = [_COLOUR_INDEX[b] for b in potted + off]
         table = state.table | 1 << s  # his ball comes onto the table as he strikes
         for b in moved:
             if not table >> b & 1:
@@ -2280,7 +2391,7 @@ class ColourBallPool(LifePool):
         first_raw = event.get("first_hit", _MISSING)
         first = -1
         if first_raw is not _MISSING and first_raw is not None:
-            first = self._ball(state, first_raw, "first_hit")
+            first = _COLOUR_INDEX[first_raw]
             if first == s:
                 raise InvalidEvent("bad_value", "first_hit: that is the striker's own ball")
             if not table >> first & 1:
@@ -2290,14 +2401,13 @@ class ColourBallPool(LifePool):
         on_raw = event.get("on")
         on_given = -1
         if on_raw is not None:
-            on_given = self._ball(state, on_raw, "on")
+            on_given = _COLOUR_INDEX[on_raw]
             if on_given == s:
                 raise InvalidEvent("bad_value", "on: that is the striker's own ball")
             if not table >> on_given & 1:
                 raise IllegalEvent("not_on_table", f"on: the {on_raw} is not on the table")
         fouls = frozenset(event.get("fouls") or ())
-        potted_i = moved[: len(potted)]
-        objects = [b for b in potted_i if b != s]
+        objects = [b for b in moved[: len(potted)] if b != s]
         missed = "miss" in fouls or first_raw is None
         if missed and objects:
             raise IllegalEvent("inconsistent", "a miss, yet an object ball was potted")
@@ -2313,55 +2423,53 @@ class ColourBallPool(LifePool):
             on = state.on
         for b in moved:
             table &= ~(1 << b)
-        nxt = _next_in(state.lives, s)
+        # 1. a fault: he loses a life to the owner of the ball on; the next plays on the
+        #    nearest ball
         if s in moved or missed or not _CB_FAULTS.isdisjoint(fouls) or (first >= 0 and first != on):
             ledger.life(s, on)
-            return state._replace(table=table, turn=_next_in(ledger.lives, s), on=-1)
+            return state._replace(table=table, on=-1), True
+        # 2. a foul stroke: no life; the next plays on his ball
         if not _CB_FOUL_STROKES.isdisjoint(fouls):
-            return state._replace(table=table, turn=nxt, on=s)
+            return state._replace(table=table, on=s), True
+        # 3. a fair stroke: each object ball potted takes its owner's life
         for b in objects:
             ledger.life(b, s)
-        if objects and "touch_after" not in fouls:
-            if table & ~(1 << s):
-                return state._replace(table=table, on=-1)
-            return state._replace(table=table, turn=_next_in(ledger.lives, s), on=s)
-        return state._replace(table=table, turn=_next_in(ledger.lives, s), on=s)
+        if objects and "touch_after" not in fouls and table & ~(1 << s):
+            return state._replace(table=table, on=-1), False  # he plays on, the nearest
+        return state._replace(table=table, on=s), True
 
-    def _foul(self, state: CState, event: Mapping[str, Any], ledger: _Ledger) -> CState:
-        who = _index_of(state.players, event["player"], "player")
+    def _foul(
+        self, state: CState, event: Mapping[str, Any], ledger: _Ledger
+    ) -> tuple[CState, bool]:
+        who = state.seats.index_of(event["player"])
         if state.lives[who] <= 0:
             raise IllegalEvent("not_now", f"{event['player']} is out")
-        at = state.turn
         if event["code"] == "out_of_turn":
-            if who == at:
+            if who == state.turn:
                 raise IllegalEvent("not_now", f"{event['player']} is at the table")
             ledger.life(who, -1)
-            if ledger.lives[at] <= 0:  # pragma: no cover - he is not at the table
-                return state._replace(turn=_next_in(ledger.lives, at), on=-1)
-            return state
-        # obstruction: out at once, no payment, no star
+            return state, False
+        # obstruction: out at once, no payment, no star; at the table: the next plays on
+        # the nearest ball
         ledger.lives[who] = 0
-        state = state._replace(table=state.table & ~(1 << who))
-        if who == at:
-            return state._replace(turn=_next_in(ledger.lives, at), on=-1)
-        return state
+        if who == state.turn:
+            return state._replace(on=-1), True
+        return state, False
 
     def _settle(self, state: CState) -> CState:
         """Settle ``on`` for the player at the table (specs/pocket.md)."""
-        over, _ = self._over(state.lives, state.division)
-        if over:
+        if self._over(state)[0]:
             return state
-        p = state.turn
-        if state.lives[p] <= 0:
-            p = _next_in(state.lives, p)
-            state = state._replace(turn=p, on=-1)
+        seats = state.seats
+        p = seats.turn
         table = state.table
         on = state.on
         if on >= 0 and on != p and table >> on & 1:
             return state
         objects = table & ~(1 << p)
-        if objects == 0:
-            prev = _prev_in(state.lives, p)
+        if objects == 0:  # nothing to play on: the ball of the player before him is spotted
+            n = len(seats.parties)
+            prev = next(j for j in ((p - k) % n for k in range(1, n + 1)) if not seats.out[j])
             return state._replace(table=table | 1 << prev, on=prev)
         if objects & (objects - 1) == 0:
             return state._replace(on=objects.bit_length() - 1)
@@ -2370,7 +2478,7 @@ class ColourBallPool(LifePool):
     def view(self, state: CState) -> dict[str, Any]:
         """The public state (specs/pocket.md "State")."""
         players = state.players
-        over, shared = self._over(state.lives, state.division)
+        over, shared = self._over(state)
         winner, scores, pool = self._finish(players, state.lives, state.bal, state.pool, shared)
         n = len(players)
         return {
@@ -2423,3 +2531,240 @@ GAMES: tuple[PocketGame, ...] = (
     COLOR_BALL_LIFE_POOL,
     GOLF_POOL,
 )
+
+
+# ======================================================================== simulation
+
+
+def _numbered_plausible(
+    game: NumberedPool, st: NState, rng: random.Random, skill: float
+) -> dict[str, Any]:
+    r = game.rules
+    players = st.players
+    if r.three == "rack" and st.rack >= 2 and st.fresh and rng.random() < 0.3:
+        return {"type": "choose_break", "player": rng.choice(players)}
+    if r.out_of_turn and rng.random() < 0.01:
+        others = [p for i, p in enumerate(players) if i != st.turn]
+        return {"type": "foul", "player": rng.choice(others), "code": "out_of_turn"}
+    balls = _balls(st.table)
+    opening, bank = st.next == "break", st.next == "bank"
+    pockets = st.match and r.match_calls_pockets
+    needs_call = not bank and st.call_shot and (not opening or pockets)
+    ev: dict[str, Any] = {"type": "stroke"}
+    roll = rng.random()
+    if roll < skill and balls:
+        k = rng.randint(1, min(3, len(balls))) if opening else 1 + (rng.random() < 0.15)
+        chosen = rng.sample(balls, min(k, len(balls)))
+        pots: list[dict[str, Any]] = [
+            {"ball": b, "pocket": rng.choice(POCKETS)} if pockets else {"ball": b} for b in chosen
+        ]
+        if bank:
+            pots[0]["bank"] = rng.random() < 0.5
+        if needs_call:
+            ev["call"] = [
+                {"ball": chosen[0], "pocket": pots[0]["pocket"]} if pockets else {"ball": chosen[0]}
+            ]
+        if rng.random() < 0.02:
+            pots.append({"ball": CUE})
+        ev["pots"] = pots
+        if rng.random() < 0.03:
+            ev["fouls"] = ["touch_after"]
+    elif roll < skill + 0.06:
+        ev["fouls"] = [rng.choice(("miss", "miss", "double_hit", "feet", "touched_ball"))]
+    elif roll < skill + 0.09:
+        ev["cushion"] = False
+    elif roll < skill + 0.11 and r.lowest_first and len(balls) > 1:
+        ev["first_hit"] = balls[-1]
+    elif needs_call:
+        ev["call"] = []
+    return ev
+
+
+def _bbc_plausible(st: BState, rng: random.Random, skill: float) -> dict[str, Any]:
+    s = st.turn
+    ev: dict[str, Any] = {"type": "stroke"}
+    if st.next == "black" and rng.random() < 0.4:
+        ev["pots"] = [{"ball": "black"}]
+        return ev
+    left = {"red": st.reds, "yellow": st.yellows}
+    roll = rng.random()
+    if roll < skill and (st.reds or st.yellows):
+        own = st.groups[s]
+        colour = own if own is not None and left[own] and rng.random() < 0.8 else None
+        if colour is None:
+            colour = rng.choice([c for c in _COLOURS if left[c]])
+        k = 1 + (left[colour] > 1 and rng.random() < 0.2)
+        ev["pots"] = [{"ball": colour}] * k
+        if rng.random() < 0.03:
+            ev["pots"].append({"ball": CUE})
+        if st.groups[0] is None and st.next == "break" and st.after_failed:
+            ev["group"] = rng.choice(_COLOURS)
+    elif roll < skill + 0.002:
+        ev["pots"] = [{"ball": "black"}]
+    elif roll < skill + 0.06:
+        ev["fouls"] = ["miss"]
+    elif roll < skill + 0.1:
+        ev["cushion"] = False
+    return ev
+
+
+def _golf_plausible(st: GState, rng: random.Random, skill: float) -> dict[str, Any]:
+    pocket = HOLES[st.hole - 1]
+    ev: dict[str, Any] = {"type": "stroke"}
+    roll = rng.random()
+    if roll < skill:
+        ev["pots"] = [{"ball": "red", "pocket": pocket, "bank": rng.random() < 0.85}]
+    elif roll < skill + 0.05:
+        ev["pots"] = [{"ball": "red", "pocket": rng.choice(POCKETS)}]
+    elif roll < skill + 0.08:
+        ev["pots"] = [{"ball": "white", "pocket": rng.choice(POCKETS)}]
+    elif roll < skill + 0.1:
+        ev["cushion"] = False
+    return ev
+
+
+def _two_ball_plausible(st: TState, rng: random.Random, skill: float) -> dict[str, Any]:
+    alive = [p for i, p in enumerate(st.players) if st.lives[i] > 0]
+    if st.may_revive and rng.random() < 0.5:
+        return {"type": "privilege", "player": st.players[st.may_revive[0]]}
+    if st.next == "lead":
+        return {"type": "lead"}
+    if rng.random() < 0.01:
+        return {"type": "foul", "player": rng.choice(alive), "code": "touch_running"}
+    own = st.plays_with
+    obj = "red" if own == "white" else "white"
+    ev: dict[str, Any] = {"type": "stroke"}
+    roll = rng.random()
+    if roll < skill:
+        ev["pots"] = [{"ball": obj}]
+    elif roll < skill + 0.03:
+        ev["pots"] = [{"ball": own}]
+    elif roll < skill + 0.07:
+        ev["fouls"] = ["miss"]
+    owner = st.owners[_TWO_BALLS.index(obj)]
+    if rng.random() < 0.03:
+        takers = [p for i, p in enumerate(st.players) if st.lives[i] > 0 and i != owner]
+        if takers:
+            ev["hazard"] = rng.choice(takers)
+    return ev
+
+
+def _colour_plausible(st: CState, rng: random.Random, skill: float) -> dict[str, Any]:
+    players = st.players
+    if st.may_revive and rng.random() < 0.5:
+        return {"type": "star", "player": players[st.may_revive[0]]}
+    alive = [i for i, n in enumerate(st.lives) if n > 0]
+    others = [i for i in alive if i != st.turn]
+    if rng.random() < 0.004:
+        return {"type": "foul", "player": players[rng.choice(others)], "code": "out_of_turn"}
+    s = st.turn
+    objects = [i for i in range(len(players)) if st.table >> i & 1 and i != s]
+    ev: dict[str, Any] = {"type": "stroke"}
+    on = st.on
+    if on < 0:
+        on = rng.choice(objects)
+        ev["on"] = COLOUR_BALLS[on]
+    roll = rng.random()
+    if roll < skill:
+        ev["pots"] = [{"ball": COLOUR_BALLS[on]}]
+        if rng.random() < 0.03:
+            ev["fouls"] = ["touch_after"]
+    elif roll < skill + 0.06:
+        ev["fouls"] = ["miss"]
+    elif roll < skill + 0.09:
+        ev["fouls"] = ["feet"]
+    return ev
+
+
+def plausible_event(
+    game: PocketGame, state: Any, rng: random.Random, skill: float = 0.45
+) -> dict[str, Any]:
+    """A plausible legal next event for a game of the family (``skill``: the chance that a
+    stroke pots what the player is after).
+
+    >>> from rules import replay
+    >>> rng = random.Random(3)
+    >>> g = FIFTEEN_BALL_POOL
+    >>> s = g.initial({})
+    >>> while not s.over:
+    ...     s = g.apply(s, plausible_event(g, s, rng))
+    >>> g.view(s)["over"], s.events > 10
+    (True, True)
+    """
+    if isinstance(game, NumberedPool):
+        return _numbered_plausible(game, state, rng, skill)
+    if isinstance(game, BBCPool):
+        return _bbc_plausible(state, rng, skill)
+    if isinstance(game, GolfPool):
+        return _golf_plausible(state, rng, skill)
+    if isinstance(game, TwoBallPool):
+        return _two_ball_plausible(state, rng, skill)
+    return _colour_plausible(state, rng, skill)
+
+
+def is_over(game: PocketGame, state: Any) -> bool:
+    """Whether the game has ended (cheaper than the view)."""
+    if isinstance(game, (NumberedPool, BBCPool)):
+        return bool(state.over)
+    if isinstance(game, GolfPool):
+        return bool(state.hole > 6)
+    if isinstance(game, ColourBallPool):
+        return game._over(state)[0]
+    return len(state.seats.remaining) <= 1
+
+
+def random_setup(game: PocketGame, rng: random.Random, length: int = 200) -> dict[str, Any]:
+    """A plausible setup: 2 to 4 players (or sides, singles or partners), the game's
+    options varied; a long ``length`` raises continuous pool's target."""
+    if isinstance(game, BBCPool):
+        if rng.random() < 0.5:
+            return {"players": {"home": ["Ann", "Cat"], "away": ["Bob", "Dan"]}}
+        return {"players": {"home": ["Ann"], "away": ["Bob"]}}
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    if isinstance(game, GolfPool):
+        if rng.random() < 0.3:
+            return {"sides": ["X", "Y"], "players": {"X": ["Ann", "Cat"], "Y": ["Bob", "Dan"]}}
+        return {"players": names[: rng.randint(2, 4)]}
+    if isinstance(game, NumberedPool):
+        r = game.rules
+        n = rng.randint(r.min_players, min(r.max_players, 4))
+        setup: dict[str, Any] = {"players": names[:n], "match": rng.random() < 0.3}
+        if r.three == "rack":
+            setup["target"] = max(20, length // 4)
+        return setup
+    setup = {"players": names[: rng.randint(2, 6)], "lives": rng.randint(1, 3)}
+    if isinstance(game, TwoBallPool):
+        setup["privilege"] = rng.choice(("first", "open", "none"))
+    return setup
+
+
+def simulate(
+    game: PocketGame,
+    rng: random.Random,
+    length: int,
+    setup: Mapping[str, Any] | None = None,
+    skill: float = 0.45,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A seeded, plausible, legal game of ``game``: (setup, events), played to its end or
+    stopped after ``length`` events. A low ``skill`` makes long games.
+
+    >>> from rules import replay
+    >>> setup, events = simulate(ROTATION_POOL, random.Random(1), 500)
+    >>> ROTATION_POOL.view(replay(ROTATION_POOL, setup, events))["over"]
+    True
+    """
+    chosen = dict(setup) if setup is not None else random_setup(game, rng, length)
+    state = game.initial(chosen)
+    events: list[dict[str, Any]] = []
+    while len(events) < length and not is_over(game, state):
+        ev = plausible_event(game, state, rng, skill)
+        state = game.apply(state, ev)
+        events.append(ev)
+    return chosen, events
+
+
+@register_simulator("pocket")
+def _simulator(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
+    """The family's generator for :func:`rules.simulate.simulate_game`."""
+    assert isinstance(game, PocketGame)
+    return plausible_event(game, state, rng)
