@@ -231,6 +231,7 @@ _EVENT_FOULS: dict[str, Foul] = {
     )
 }
 
+_NO_FOULS: frozenset[str] = frozenset()
 _FORFEIT_CODES = frozenset({"miss", "double_hit", "touch_cue", "balls_moving", "feet"})
 _NO_COUNT_CODES = frozenset({"touched_ball", "outside_string"})
 _NUMBERED_FOULS = (
@@ -331,14 +332,16 @@ def _blank(game: Game[Any], names: Iterable[str | None]) -> dict[str, dict[str, 
     return {n: dict.fromkeys((st.name for st in game.statistics), 0.0) for n in names if n}
 
 
-def _moved(event: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], list[Any], list[Any]]:
-    pots = list(event.get("pots") or ())
+def _moved(event: Mapping[str, Any]) -> tuple[Sequence[Mapping[str, Any]], list[Any], list[Any]]:
+    pots = event.get("pots") or ()
     potted = [p["ball"] for p in pots]
     off = list(event.get("off_table") or ())
     return pots, potted, off
 
 
 def _no_duplicates(balls: Sequence[Any], where: str) -> None:
+    if len(balls) < 2 or len(set(balls)) == len(balls):
+        return
     seen: set[Any] = set()
     for b in balls:
         if b in seen:
@@ -623,35 +626,38 @@ class NumberedPool(PocketGame):
     def apply(self, state: NState, event: Mapping[str, Any]) -> NState:
         """The state after one event (pure)."""
         kind = self._validate(state, state.over, event)
-        if state.counted or state.forfeit:
-            state = state._replace(counted=0, forfeit=False)
         if kind == "stroke":
             new = self._stroke(state, event)
         elif kind == "foul":
             new = self._out_of_turn(state, event)
         else:
             new = self._choose_break(state, event)
-        return self.ended(new._replace(events=state.events + 1))
+        return self.ended(new)
+
+    def _next_state(self, state: NState, **changes: Any) -> NState:
+        """The state an event starts from: one more event, nothing counted yet."""
+        return state._replace(events=state.events + 1, counted=0, forfeit=False, **changes)
 
     def _choose_break(self, state: NState, event: Mapping[str, Any]) -> NState:
         who = state.seats.index_of(event["player"])
         if state.rack < 2 or not state.fresh:
             raise IllegalEvent("not_now", "choose_break only before the first stroke of a new rack")
-        return state._replace(seats=state.seats.pass_to(who))
+        return self._next_state(state, seats=state.seats.pass_to(who))
 
     def _out_of_turn(self, state: NState, event: Mapping[str, Any]) -> NState:
         who = state.seats.index_of(event["player"])
         if who == state.turn:
             raise IllegalEvent("not_now", f"{event['player']} is at the table: not out of turn")
-        state = self.penalty(state._replace(forfeit=True), who, self.rules.forfeit)
-        return self._scratch(state, who, passes=False)
+        state = self.penalty(self._next_state(state), who, self.rules.forfeit)
+        return self._scratch(state._replace(forfeit=True), who, passes=False)
 
     def _stroke(self, state: NState, event: Mapping[str, Any]) -> NState:
         r = self.rules
         table = state.table
         pots, potted, off = _moved(event)
-        _no_duplicates(potted + off, "pots and off_table")
-        for b in potted + off:
+        moved = potted + off if off else potted
+        _no_duplicates(moved, "pots and off_table")
+        for b in moved:
             if b != CUE and not table >> b & 1:
                 raise IllegalEvent("not_on_table", f"ball {b} is not on the table")
         first_hit = event.get("first_hit", _MISSING)
@@ -659,11 +665,13 @@ class NumberedPool(PocketGame):
             raise IllegalEvent("not_on_table", f"first_hit: ball {first_hit} is not on the table")
         call = event.get("call") or ()
         called = [c["ball"] for c in call]
-        _no_duplicates(called, "call")
-        for b in called:
-            if not table >> b & 1:
-                raise IllegalEvent("not_on_table", f"call: ball {b} is not on the table")
-        fouls = frozenset(event.get("fouls") or ())
+        if called:
+            _no_duplicates(called, "call")
+            for b in called:
+                if not table >> b & 1:
+                    raise IllegalEvent("not_on_table", f"call: ball {b} is not on the table")
+        raw_fouls = event.get("fouls")
+        fouls = frozenset(raw_fouls) if raw_fouls else _NO_FOULS
         objects = [b for b in potted if b != CUE]
         missed = "miss" in fouls or first_hit is None
         if missed and objects:
@@ -678,7 +686,7 @@ class NumberedPool(PocketGame):
         )
         if called and not needs_call:
             raise IllegalEvent("call_not_allowed", "no call is taken on this stroke")
-        pocket_of = {p["ball"]: p.get("pocket") for p in pots}
+        pocket_of = {p["ball"]: p.get("pocket") for p in pots} if call else {}
         for c in call:
             if c.get("pocket") is None:
                 if state.match and r.match_calls_pockets:
@@ -691,7 +699,7 @@ class NumberedPool(PocketGame):
                 )
         cushion = event.get("cushion", True)
         s = state.turn
-        new = state._replace(fresh=False)
+        new = self._next_state(state, fresh=False)
         # 1. failed opening
         if opening and not objects and not cushion:
             return self.failed_opening(new, s)
@@ -710,18 +718,19 @@ class NumberedPool(PocketGame):
             or (not opening and not objects and not cushion)
             or wrong_first
         ):
-            new = new._replace(next=self._after_opening(new), forfeit=True)
             new = self.penalty(new, s, r.forfeit)
+            new = new._replace(next=self._after_opening(new), forfeit=True)
             return self._scratch(new, s, passes=True)
         # 3. no count / count
-        new = new._replace(scratches=_set(new.scratches, s, 0), next=self._after_opening(new))
+        scratches = new.scratches if not new.scratches[s] else _set(new.scratches, s, 0)
+        after = self._after_opening(new)
         succeeded = bool(called) and all(
             b in pocket_of and (c.get("pocket") is None or c.get("pocket") == pocket_of[b])
             for b, c in zip(called, call, strict=True)
         )
         if not _NO_COUNT_CODES.isdisjoint(fouls) or (needs_call and not succeeded) or not objects:
-            return self._pass(new)
-        new = new._replace(counted=len(objects))
+            return new._replace(scratches=scratches, next=after, seats=new.seats.advance())
+        new = new._replace(scratches=scratches, next=after, counted=len(objects))
         if state.next == "bank":
             return self.bank(new, s, pots)
         new = self.credit(new, s, objects)
@@ -741,12 +750,14 @@ class NumberedPool(PocketGame):
         return state._replace(seats=state.seats.advance())
 
     def _scratch(self, state: NState, who: int, passes: bool) -> NState:
-        state = state._replace(scratches=_add(state.scratches, who, 1))
-        if state.scratches[who] == 3:
-            outcome = self.three_forfeits(state, who)
+        scratches = _add(state.scratches, who, 1)
+        if scratches[who] == 3:
+            outcome = self.three_forfeits(state._replace(scratches=scratches), who)
             if outcome is not None:
                 return outcome
-        return self._pass(state) if passes else state
+        if passes:
+            return state._replace(scratches=scratches, seats=state.seats.advance())
+        return state._replace(scratches=scratches)
 
     def failed_opening(self, state: NState, who: int) -> NState:
         """The break failed: the game's penalty; racked again (he breaks again) or the
@@ -824,9 +835,17 @@ class NumberedPool(PocketGame):
         return state
 
     def _ranking_end(self, state: NState) -> NState:
-        if not state.table:
+        table = state.table
+        if not table:
             return state._replace(over=True)
-        left = sum(self.value(b) for b in NUMBERS if state.table >> b & 1)
+        if self.rules.face_value:
+            left = 0
+            while table:
+                low = table & -table
+                left += low.bit_length() - 1
+                table ^= low
+        else:
+            left = bin(table).count("1")
         ranked = sorted(state.scores)
         if ranked[0] + left < ranked[1]:
             return state._replace(over=True)
