@@ -782,7 +782,9 @@ class NumberedPool(PocketGame):
             other = 1 - who
             balls = bin(state.table).count("1")
             state = state._replace(
-                scores=_add(state.scores, other, balls), scratches=_set(state.scratches, who, 0)
+                scores=_add(state.scores, other, balls),
+                scratches=_set(state.scratches, who, 0),
+                table=0,
             )
             return self.new_rack(state, who)
         return None
@@ -961,6 +963,12 @@ class ContinuousPool(NumberedPool):
     def cleared(self, state: NState, who: int) -> NState:
         """The player who did not pot the last ball breaks the new rack."""
         return self.new_rack(state, 1 - who)
+
+    def new_rack(self, state: NState, breaker: int) -> NState:
+        """No new rack once the target is reached: the game ends there (line 952)."""
+        if max(state.scores) >= state.target:
+            return state._replace(over=True)
+        return super().new_rack(state, breaker)
 
     def ended(self, state: NState) -> NState:
         if not state.over and max(state.scores) >= state.target:

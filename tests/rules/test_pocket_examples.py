@@ -694,3 +694,22 @@ def test_colour_ball_rule31_two_left_with_equal_lives_divide():
     v = play("color_ball_life_pool", setup, [S("white"), S("red")])
     assert (v["over"], v["shared"], v["winner"], v["pool"]) == (True, True, None, 0)
     assert v["scores"] == {"A": -2, "B": -1, "C": 2, "D": 1}
+
+
+def test_continuous_the_stroke_that_clears_the_rack_and_reaches_the_target_ends_it():
+    # 952: no new rack is set up once the target is reached.
+    v = play("continuous_pool", {"target": 15}, [S(*ALL)])
+    assert (v["over"], v["winner"], v["rack"], v["on_table"]) == (True, "P1", 1, [])
+
+
+def test_continuous_three_scratches_that_give_the_opponent_the_target_end_the_game():
+    # 1056 with 952: P2 takes the 14 balls left and so reaches 14.
+    events = [S(1), S(fouls=["miss"]), SAFE, S(fouls=["miss"]), SAFE, S(fouls=["miss"])]
+    v = play("continuous_pool", {"target": 14}, events)
+    assert (v["over"], v["winner"], v["scores"], v["rack"], v["on_table"]) == (
+        True,
+        "P2",
+        {"P1": -2, "P2": 14},
+        1,
+        [],
+    )
