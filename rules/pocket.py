@@ -31,6 +31,7 @@ is listed in docs/games/<game id>.md.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -270,7 +271,7 @@ class PocketGame(Game[Any]):
         """The checks in the page's order: the type, then the end of the game, then the
         fields (:func:`validate_event`, with the state's choice sets), then the foul
         codes (a stroke's and a ``foul`` event's are separate lists). Returns the type."""
-        kind = event.get("type") if isinstance(event, Mapping) else None
+        kind = event.get("type") if type(event) is dict or isinstance(event, Mapping) else None
         if kind not in self._types:
             validate_event(self, event)  # raises unknown_type
         if over and kind not in self.revive_types:
@@ -435,6 +436,12 @@ def _bit(b: int) -> int:
 
 def _balls(table: int) -> list[int]:
     return [b for b in NUMBERS if table >> b & 1]
+
+
+@functools.lru_cache(maxsize=4096)
+def _face_sum(table: int) -> int:
+    """The numbers of the balls on a table (a bit set), added up."""
+    return sum(b for b in NUMBERS if table >> b & 1)
 
 
 def _lowest(table: int) -> int | None:
@@ -840,14 +847,7 @@ class NumberedPool(PocketGame):
         table = state.table
         if not table:
             return state._replace(over=True)
-        if self.rules.face_value:
-            left = 0
-            while table:
-                low = table & -table
-                left += low.bit_length() - 1
-                table ^= low
-        else:
-            left = bin(table).count("1")
+        left = _face_sum(table) if self.rules.face_value else bin(table).count("1")
         ranked = sorted(state.scores)
         if ranked[0] + left < ranked[1]:
             return state._replace(over=True)
@@ -1375,19 +1375,28 @@ class BBCPool(PocketGame):
             if mine is not None:
                 theirs = "yellow" if mine == "red" else "red"
                 groups = (mine, theirs) if s == 0 else (theirs, mine)
-        new = state._replace(groups=groups, events=state.events + 1)
         cue_lost = CUE in moved
+        events = state.events + 1
         # failed opening: the turn passes, nothing else counts
         if opening and not (reds or yellows or black) and not event.get("cushion", True):
-            return self._pass(new._replace(after_failed=True))
-        new = new._replace(after_failed=False, next="play")
+            return state._replace(
+                groups=groups, events=events, after_failed=True, seats=state.seats.advance()
+            )
         if black:
             had_seven = groups[s] is not None and state.scores[s] == 7
             clean = not cue_lost and not missed and fouls <= {"touch_after"}
             won = s if had_seven and clean else 1 - s
-            return new._replace(over=True, winner=won, black=0, next="none")
-        scores, owed = list(new.scores), list(new.owed)
-        table = {"red": new.reds, "yellow": new.yellows}
+            return state._replace(
+                groups=groups,
+                events=events,
+                after_failed=False,
+                over=True,
+                winner=won,
+                black=0,
+                next="none",
+            )
+        scores, owed = list(state.scores), list(state.owed)
+        table = {"red": state.reds, "yellow": state.yellows}
         for ball in potted:
             if ball in table:
                 owner = groups.index(ball)
@@ -1396,7 +1405,7 @@ class BBCPool(PocketGame):
                 else:
                     scores[owner] += 1
                     table[ball] -= 1
-        if new.forfeit_ball and (
+        if state.forfeit_ball and (
             missed
             or not _FORFEIT_CODES.isdisjoint(fouls)
             or (not opening and not (reds or yellows) and not event.get("cushion", True))
@@ -1407,25 +1416,22 @@ class BBCPool(PocketGame):
                 table[colour] += 1
             else:
                 owed[s] += 1
-        new = new._replace(
+        own = groups[s]
+        seats = state.seats
+        if own is None or not potted.count(own) or cue_lost or fouls or missed:
+            seats = seats.advance()
+        side = seats.turn
+        return state._replace(
+            groups=groups,
+            events=events,
+            after_failed=False,
             scores=(scores[0], scores[1]),
             owed=(owed[0], owed[1]),
             reds=table["red"],
             yellows=table["yellow"],
+            seats=seats,
+            next="black" if groups[side] is not None and scores[side] == 7 else "play",
         )
-        own = groups[s]
-        if own is None or not potted.count(own) or cue_lost or fouls or missed:
-            new = self._pass(new)
-        return self._settle(new)
-
-    def _pass(self, state: BState) -> BState:
-        return state._replace(seats=state.seats.advance())
-
-    def _settle(self, state: BState) -> BState:
-        side = state.turn
-        if state.groups[side] is not None and state.scores[side] == 7:
-            return state._replace(next="black")
-        return state._replace(next="play" if state.next != "break" else "break")
 
     statistics = (
         Stat("balls_potted", "Balls potted", "sum", "reds and yellows he potted"),
