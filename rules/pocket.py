@@ -661,17 +661,21 @@ class NumberedPool(PocketGame):
     def _stroke(self, state: NState, event: Mapping[str, Any]) -> NState:
         r = self.rules
         table = state.table
-        pots, potted, off = _moved(event)
-        moved = potted + off if off else potted
-        _no_duplicates(moved, "pots and off_table")
-        for b in moved:
-            if b != CUE and not table >> b & 1:
-                raise IllegalEvent("not_on_table", f"ball {b} is not on the table")
+        pots = event.get("pots") or ()
+        potted = [p["ball"] for p in pots]
+        off = event.get("off_table") or ()
+        moved = [*potted, *off] if off else potted
+        if moved:
+            _no_duplicates(moved, "pots and off_table")
+            for b in moved:
+                if b != CUE and not table >> b & 1:
+                    raise IllegalEvent("not_on_table", f"ball {b} is not on the table")
         first_hit = event.get("first_hit", _MISSING)
-        if first_hit is not _MISSING and first_hit is not None and not table >> first_hit & 1:
+        named_first = first_hit is not _MISSING and first_hit is not None
+        if named_first and not table >> first_hit & 1:
             raise IllegalEvent("not_on_table", f"first_hit: ball {first_hit} is not on the table")
         call = event.get("call") or ()
-        called = [c["ball"] for c in call]
+        called = [c["ball"] for c in call] if call else []
         if called:
             _no_duplicates(called, "call")
             for b in called:
@@ -679,66 +683,71 @@ class NumberedPool(PocketGame):
                     raise IllegalEvent("not_on_table", f"call: ball {b} is not on the table")
         raw_fouls = event.get("fouls")
         fouls = frozenset(raw_fouls) if raw_fouls else _NO_FOULS
-        objects = [b for b in potted if b != CUE]
-        missed = "miss" in fouls or first_hit is None
+        cue_lost = CUE in moved
+        objects = [b for b in potted if b != CUE] if cue_lost else potted
+        missed = first_hit is None or "miss" in fouls
         if missed and objects:
             raise IllegalEvent("inconsistent", "a miss, yet an object ball was potted")
-        if "miss" in fouls and first_hit is not _MISSING and first_hit is not None:
+        if named_first and "miss" in fouls:
             raise IllegalEvent("inconsistent", "a miss, yet first_hit names a ball")
-        opening = state.next == "break"
-        needs_call = (
-            state.next != "bank"
-            and state.call_shot
-            and (not opening or (state.match and r.match_calls_pockets))
-        )
+        nxt = state.next
+        opening = nxt == "break"
+        match_pockets = state.match and r.match_calls_pockets
+        needs_call = nxt != "bank" and state.call_shot and (not opening or match_pockets)
         if called and not needs_call:
             raise IllegalEvent("call_not_allowed", "no call is taken on this stroke")
-        pocket_of = {p["ball"]: p.get("pocket") for p in pots} if call else {}
-        for c in call:
-            if c.get("pocket") is None:
-                if state.match and r.match_calls_pockets:
+        pocket_of: dict[Any, Any] = {}
+        if call:
+            pocket_of = {p["ball"]: p.get("pocket") for p in pots}
+            for c in call:
+                if c.get("pocket") is None:
+                    if match_pockets:
+                        raise IllegalEvent(
+                            "pocket_required",
+                            f"call: ball {c['ball']} needs its pocket in a match",
+                        )
+                elif c["ball"] in pocket_of and pocket_of[c["ball"]] is None:
                     raise IllegalEvent(
-                        "pocket_required", f"call: ball {c['ball']} needs its pocket in a match"
+                        "pocket_required",
+                        f"pots: ball {c['ball']} was called to a pocket: name it",
                     )
-            elif c["ball"] in pocket_of and pocket_of[c["ball"]] is None:
-                raise IllegalEvent(
-                    "pocket_required", f"pots: ball {c['ball']} was called to a pocket: name it"
-                )
         cushion = event.get("cushion", True)
-        s = state.turn
+        s = state.seats.turn
         new = self._next_state(state, fresh=False)
         # 1. failed opening
         if opening and not objects and not cushion:
             return self.failed_opening(new, s)
+        after = "bank" if nxt == "bank" else "play"
         # 2. forfeit
-        wrong_first = (
-            r.lowest_first
-            and first_hit is not _MISSING
-            and first_hit is not None
-            and first_hit != _lowest(table)
-        )
         if (
-            CUE in potted
-            or CUE in off
+            cue_lost
             or missed
-            or not _FORFEIT_CODES.isdisjoint(fouls)
-            or (not opening and not objects and not cushion)
-            or wrong_first
+            or (fouls and not _FORFEIT_CODES.isdisjoint(fouls))
+            or (not cushion and not opening and not objects)
+            or (r.lowest_first and named_first and first_hit != _lowest(table))
         ):
             new = self.penalty(new, s, r.forfeit)
-            new = new._replace(next=self._after_opening(new), forfeit=True)
-            return self._scratch(new, s, passes=True)
+            return self._scratch(new._replace(next=after, forfeit=True), s, passes=True)
         # 3. no count / count
         scratches = new.scratches if not new.scratches[s] else _set(new.scratches, s, 0)
-        after = self._after_opening(new)
-        succeeded = bool(called) and all(
-            b in pocket_of and (c.get("pocket") is None or c.get("pocket") == pocket_of[b])
-            for b, c in zip(called, call, strict=True)
-        )
-        if not _NO_COUNT_CODES.isdisjoint(fouls) or (needs_call and not succeeded) or not objects:
+        if (
+            not objects
+            or (fouls and not _NO_COUNT_CODES.isdisjoint(fouls))
+            or (
+                needs_call
+                and not (
+                    called
+                    and all(
+                        b in pocket_of
+                        and (c.get("pocket") is None or c.get("pocket") == pocket_of[b])
+                        for b, c in zip(called, call, strict=True)
+                    )
+                )
+            )
+        ):
             return new._replace(scratches=scratches, next=after, seats=new.seats.advance())
         new = new._replace(scratches=scratches, next=after, counted=len(objects))
-        if state.next == "bank":
+        if nxt == "bank":
             return self.bank(new, s, pots)
         new = self.credit(new, s, objects)
         if new.over:
@@ -1774,9 +1783,10 @@ class _Ledger:
     def seat(self, seats: Seating, advance: bool) -> Seating:
         """The seating after the event: every player with no life left knocked out, then
         the turn passed on when ``advance`` or when the player at the table is out."""
-        for i, n in enumerate(self.lives):
-            if n <= 0 and not seats.out[i]:
-                seats = seats.knock_out(i)
+        if self.killed or 0 in self.lives:
+            for i, n in enumerate(self.lives):
+                if n <= 0 and not seats.out[i]:
+                    seats = seats.knock_out(i)
         if advance or seats.out[seats.turn]:
             seats = seats.advance()
         return seats
@@ -2052,43 +2062,49 @@ class TwoBallPool(LifePool):
                 may_revive=(),
                 events=state.events + 1,
             )
-        base = state._replace(
-            may_revive=(),
-            privilege_left=state.privilege_left and not (state.mode == "first" and state.first_out),
-            events=state.events + 1,
-        )
+        left = state.privilege_left and not (state.mode == "first" and state.first_out)
         if kind == "lead":
             if state.next != "lead":
                 raise IllegalEvent("not_now", "no lead is due")
-            return base._replace(
+            return state._replace(
                 owners=(state.turn, -1),
                 seats=state.seats.advance(),
                 plays_with="white",
                 next="play",
+                may_revive=(),
+                privilege_left=left,
+                events=state.events + 1,
             )
         ledger = _Ledger(state.lives, state.bal, state.pool, state.price)
         if kind == "stroke":
-            new, advance = self._stroke(base, event, ledger)
+            nxt, plays_with, owners, advance = self._stroke(state, event, ledger)
         else:
-            new, advance = self._foul(base, event, ledger)
+            nxt, plays_with, owners, advance = self._foul(state, event, ledger)
         may: tuple[int, ...] = ()
-        first_out = new.first_out
+        first_out = state.first_out
         for k in ledger.killed:
-            if new.privilege_left and (new.mode == "open" or not first_out):
+            if left and (state.mode == "open" or not first_out):
                 may = (k,)
             first_out = True
-        return new._replace(
-            seats=ledger.seat(new.seats, advance),
+        return state._replace(
+            seats=ledger.seat(state.seats, advance),
             lives=tuple(ledger.lives),
             bal=tuple(ledger.bal),
             pool=ledger.pool,
+            next=nxt,
+            plays_with=plays_with,
+            owners=owners,
             may_revive=may,
+            privilege_left=left,
             first_out=first_out,
+            events=state.events + 1,
         )
 
     def _stroke(
         self, state: TState, event: Mapping[str, Any], ledger: _Ledger
-    ) -> tuple[TState, bool]:
+    ) -> tuple[str, str, tuple[int, int], bool]:
+        """(next, the ball the next striker plays with, the owners, whether the turn
+        passes) after a stroke; lives lost go on the ledger."""
         if state.next != "play":
             raise IllegalEvent("not_now", "a lead is due, not a stroke")
         pots, potted, off = _moved(event)
@@ -2119,13 +2135,14 @@ class TwoBallPool(LifePool):
             ledger.life(d, owner)
         if potted or off:
             stays = in_before == 2 and took_opponent and d == s
-            return state._replace(next="lead", plays_with="", owners=(-1, -1)), not stays
-        owners = _set(state.owners, _TWO_BALLS.index(own), s)
-        return state._replace(plays_with=obj, owners=owners), True
+            return "lead", "", (-1, -1), not stays
+        owners = (s, owner) if own == "red" else (owner, s)
+        return "play", obj, owners, True
 
     def _foul(
         self, state: TState, event: Mapping[str, Any], ledger: _Ledger
-    ) -> tuple[TState, bool]:
+    ) -> tuple[str, str, tuple[int, int], bool]:
+        """As :meth:`_stroke`, for a ``foul`` event."""
         who = state.seats.index_of(event["player"])
         code = event["code"]
         pocketed = event.get("pocketed") or False
@@ -2142,14 +2159,14 @@ class TwoBallPool(LifePool):
                 obj = "red" if state.plays_with == "white" else "white"
                 owner = state.owners[_TWO_BALLS.index(obj)]
                 ledger.life(owner, -1 if owner == who else who)
-                return state._replace(next="lead", plays_with="", owners=(-1, -1)), True
+                return "lead", "", (-1, -1), True
             ledger.life(who, -1)
         elif code == "misdirect":
             ledger.life(who, -1)
-            state = state._replace(next="lead", plays_with="", owners=(-1, -1))
+            return "lead", "", (-1, -1), False
         else:
             ledger.life(who, -1)
-        return state, False
+        return state.next, state.plays_with, state.owners, False
 
     def view(self, state: TState) -> dict[str, Any]:
         """The public state (specs/pocket.md "State")."""
@@ -2362,34 +2379,40 @@ class ColourBallPool(LifePool):
         if kind == "star":
             return self._star(state, event)
         stars = state.stars_left if (not state.may_revive or state.starred) else 0
-        base = state._replace(
-            stars_left=stars, may_revive=(), killed=(), starred=False, events=state.events + 1
-        )
         ledger = _Ledger(state.lives, state.bal, state.pool, state.price)
         if kind == "stroke":
-            new, advance = self._stroke(base, event, ledger)
+            table, on, advance = self._stroke(state, event, ledger)
         else:
-            new, advance = self._foul(base, event, ledger)
-        table = new.table
-        for i, n in enumerate(ledger.lives):
-            if n <= 0:
-                table &= ~(1 << i)  # a player put out has his ball taken off the table
+            table, on, advance = self._foul(state, event, ledger)
+        lives = tuple(ledger.lives)
+        if ledger.killed or 0 in lives:
+            for i, n in enumerate(lives):
+                if n <= 0:
+                    table &= ~(1 << i)  # a player put out has his ball taken off the table
         killed = tuple(ledger.killed)
-        new = new._replace(
-            seats=ledger.seat(new.seats, advance),
-            lives=tuple(ledger.lives),
+        seats = ledger.seat(state.seats, advance)
+        new = state._replace(
+            seats=seats,
+            lives=lives,
             bal=tuple(ledger.bal),
             pool=ledger.pool,
             table=table,
+            on=on,
+            stars_left=stars,
             killed=killed,
+            may_revive=self._may_star(stars, seats, lives, killed),
+            starred=False,
+            events=state.events + 1,
         )
-        return self._settle(new._replace(may_revive=self._may_star(new, killed)))
+        return self._settle(new)
 
-    def _may_star(self, state: CState, killed: tuple[int, ...]) -> tuple[int, ...]:
-        if state.stars_left <= 0:
+    def _may_star(
+        self, stars: int, seats: Seating, lives: tuple[int, ...], killed: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        if stars <= 0 or not killed:
             return ()
-        alive = len(state.seats.remaining)
-        return tuple(k for k in sorted(killed) if state.lives[k] == 0 and alive >= 2)
+        alive = len(seats.remaining)
+        return tuple(k for k in sorted(killed) if lives[k] == 0 and alive >= 2)
 
     def _star(self, state: CState, event: Mapping[str, Any]) -> CState:
         who = state.seats.index_of(event["player"])
@@ -2405,14 +2428,16 @@ class ColourBallPool(LifePool):
             starred=True,
             events=state.events + 1,
         )
-        return self._settle(new._replace(may_revive=self._may_star(new, state.killed)))
+        may = self._may_star(new.stars_left, new.seats, new.lives, state.killed)
+        return self._settle(new._replace(may_revive=may))
 
     def _ball(self, state: CState, name: Any) -> int:
         return _COLOUR_INDEX[name]
 
     def _stroke(
         self, state: CState, event: Mapping[str, Any], ledger: _Ledger
-    ) -> tuple[CState, bool]:
+    ) -> tuple[int, int, bool]:
+        """(the table, the ball on, whether the turn passes) after a stroke."""
         s = state.turn
         pots, potted, off = _moved(event)
         _no_duplicates(potted + off, "pots and off_table")
@@ -2460,20 +2485,21 @@ class ColourBallPool(LifePool):
         #    nearest ball
         if s in moved or missed or not _CB_FAULTS.isdisjoint(fouls) or (first >= 0 and first != on):
             ledger.life(s, on)
-            return state._replace(table=table, on=-1), True
+            return table, -1, True
         # 2. a foul stroke: no life; the next plays on his ball
         if not _CB_FOUL_STROKES.isdisjoint(fouls):
-            return state._replace(table=table, on=s), True
+            return table, s, True
         # 3. a fair stroke: each object ball potted takes its owner's life
         for b in objects:
             ledger.life(b, s)
         if objects and "touch_after" not in fouls and table & ~(1 << s):
-            return state._replace(table=table, on=-1), False  # he plays on, the nearest
-        return state._replace(table=table, on=s), True
+            return table, -1, False  # he plays on, at the nearest ball
+        return table, s, True
 
     def _foul(
         self, state: CState, event: Mapping[str, Any], ledger: _Ledger
-    ) -> tuple[CState, bool]:
+    ) -> tuple[int, int, bool]:
+        """(the table, the ball on, whether the turn passes) after a ``foul`` event."""
         who = state.seats.index_of(event["player"])
         if state.lives[who] <= 0:
             raise IllegalEvent("not_now", f"{event['player']} is out")
@@ -2481,19 +2507,19 @@ class ColourBallPool(LifePool):
             if who == state.turn:
                 raise IllegalEvent("not_now", f"{event['player']} is at the table")
             ledger.life(who, -1)
-            return state, False
+            return state.table, state.on, False
         # obstruction: out at once, no payment, no star; at the table: the next plays on
         # the nearest ball
         ledger.lives[who] = 0
         if who == state.turn:
-            return state._replace(on=-1), True
-        return state, False
+            return state.table, -1, True
+        return state.table, state.on, False
 
     def _settle(self, state: CState) -> CState:
         """Settle ``on`` for the player at the table (specs/pocket.md)."""
-        if self._over(state)[0]:
-            return state
         seats = state.seats
+        if len(seats.remaining) <= 2 and self._over(state)[0]:
+            return state
         p = seats.turn
         table = state.table
         on = state.on
