@@ -2047,7 +2047,7 @@ class TwoBallPool(LifePool):
 
     def apply(self, state: TState, event: Mapping[str, Any]) -> TState:
         """The state after one event (pure)."""
-        over = len(state.seats.remaining) <= 1
+        over = state.seats.out.count(False) <= 1
         kind = self._validate(state, over, event)
         if kind == "privilege":
             who = state.seats.index_of(event["player"])
@@ -2124,7 +2124,7 @@ class TwoBallPool(LifePool):
                 raise IllegalEvent("not_now", f"hazard: {hazard} is out")
             if d == owner:
                 raise IllegalEvent("not_now", f"hazard: {hazard} owns the object ball")
-        in_before = len(state.seats.remaining)
+        in_before = state.seats.out.count(False)
         took_opponent = False
         if own in potted or own in off or "miss" in fouls:
             ledger.life(d, owner)
@@ -2171,7 +2171,7 @@ class TwoBallPool(LifePool):
     def view(self, state: TState) -> dict[str, Any]:
         """The public state (specs/pocket.md "State")."""
         players = state.players
-        over = len(state.seats.remaining) <= 1
+        over = state.seats.out.count(False) <= 1
         winner, scores, pool = self._finish(players, state.lives, state.bal, state.pool, False)
         return {
             "game": self.id,
@@ -2366,11 +2366,14 @@ class ColourBallPool(LifePool):
         return COLOUR_BALLS[state.turn]
 
     def _over(self, state: CState) -> tuple[bool, bool]:
-        alive = [n for n in state.lives if n > 0]
-        if len(alive) <= 1:
+        lives = state.lives
+        alive = len(lives) - lives.count(0)
+        if alive <= 1:
             return True, False
-        shared = state.division and len(alive) == 2 and alive[0] == alive[1]
-        return shared, shared
+        if alive == 2 and state.division:
+            a, b = (n for n in lives if n > 0)
+            return a == b, a == b
+        return False, False
 
     def apply(self, state: CState, event: Mapping[str, Any]) -> CState:
         """The state after one event (pure)."""
@@ -2411,7 +2414,7 @@ class ColourBallPool(LifePool):
     ) -> tuple[int, ...]:
         if stars <= 0 or not killed:
             return ()
-        alive = len(seats.remaining)
+        alive = seats.out.count(False)
         return tuple(k for k in sorted(killed) if lives[k] == 0 and alive >= 2)
 
     def _star(self, state: CState, event: Mapping[str, Any]) -> CState:
@@ -2518,7 +2521,7 @@ class ColourBallPool(LifePool):
     def _settle(self, state: CState) -> CState:
         """Settle ``on`` for the player at the table (specs/pocket.md)."""
         seats = state.seats
-        if len(seats.remaining) <= 2 and self._over(state)[0]:
+        if seats.out.count(False) <= 2 and self._over(state)[0]:
             return state
         p = seats.turn
         table = state.table
@@ -2769,7 +2772,7 @@ def is_over(game: PocketGame, state: Any) -> bool:
         return bool(state.hole > 6)
     if isinstance(game, ColourBallPool):
         return game._over(state)[0]
-    return len(state.seats.remaining) <= 1
+    return bool(state.seats.out.count(False) <= 1)
 
 
 def random_setup(game: PocketGame, rng: random.Random, length: int = 200) -> dict[str, Any]:
@@ -2791,7 +2794,8 @@ def random_setup(game: PocketGame, rng: random.Random, length: int = 200) -> dic
         if r.three == "rack":
             setup["target"] = max(20, length // 4)
         return setup
-    setup = {"players": names[: rng.randint(2, 6)], "lives": rng.randint(1, 3)}
+    lives = rng.randint(1, 3) if length < 300 else rng.randint(10, 20)  # long games: more lives
+    setup = {"players": names[: rng.randint(2, 6)], "lives": lives}
     if isinstance(game, TwoBallPool):
         setup["privilege"] = rng.choice(("first", "open", "none"))
     return setup
