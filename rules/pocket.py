@@ -642,8 +642,11 @@ class NumberedPool(PocketGame):
         return self.ended(new)
 
     def _next_state(self, state: NState, **changes: Any) -> NState:
-        """The state an event starts from: one more event, nothing counted yet."""
-        return state._replace(events=state.events + 1, counted=0, forfeit=False, **changes)
+        """The state an event starts from: one more event, nothing counted yet (unless
+        ``changes`` say so)."""
+        changes.setdefault("counted", 0)
+        changes.setdefault("forfeit", False)
+        return state._replace(events=state.events + 1, **changes)
 
     def _choose_break(self, state: NState, event: Mapping[str, Any]) -> NState:
         who = state.seats.index_of(event["player"])
@@ -655,8 +658,8 @@ class NumberedPool(PocketGame):
         who = state.seats.index_of(event["player"])
         if who == state.turn:
             raise IllegalEvent("not_now", f"{event['player']} is at the table: not out of turn")
-        state = self.penalty(self._next_state(state), who, self.rules.forfeit)
-        return self._scratch(state._replace(forfeit=True), who, passes=False)
+        state = self.penalty(self._next_state(state, forfeit=True), who, self.rules.forfeit)
+        return self._scratch(state, who, passes=False)
 
     def _stroke(self, state: NState, event: Mapping[str, Any]) -> NState:
         r = self.rules
@@ -713,10 +716,9 @@ class NumberedPool(PocketGame):
                     )
         cushion = event.get("cushion", True)
         s = state.seats.turn
-        new = self._next_state(state, fresh=False)
         # 1. failed opening
         if opening and not objects and not cushion:
-            return self.failed_opening(new, s)
+            return self.failed_opening(self._next_state(state, fresh=False), s)
         after = "bank" if nxt == "bank" else "play"
         # 2. forfeit
         if (
@@ -726,10 +728,10 @@ class NumberedPool(PocketGame):
             or (not cushion and not opening and not objects)
             or (r.lowest_first and named_first and first_hit != _lowest(table))
         ):
-            new = self.penalty(new, s, r.forfeit)
-            return self._scratch(new._replace(next=after, forfeit=True), s, passes=True)
+            new = self._next_state(state, fresh=False, next=after, forfeit=True)
+            return self._scratch(self.penalty(new, s, r.forfeit), s, passes=True)
         # 3. no count / count
-        scratches = new.scratches if not new.scratches[s] else _set(new.scratches, s, 0)
+        scratches = state.scratches if not state.scratches[s] else _set(state.scratches, s, 0)
         if (
             not objects
             or (fouls and not _NO_COUNT_CODES.isdisjoint(fouls))
@@ -745,8 +747,12 @@ class NumberedPool(PocketGame):
                 )
             )
         ):
-            return new._replace(scratches=scratches, next=after, seats=new.seats.advance())
-        new = new._replace(scratches=scratches, next=after, counted=len(objects))
+            return self._next_state(
+                state, fresh=False, scratches=scratches, next=after, seats=state.seats.advance()
+            )
+        new = self._next_state(
+            state, fresh=False, scratches=scratches, next=after, counted=len(objects)
+        )
         if nxt == "bank":
             return self.bank(new, s, pots)
         new = self.credit(new, s, objects)
@@ -1021,6 +1027,12 @@ class PyramidPool(NumberedPool):
             else:
                 table &= ~(1 << b)
                 rack += (b,)
+        if owed == state.owed[who]:
+            return state._replace(
+                table=table,
+                racks=_set(state.racks, who, rack),
+                scores=_set(state.scores, who, len(rack)),
+            )
         return state._replace(
             table=table,
             owed=_set(state.owed, who, owed),
