@@ -713,3 +713,100 @@ def test_continuous_three_scratches_that_give_the_opponent_the_target_end_the_ga
         1,
         [],
     )
+
+
+# ------------------------------------------------- the page's rules, one test each
+
+
+def test_pyramid_three_forfeits_with_three_players_have_no_effect():
+    # page: "With more players the rule does not apply (the count goes on, with no effect)".
+    setup = {"players": ["A", "B", "C"]}
+    miss, safe = S(fouls=["miss"]), SAFE
+    events = [S(1), safe, miss, safe, safe, miss, safe, safe, miss]  # B misses thrice
+    v = play("american_pyramid_pool", setup, events)
+    assert (v["over"], v["scratches"]["B"], v["owed"]["B"]) == (False, 3, 3)
+
+
+def test_rotation_with_calls_needs_a_call_after_the_opening():
+    # page: "true in rotation pool adds calls to it".
+    v = play("rotation_pool", {"call_shot": True}, [S(), S(1)])
+    assert (v["scores"], v["at_table"], v["on_table"]) == ({"P1": 0, "P2": 0}, "P1", ALL)
+
+
+def test_bbc_a_forfeit_before_the_colours_are_taken_is_owed():
+    # page: "with none to give, or before the colours are taken, his side owes one".
+    v = play("bbc_co_pool", {}, [S(), S(fouls=["miss"])])
+    assert (v["owed"], v["groups"], v["at_table"]) == (
+        {"home": 0, "away": 1},
+        {"home": None, "away": None},
+        "home",
+    )
+
+
+def test_bbc_forfeit_ball_false_turns_the_forfeits_off():
+    v = play("bbc_co_pool", {"forfeit_ball": False}, [S(), S(fouls=["miss"])])
+    assert v["owed"] == {"home": 0, "away": 0}
+
+
+def test_bbc_the_black_with_a_foul_after_seven_loses():
+    events = [S("red", "red", "red"), S("red", "red"), S("red", "red"), S("black", fouls=["feet"])]
+    v = play("bbc_co_pool", {}, events)
+    assert (v["over"], v["winner"]) == (True, "away")
+
+
+def test_golf_a_scratch_and_a_foul_together_cost_four():
+    # page item 14
+    v = play("golf_pool", {}, [S(pot("white", "head_left"), cushion=False)])
+    assert v["scores"] == {"P1": 4, "P2": 0}
+
+
+def test_golf_the_right_pocket_without_the_bank_on_hole_one_is_a_scratch():
+    v = play("golf_pool", {}, [S(pot("red", "side_left"))])
+    assert (v["scores"], v["card"], v["at_table"]) == (
+        {"P1": 4, "P2": 0},
+        {"P1": [], "P2": []},
+        "P1",
+    )
+
+
+def test_two_ball_open_privilege_goes_to_a_later_man_out():
+    # page: with "open", any player may take it straight after he is put out, until taken.
+    setup = {"players": ["A", "B", "C"], "lives": 1, "privilege": "open"}
+    events = [{"type": "lead"}, S(fouls=["miss"])]  # B out (first), does not take it
+    v = play("two_ball_pool", setup, [*events, S(fouls=["miss"])])  # C plays, misses: out
+    assert (v["may_revive"], v["privilege_left"]) == (["C"], True)
+    v = play("two_ball_pool", {**setup, "privilege": "first"}, [*events, S(fouls=["miss"])])
+    assert (v["may_revive"], v["privilege_left"]) == ([], False)
+
+
+def test_colour_ball_eight_players_have_two_stars():
+    # rule 9 (1339)
+    v = play("color_ball_life_pool", {"players": [f"P{i}" for i in range(1, 9)]}, [])
+    assert v["stars_left"] == 2
+
+
+def test_colour_ball_a_star_not_taken_at_once_is_gone():
+    # page: "If nobody stars after a kill that offered one, no star can be taken later".
+    setup = {"players": ["A", "B", "C"], "lives": {"A": 1, "B": 3, "C": 3}}
+    v = play("color_ball_life_pool", setup, [S("white"), S()])
+    assert (v["stars_left"], v["may_revive"]) == (0, [])
+
+
+def test_colour_ball_division_does_not_apply_to_three_players():
+    # rule 32 (1385): "There is no division at three pool."
+    setup = {"players": ["A", "B", "C"], "lives": {"A": 1, "B": 2, "C": 2}}
+    v = play("color_ball_life_pool", setup, [S("white")])
+    assert (v["over"], v["lives"]) == (False, {"A": 0, "B": 2, "C": 2})
+
+
+def test_life_games_pay_halves_when_two_divide_an_odd_pool():
+    # page: "a half is shown as .5". Four players with a life each pay 1 (pool 4). B pots
+    # the white (A pays B); A stars (pool 5); C pots the red (B pays C); D pots the yellow
+    # (C pays D): A and D are left with a life each and divide 5: 2.5 each.
+    setup = {"players": ["A", "B", "C", "D"], "lives": 1}
+    events = [S("white"), {"type": "star", "player": "A"}, S("red")]
+    v = play("color_ball_life_pool", setup, events)
+    assert (v["pool"], v["over"], v["at_table"], v["on"]) == (5, False, "D", "yellow")
+    v = play("color_ball_life_pool", setup, [*events, S("yellow")])
+    assert (v["over"], v["shared"], v["pool"]) == (True, True, 0)
+    assert v["scores"] == {"A": -0.5, "B": -1, "C": -1, "D": 2.5}
