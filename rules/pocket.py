@@ -1,7 +1,8 @@
 """The pocket family: nine pool games of the 1908 Brunswick handbook (specs/pocket.md).
 
 Every game is played on a six-pocket table and entered stroke by stroke. Line numbers
-(``H 944``) are those of the handbook (seeds/billiards-handbook-1908.txt).
+(``H 944``) are those of the source, the *Hand Book of Rules of Billiards* (Brunswick-Balke-
+Collender Co., 1908).
 
 * **The numbered-ball games** are one state machine, :class:`NumberedPool`, run by a frozen
   :class:`NumberedRules`: ``continuous_pool`` (H 944-1082), ``fifteen_ball_pool``
@@ -761,9 +762,6 @@ class NumberedPool(PocketGame):
         if not new.table:
             return self.cleared(new, s)
         return self._pass(new) if "touch_after" in fouls else new
-
-    def _after_opening(self, state: NState) -> str:
-        return "bank" if state.next == "bank" else "play"
 
     def _next_player(self, state: NState, i: int) -> int:
         return (i + 1) % len(state.players)
@@ -2445,9 +2443,6 @@ class ColourBallPool(LifePool):
         )
         may = self._may_star(new.stars_left, new.seats, new.lives, state.killed)
         return self._settle(new._replace(may_revive=may))
-
-    def _ball(self, state: CState, name: Any) -> int:
-        return _COLOUR_INDEX[name]
 
     def _stroke(
         self, state: CState, event: Mapping[str, Any], ledger: _Ledger
