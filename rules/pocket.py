@@ -276,7 +276,7 @@ class PocketGame(Game[Any]):
         if kind not in self._types:
             validate_event(self, event)  # raises unknown_type
         if over and kind not in self.revive_types:
-            raise IllegalEvent("game_over", "the game is over")
+            raise IllegalEvent("game_over", f"{kind}: the game is over")
         validate_event(self, event, state)
         if kind == "stroke":
             for i, code in enumerate(event.get("fouls") or ()):
@@ -347,7 +347,7 @@ def _no_duplicates(balls: Sequence[Any], where: str) -> None:
     seen: set[Any] = set()
     for b in balls:
         if b in seen:
-            raise IllegalEvent("duplicate_ball", f"the {b} is listed twice in {where}")
+            raise IllegalEvent("duplicate_ball", f"{where}: the {b} is listed twice")
         seen.add(b)
 
 
@@ -652,13 +652,17 @@ class NumberedPool(PocketGame):
     def _choose_break(self, state: NState, event: Mapping[str, Any]) -> NState:
         who = state.seats.index_of(event["player"])
         if state.rack < 2 or not state.fresh:
-            raise IllegalEvent("not_now", "choose_break only before the first stroke of a new rack")
+            raise IllegalEvent(
+                "not_now", "choose_break: only before the first stroke of a new rack"
+            )
         return self._next_state(state, seats=state.seats.pass_to(who))
 
     def _out_of_turn(self, state: NState, event: Mapping[str, Any]) -> NState:
         who = state.seats.index_of(event["player"])
         if who == state.turn:
-            raise IllegalEvent("not_now", f"{event['player']} is at the table: not out of turn")
+            raise IllegalEvent(
+                "not_now", f"player: {event['player']} is at the table, not out of turn"
+            )
         state = self.penalty(self._next_state(state, forfeit=True), who, self.rules.forfeit)
         return self._scratch(state, who, passes=False)
 
@@ -671,9 +675,12 @@ class NumberedPool(PocketGame):
         moved = [*potted, *off] if off else potted
         if moved:
             _no_duplicates(moved, "pots and off_table")
-            for b in moved:
+            for i, b in enumerate(moved):
                 if b != CUE and not table >> b & 1:
-                    raise IllegalEvent("not_on_table", f"ball {b} is not on the table")
+                    where = f"pots[{i}]" if i < len(potted) else f"off_table[{i - len(potted)}]"
+                    raise IllegalEvent(
+                        "not_on_table", f"{where}.ball: ball {b} is not on the table"
+                    )
         first_hit = event.get("first_hit", _MISSING)
         named_first = first_hit is not _MISSING and first_hit is not None
         if named_first and not table >> first_hit & 1:
@@ -682,24 +689,26 @@ class NumberedPool(PocketGame):
         called = [c["ball"] for c in call] if call else []
         if called:
             _no_duplicates(called, "call")
-            for b in called:
+            for i, b in enumerate(called):
                 if not table >> b & 1:
-                    raise IllegalEvent("not_on_table", f"call: ball {b} is not on the table")
+                    raise IllegalEvent(
+                        "not_on_table", f"call[{i}].ball: ball {b} is not on the table"
+                    )
         raw_fouls = event.get("fouls")
         fouls = frozenset(raw_fouls) if raw_fouls else _NO_FOULS
         cue_lost = CUE in moved
         objects = [b for b in potted if b != CUE] if cue_lost else potted
         missed = first_hit is None or "miss" in fouls
         if missed and objects:
-            raise IllegalEvent("inconsistent", "a miss, yet an object ball was potted")
+            raise IllegalEvent("inconsistent", "pots: an object ball potted on a miss")
         if named_first and "miss" in fouls:
-            raise IllegalEvent("inconsistent", "a miss, yet first_hit names a ball")
+            raise IllegalEvent("inconsistent", "first_hit: a ball named on a miss")
         nxt = state.next
         opening = nxt == "break"
         match_pockets = state.match and r.match_calls_pockets
         needs_call = nxt != "bank" and state.call_shot and (not opening or match_pockets)
         if called and not needs_call:
-            raise IllegalEvent("call_not_allowed", "no call is taken on this stroke")
+            raise IllegalEvent("call_not_allowed", "call: no call is taken on this stroke")
         pocket_of: dict[Any, Any] = {}
         if call:
             pocket_of = {p["ball"]: p.get("pocket") for p in pots}
@@ -1355,11 +1364,18 @@ class BBCPool(PocketGame):
         moved = potted + off
         for ball in ("black", CUE):
             if moved.count(ball) > 1:
-                raise IllegalEvent("duplicate_ball", f"the {ball} is listed twice")
+                raise IllegalEvent(
+                    "duplicate_ball", f"pots and off_table: the {ball} is listed twice"
+                )
         if moved.count("red") > state.reds:
-            raise IllegalEvent("not_on_table", f"only {state.reds} reds are on the table")
+            raise IllegalEvent(
+                "not_on_table", f"pots and off_table: only {state.reds} reds are on the table"
+            )
         if moved.count("yellow") > state.yellows:
-            raise IllegalEvent("not_on_table", f"only {state.yellows} yellows are on the table")
+            raise IllegalEvent(
+                "not_on_table",
+                f"pots and off_table: only {state.yellows} yellows are on the table",
+            )
         first_hit = event.get("first_hit", _MISSING)
         left = {"red": state.reds, "yellow": state.yellows, "black": state.black}
         if first_hit is not _MISSING and first_hit is not None and not left[first_hit]:
@@ -1369,16 +1385,16 @@ class BBCPool(PocketGame):
         reds, yellows = potted.count("red"), potted.count("yellow")
         black = "black" in potted
         if missed and (reds or yellows or black):
-            raise IllegalEvent("inconsistent", "a miss, yet an object ball was potted")
+            raise IllegalEvent("inconsistent", "pots: an object ball potted on a miss")
         if "miss" in fouls and first_hit is not _MISSING and first_hit is not None:
-            raise IllegalEvent("inconsistent", "a miss, yet first_hit names a ball")
+            raise IllegalEvent("inconsistent", "first_hit: a ball named on a miss")
         s = state.turn
         groups = state.groups
         group = event.get("group")
         opening = state.next == "break"
         if group is not None:
             if groups[0] is not None:
-                raise IllegalEvent("group_not_allowed", "the colours are already taken")
+                raise IllegalEvent("group_not_allowed", "group: the colours are already taken")
             if not ((reds and yellows) or (opening and state.after_failed)):
                 raise IllegalEvent(
                     "group_not_allowed",
@@ -1386,7 +1402,7 @@ class BBCPool(PocketGame):
                     "failed one",
                 )
         elif groups[0] is None and reds and yellows:
-            raise IllegalEvent("group_required", "both colours potted: say which is taken (group)")
+            raise IllegalEvent("group_required", "group: both colours potted, say which is taken")
         if groups[0] is None:
             mine = group or (
                 "red" if reds and not yellows else "yellow" if yellows and not reds else None
@@ -2062,7 +2078,9 @@ class TwoBallPool(LifePool):
         if kind == "privilege":
             who = state.seats.index_of(event["player"])
             if who not in state.may_revive:
-                raise IllegalEvent("not_now", f"{event['player']} may not take the privilege now")
+                raise IllegalEvent(
+                    "not_now", f"player: {event['player']} may not take the privilege now"
+                )
             return state._replace(
                 seats=state.seats.revive(who),
                 lives=_set(state.lives, who, 1),
@@ -2075,7 +2093,7 @@ class TwoBallPool(LifePool):
         left = state.privilege_left and not (state.mode == "first" and state.first_out)
         if kind == "lead":
             if state.next != "lead":
-                raise IllegalEvent("not_now", "no lead is due")
+                raise IllegalEvent("not_now", "lead: no lead is due")
             return state._replace(
                 owners=(state.turn, -1),
                 seats=state.seats.advance(),
@@ -2116,14 +2134,14 @@ class TwoBallPool(LifePool):
         """(next, the ball the next striker plays with, the owners, whether the turn
         passes) after a stroke; lives lost go on the ledger."""
         if state.next != "play":
-            raise IllegalEvent("not_now", "a lead is due, not a stroke")
+            raise IllegalEvent("not_now", "stroke: a lead is due, not a stroke")
         pots, potted, off = _moved(event)
         _no_duplicates(potted + off, "pots and off_table")
         own = state.plays_with
         obj = "red" if own == "white" else "white"
         fouls = frozenset(event.get("fouls") or ())
         if "miss" in fouls and obj in potted:
-            raise IllegalEvent("inconsistent", "a miss, yet the object ball was potted")
+            raise IllegalEvent("inconsistent", "pots: the object ball potted on a miss")
         s = state.turn
         owner = state.owners[_TWO_BALLS.index(obj)]
         hazard = event.get("hazard")
@@ -2159,10 +2177,10 @@ class TwoBallPool(LifePool):
         if pocketed and code != "out_of_turn":
             raise InvalidEvent("bad_value", "pocketed: only with out_of_turn")
         if state.lives[who] <= 0:
-            raise IllegalEvent("not_now", f"{event['player']} is out")
+            raise IllegalEvent("not_now", f"player: {event['player']} is out")
         if code == "out_of_turn":
             if who == state.turn:
-                raise IllegalEvent("not_now", f"{event['player']} is at the table")
+                raise IllegalEvent("not_now", f"player: {event['player']} is at the table")
             if pocketed:
                 if state.next != "play":
                     raise IllegalEvent("not_now", "pocketed: no object ball while a lead is due")
@@ -2430,7 +2448,7 @@ class ColourBallPool(LifePool):
     def _star(self, state: CState, event: Mapping[str, Any]) -> CState:
         who = state.seats.index_of(event["player"])
         if who not in state.may_revive:
-            raise IllegalEvent("not_now", f"{event['player']} may not star now")
+            raise IllegalEvent("not_now", f"player: {event['player']} may not star now")
         fewest = min(n for n in state.lives if n > 0)
         new = state._replace(
             seats=state.seats.revive(who),
@@ -2453,9 +2471,12 @@ class ColourBallPool(LifePool):
         _no_duplicates(potted + off, "pots and off_table")
         moved = [_COLOUR_INDEX[b] for b in potted + off]
         table = state.table | 1 << s  # his ball comes onto the table as he strikes
-        for b in moved:
+        for i, b in enumerate(moved):
             if not table >> b & 1:
-                raise IllegalEvent("not_on_table", f"the {COLOUR_BALLS[b]} is not on the table")
+                where = f"pots[{i}]" if i < len(potted) else f"off_table[{i - len(potted)}]"
+                raise IllegalEvent(
+                    "not_on_table", f"{where}.ball: the {COLOUR_BALLS[b]} is not on the table"
+                )
         first_raw = event.get("first_hit", _MISSING)
         first = -1
         if first_raw is not _MISSING and first_raw is not None:
@@ -2478,9 +2499,9 @@ class ColourBallPool(LifePool):
         objects = [b for b in moved[: len(potted)] if b != s]
         missed = "miss" in fouls or first_raw is None
         if missed and objects:
-            raise IllegalEvent("inconsistent", "a miss, yet an object ball was potted")
+            raise IllegalEvent("inconsistent", "pots: an object ball potted on a miss")
         if "miss" in fouls and first >= 0:
-            raise IllegalEvent("inconsistent", "a miss, yet first_hit names a ball")
+            raise IllegalEvent("inconsistent", "first_hit: a ball named on a miss")
         if state.on < 0:
             if on_given < 0:
                 raise IllegalEvent("on_required", "on: name the nearest ball he played on")
@@ -2512,10 +2533,10 @@ class ColourBallPool(LifePool):
         """(the table, the ball on, whether the turn passes) after a ``foul`` event."""
         who = state.seats.index_of(event["player"])
         if state.lives[who] <= 0:
-            raise IllegalEvent("not_now", f"{event['player']} is out")
+            raise IllegalEvent("not_now", f"player: {event['player']} is out")
         if event["code"] == "out_of_turn":
             if who == state.turn:
-                raise IllegalEvent("not_now", f"{event['player']} is at the table")
+                raise IllegalEvent("not_now", f"player: {event['player']} is at the table")
             ledger.life(who, -1)
             return state.table, state.on, False
         # obstruction: out at once, no payment, no star; at the table: the next plays on
