@@ -20,8 +20,12 @@ Collender Co., 1908).
   (H 1298-1401), share a ledger (:class:`LifePool`): stakes, lives paid for, a pool that
   goes to the last player in, revivals (the privilege, stars).
 
-Where the page and the book disagree, and what the page decides where the book is silent,
-is listed in docs/games/<game id>.md.
+Every game keeps its turn in the core's :class:`~rules.core.Seating` (``seats``), declares
+its ``participants``, ``statistics`` (with :meth:`player_statistics`) and ``display``, and
+validates its events with the core's union fields and choice sets. Where the page and the
+book disagree, and what the page decides where the book is silent, is listed in
+docs/games/<game id>.md. :func:`simulate` plays seeded plausible games (the property
+tests, the bench, and :func:`rules.simulate.simulate_game`).
 
 >>> from rules import get, replay
 >>> g = get("fifteen_ball_pool")
@@ -59,14 +63,23 @@ from rules.registry import register
 from rules.simulate import register_simulator
 
 __all__ = [
+    "GAMES",
     "BBCPool",
     "ColourBallPool",
+    "ContinuousPool",
     "GolfPool",
+    "HighLowJack",
     "LifePool",
     "NumberedPool",
     "NumberedRules",
+    "PocketGame",
+    "PyramidPool",
+    "RotationPool",
     "TwoBallPool",
+    "is_over",
+    "next_partner",
     "plausible_event",
+    "random_setup",
     "simulate",
 ]
 
