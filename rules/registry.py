@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: The modules that define games, imported the first time the registry is asked.
-GAME_MODULES: tuple[str, ...] = ("rules.bar_billiards", "rules.carom", "rules.ledger")
+GAME_MODULES: tuple[str, ...] = ("rules.bar_billiards", "rules.carom", "rules.ledger", "rules.pocket")
 
 _GAMES: dict[str, Game[Any]] = {}
 _NAMES: dict[str, str] = {}
