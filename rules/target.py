@@ -556,6 +556,28 @@ class TargetState(NamedTuple):
     pins_down: tuple[int, ...] = ()
 
 
+_IX = {name: i for i, name in enumerate(TargetState._fields)}
+_new_tuple = tuple.__new__
+
+
+def _upd(s: TargetState, **changes: Any) -> TargetState:
+    """``s`` with ``changes`` (a faster ``_replace``: one list, one tuple)."""
+    values = list(s)
+    for key, value in changes.items():
+        values[_IX[key]] = value
+    return _new_tuple(TargetState, values)  # type: ignore[no-any-return]
+
+
+_EVENTS, _HIT, _PINS_DOWN, _MAY_DRAW, _STRUCK = (
+    _IX["events"],
+    _IX["hit"],
+    _IX["pins_down"],
+    _IX["may_draw"],
+    _IX["struck"],
+)
+_EMPTY: frozenset[Any] = frozenset()
+_CUE_ONLY: frozenset[Any] = frozenset({CUE})
+
 _FULL_RACK = sum(1 << n for n in NUMBERED)
 
 
@@ -604,6 +626,7 @@ class Stroke(NamedTuple):
     spot: tuple[int, ...]
     bottle: Mapping[str, Any] | None
     cushion: bool
+    down: frozenset[str]  # every pin down, in either list
 
     @property
     def miss(self) -> bool:
@@ -619,11 +642,6 @@ class Stroke(NamedTuple):
     def first(self) -> Any:
         """The first ball touched, or None on a miss."""
         return self.touched[0] if self.touched else None
-
-    @property
-    def down(self) -> frozenset[str]:
-        """Every pin down, in either list."""
-        return frozenset(p for p, _, _ in self.pins) | self.before
 
 
 # ------------------------------------------------------------------------ validation
@@ -696,6 +714,73 @@ def _err(errs: list[Any], rank: int, message: str) -> None:
         errs[rank] = message
 
 
+#: Compiled checkers, one per declared field (fields live as long as their game).
+_FAST: dict[int, tuple[Field, Callable[[Any], bool]]] = {}
+
+
+def _fast_ok(f: Field, value: Any) -> bool:
+    """Whether ``value`` is valid for ``f`` (the quick path; :func:`_scan` explains why not)."""
+    entry = _FAST.get(id(f))
+    if entry is None or entry[0] is not f:
+        entry = (f, _compile(f))
+        _FAST[id(f)] = entry
+    return entry[1](value)
+
+
+def _compile(f: Field) -> Callable[[Any], bool]:
+    nullable = f.nullable or (not f.required and f.default is None)
+    if isinstance(f.choices, tuple):
+        allowed = frozenset((type(c), c) for c in f.choices)
+
+        def one_of(value: Any) -> bool:
+            if value is None:
+                return nullable
+            try:
+                return (type(value), value) in allowed
+            except TypeError:
+                return False
+
+        return one_of
+    kind = f.type
+    if kind == "list" and f.item is not None:
+        item = _compile(f.item)
+
+        def each(value: Any) -> bool:
+            if value is None:
+                return nullable
+            if type(value) is not list and type(value) is not tuple:
+                return False
+            for v in value:
+                if not item(v):
+                    return False
+            return True
+
+        return each
+    if kind == "object" and f.fields:
+        subs = {sub.name: _compile(sub) for sub in f.fields}
+        required = tuple(sub.name for sub in f.fields if sub.required)
+
+        def obj(value: Any) -> bool:
+            if value is None:
+                return nullable
+            if type(value) is not dict and not isinstance(value, Mapping):
+                return False
+            for key, v in value.items():
+                check = subs.get(key)
+                if check is None or not check(v):
+                    return False
+            return all(name in value for name in required)
+
+        return obj
+
+    def plain(value: Any) -> bool:
+        if value is None:
+            return nullable
+        return _type_ok(kind, value)
+
+    return plain
+
+
 def check_event_fields(
     event: Mapping[str, Any], declared: Mapping[str, Field], kind: str, extra_missing: str = ""
 ) -> None:
@@ -713,6 +798,24 @@ def check_event_fields(
     ...
     rules.core.InvalidEvent: unknown_field: stroke: unknown field 'x'
     """
+    if not extra_missing:
+        ok = True
+        for key, value in event.items():
+            f = declared.get(key)
+            if f is None:
+                if key != "type":
+                    ok = False
+                    break
+            elif not _fast_ok(f, value):  # compiled once per field
+                ok = False
+                break
+        if ok:
+            for f in declared.values():
+                if f.required and f.name not in event:
+                    ok = False
+                    break
+            if ok:
+                return
     errs: list[Any] = [None, None, None]
     for key in event:
         if key != "type" and key not in declared:
@@ -1337,7 +1440,7 @@ class TargetGame(Game[TargetState]):
         vocabulary, then what cannot have happened, then what is not allowed now)."""
         if state.over:
             raise IllegalEvent("game_over", "the game is over")
-        if not isinstance(event, Mapping):
+        if type(event) is not dict and not isinstance(event, Mapping):
             raise InvalidEvent("unknown_type", "an event must be a JSON object")
         kind = event.get("type")
         declared = self._declared.get(kind) if isinstance(kind, str) else None
@@ -1361,6 +1464,8 @@ class TargetGame(Game[TargetState]):
         check_event_fields(event, declared, kind, extra)
         if kind == "stroke":
             return self._stroke(state, event)
+        if kind == "time_up":
+            return self._end_on_balances(_upd(state, events=state.events + 1))
         who = self._player(state, event["player"], kind)
         if kind == "proclaim":
             return self._proclaim(state, who)
@@ -1374,9 +1479,8 @@ class TargetGame(Game[TargetState]):
             paid = state.paid
             if state.cfg.chips:
                 paid = _add(paid, who, 1)
-            return state._replace(paid=paid, events=state.events + 1)
-        # time_up
-        return self._end_on_balances(state._replace(events=state.events + 1))
+            return _upd(state, paid=paid, events=state.events + 1)
+        raise AssertionError(kind)  # pragma: no cover - every declared type is handled
 
     def _player(self, state: TargetState, name: Any, kind: str) -> int:
         try:
@@ -1389,53 +1493,67 @@ class TargetGame(Game[TargetState]):
     def _read(self, state: TargetState, event: Mapping[str, Any]) -> Stroke:
         """The stroke's fields, with the impossible combinations refused."""
         r = self.rules
-        name = event.get("player")
+        get = event.get
+        name = get("player")
         player = state.turn if name is None else self._player(state, name, "stroke")
-        cup = event.get("cup")
+        cup = get("cup")
         if cup is not None and not 1 <= cup <= state.cfg.cups:
             raise InvalidEvent("bad_value", f"stroke.cup must be 1 to {state.cfg.cups}, not {cup}")
-        drawn_spot = tuple(event.get("spot") or ())
-        contacts = tuple(event.get("contacts") or ())
+        contacts = tuple(get("contacts") or ())
         touched: list[Any] = []
         for c in contacts:
             if c != CUSHION and c != BOTTLE and c not in touched:
                 touched.append(c)
-        pots = tuple((p["ball"], p.get("pocket")) for p in event.get("pots") or ())
-        potted = frozenset(b for b, _ in pots)
-        off_list = tuple(event.get("off_table") or ())
-        off = frozenset(off_list)
-        if len(potted) != len(pots):
-            raise IllegalEvent("impossible", "stroke.pots: a ball is listed twice")
-        if len(off) != len(off_list):
-            raise IllegalEvent("impossible", "stroke.off_table: a ball is listed twice")
-        if potted & off:
-            raise IllegalEvent("impossible", "stroke: a ball both pocketed and off the table")
-        pins = tuple(
-            (p["pin"], p.get("by"), p.get("clear", True) is not False)
-            for p in event.get("pins") or ()
-        )
-        pin_names = [p for p, _, _ in pins]
-        before_list = tuple(event.get("pins_before_ball") or ())
-        before = frozenset(before_list)
-        if len(set(pin_names)) != len(pin_names) or len(before) != len(before_list):
-            raise IllegalEvent("impossible", "stroke: a pin is listed twice")
-        if before.intersection(pin_names):
-            raise IllegalEvent("impossible", "stroke: a pin is in both pins and pins_before_ball")
         miss = not touched
-        if miss and ((potted | off) - {CUE} or pins):
-            raise IllegalEvent(
-                "impossible",
-                "stroke: an object ball pocketed or off the table, or a pin in pins, on a miss",
+        raw_pots = get("pots")
+        raw_off = get("off_table")
+        pots: tuple[tuple[Any, Any], ...] = ()
+        potted = off = _EMPTY
+        if raw_pots or raw_off:
+            pots = tuple((p["ball"], p.get("pocket")) for p in raw_pots or ())
+            potted = frozenset(b for b, _ in pots)
+            off_list = tuple(raw_off or ())
+            off = frozenset(off_list)
+            if len(potted) != len(pots):
+                raise IllegalEvent("impossible", "stroke.pots: a ball is listed twice")
+            if len(off) != len(off_list):
+                raise IllegalEvent("impossible", "stroke.off_table: a ball is listed twice")
+            if potted & off:
+                raise IllegalEvent("impossible", "stroke: a ball both pocketed and off the table")
+            if miss and (potted | off) - _CUE_ONLY:
+                raise IllegalEvent(
+                    "impossible", "stroke: an object ball pocketed or off the table on a miss"
+                )
+        raw_pins = get("pins")
+        raw_before = get("pins_before_ball")
+        pins: tuple[tuple[str, Any, bool], ...] = ()
+        before = down = _EMPTY
+        if raw_pins or raw_before:
+            pins = tuple(
+                (p["pin"], p.get("by"), p.get("clear", True) is not False) for p in raw_pins or ()
             )
+            pin_names = [p for p, _, _ in pins]
+            before_list = tuple(raw_before or ())
+            before = frozenset(before_list)
+            if len(set(pin_names)) != len(pin_names) or len(before) != len(before_list):
+                raise IllegalEvent("impossible", "stroke: a pin is listed twice")
+            if before.intersection(pin_names):
+                raise IllegalEvent(
+                    "impossible", "stroke: a pin is in both pins and pins_before_ball"
+                )
+            if miss and pins:
+                raise IllegalEvent("impossible", "stroke.pins: a pin in pins on a miss")
+            down = before.union(pin_names)
         if r.pins and len(touched) > 2:
             raise IllegalEvent(
                 "impossible", "stroke.contacts: the struck ball cannot touch three balls"
             )
-        if r.balls == NUMBERED:
+        if r.balls is NUMBERED:
+            on = state.on_table
             for b in (*touched, *potted, *off):
-                if b != CUE and not state.on_table >> b & 1:
+                if b != CUE and not on >> b & 1:
                     raise IllegalEvent("impossible", f"stroke: ball {b} is not on the table")
-        bottle = event.get("bottle")
+        bottle = get("bottle")
         if bottle is not None:
             if bottle["by"] == "cue" and BOTTLE not in contacts:
                 raise IllegalEvent(
@@ -1444,25 +1562,31 @@ class TargetGame(Game[TargetState]):
                 )
             if bottle["by"] == "object" and miss:
                 raise IllegalEvent("impossible", "stroke.bottle: moved by an object ball on a miss")
-        if len(set(drawn_spot)) != len(drawn_spot):
-            raise IllegalEvent("impossible", "stroke.spot: a ball is listed twice")
+        spot = get("spot")
+        drawn_spot: tuple[int, ...] = ()
+        if spot:
+            drawn_spot = tuple(spot)
+            if len(set(drawn_spot)) != len(drawn_spot):
+                raise IllegalEvent("impossible", "stroke.spot: a ball is listed twice")
+        fouls = get("fouls")
         return Stroke(
-            player=player,
-            in_turn=player == state.turn,
-            called=bool(event.get("called")),
-            contacts=contacts,
-            touched=tuple(touched),
-            pots=pots,
-            potted=potted,
-            off=off,
-            pins=pins,
-            before=before,
-            fouls=frozenset(event.get("fouls") or ()),
-            cup=cup,
-            call=event.get("call"),
-            spot=drawn_spot,
-            bottle=bottle,
-            cushion=bool(event.get("cushion")),
+            player,
+            player == state.turn,
+            bool(get("called")),
+            contacts,
+            tuple(touched),
+            pots,
+            potted,
+            off,
+            pins,
+            before,
+            frozenset(fouls) if fouls else _EMPTY,
+            cup,
+            get("call"),
+            drawn_spot,
+            bottle,
+            bool(get("cushion")),
+            down,
         )
 
     def _stroke(self, state: TargetState, event: Mapping[str, Any]) -> TargetState:
@@ -1472,22 +1596,25 @@ class TargetGame(Game[TargetState]):
             raise IllegalEvent(
                 "not_now", f"{state.players[state.pending]} must claim the privilege or retire"
             )
-        if not state.alive[st.player]:
-            raise IllegalEvent("not_now", f"{state.players[st.player]} is out of the game")
+        i = st.player
+        if not state.alive[i]:
+            raise IllegalEvent("not_now", f"{state.players[i]} is out of the game")
         if not st.in_turn and not self.rules.out_of_turn:
             raise IllegalEvent(
                 "not_now",
-                f"it is {state.players[state.turn]}'s turn, not {state.players[st.player]}'s",
+                f"it is {state.players[state.turn]}'s turn, not {state.players[i]}'s",
             )
-        s = state._replace(events=state.events + 1, hit=-1)
-        if st.down:
-            s = s._replace(pins_down=_add(s.pins_down, st.player, len(st.down)))
-        if state.may_draw and state.may_draw[st.player]:
-            s = s._replace(may_draw=_set(s.may_draw, st.player, False))
+        values = list(state)
+        values[_EVENTS] = state.events + 1
+        values[_HIT] = -1
+        if st.pins or st.before:
+            values[_PINS_DOWN] = _add(state.pins_down, i, len(st.down))
+        if state.may_draw[i]:
+            values[_MAY_DRAW] = _set(state.may_draw, i, False)
         if st.in_turn:
-            s = s._replace(struck=True)
-            return self.judge(s, st)
-        return self.out_of_turn(s, st)
+            values[_STRUCK] = True
+            return self.judge(_new_tuple(TargetState, values), st)
+        return self.out_of_turn(_new_tuple(TargetState, values), st)
 
     def check_stroke(self, state: TargetState, st: Stroke) -> None:
         """Hook: game-specific ``impossible`` / ``not_now`` checks before the stroke is
@@ -1512,33 +1639,33 @@ class TargetGame(Game[TargetState]):
         """The table passes to the next player in the game after ``after`` (the player at
         the table by default)."""
         turn = next_in_game(s.alive, s.turn if after is None else after)
-        return s._replace(turn=turn, struck=False)
+        return _upd(s, turn=turn, struck=False)
 
     def scored(self, s: TargetState, i: int, score: int) -> TargetState:
         """Player ``i``'s score set to ``score`` by a stroke in turn; he may proclaim if it
         brought his total to the target."""
-        s = s._replace(scores=_set(s.scores, i, score))
+        if score == s.scores[i]:
+            return s
+        s = _upd(s, scores=_set(s.scores, i, score))
         if self.rules.proclaim and self.total(s, i) == s.cfg.target:
-            s = s._replace(hit=i)
+            s = _upd(s, hit=i)
         return s
 
     def burst(self, s: TargetState, i: int, decide: bool = True) -> TargetState:
         """Player ``i`` bursts: his score goes back to 0 (and his rack to the table); he must
         then decide (pending) or may draw a new ball, as his game says."""
-        s = s._replace(scores=_set(s.scores, i, 0), bursts=_add(s.bursts, i, 1))
+        s = _upd(s, scores=_set(s.scores, i, 0), bursts=_add(s.bursts, i, 1))
         if s.racks:
-            s = s._replace(on_table=s.on_table | s.racks[i], racks=_set(s.racks, i, 0))
+            s = _upd(s, on_table=s.on_table | s.racks[i], racks=_set(s.racks, i, 0))
         if self.rules.privilege == "draw":
-            s = s._replace(may_draw=_set(s.may_draw, i, True))
+            s = _upd(s, may_draw=_set(s.may_draw, i, True))
         elif self.rules.privilege == "decide" and decide:
-            s = s._replace(pending=i, next=DECIDE)
+            s = _upd(s, pending=i, next=DECIDE)
         return s
 
     def finish(self, s: TargetState, winner: int, shared: bool = False) -> TargetState:
         """The game over, won by ``winner`` (-1: nobody)."""
-        return s._replace(
-            over=True, winner=winner, shared=shared, pending=-1, next=NONE, run=0, owe=0
-        )
+        return _upd(s, over=True, winner=winner, shared=shared, pending=-1, next=NONE, run=0, owe=0)
 
     def _end_on_balances(self, s: TargetState) -> TargetState:
         best = max(s.scores)
@@ -1564,7 +1691,7 @@ class TargetGame(Game[TargetState]):
             raise IllegalEvent(
                 "not_now", f"proclaim: too late; {name} must wait for his turn to come round"
             )
-        return self.finish(s._replace(events=s.events + 1), who)
+        return self.finish(_upd(s, events=s.events + 1), who)
 
     def _privilege(self, s: TargetState, who: int, event: Mapping[str, Any]) -> TargetState:
         r = self.rules
@@ -1581,20 +1708,20 @@ class TargetGame(Game[TargetState]):
         if r.privilege == "draw":
             if not s.may_draw[who]:
                 raise IllegalEvent("not_now", f"privilege: not due to {name}")
-            s = s._replace(may_draw=_set(s.may_draw, who, False))
+            s = _upd(s, may_draw=_set(s.may_draw, who, False))
             fee = s.cfg.fee
         else:
             if s.pending != who:
                 raise IllegalEvent("not_now", f"privilege: not due to {name}")
             fee = s.owe * s.cfg.stake if r.privilege == "penalty" else s.cfg.fee
-            s = s._replace(pending=-1, owe=0, next=STROKE)
+            s = _upd(s, pending=-1, owe=0, next=STROKE)
         if r.draws and event.get("keep", "new") != "old":
-            s = s._replace(private=_set(s.private, who, drawn))
+            s = _upd(s, private=_set(s.private, who, drawn))
         if fee:
-            s = s._replace(paid=_add(s.paid, who, fee))
+            s = _upd(s, paid=_add(s.paid, who, fee))
             if r.privilege == "penalty":
-                s = s._replace(scores=_add(s.scores, who, -fee), pool=s.pool + fee)
-        return s._replace(events=s.events + 1)
+                s = _upd(s, scores=_add(s.scores, who, -fee), pool=s.pool + fee)
+        return _upd(s, events=s.events + 1)
 
     def _retire(self, s: TargetState, who: int) -> TargetState:
         name = s.players[who]
@@ -1602,17 +1729,17 @@ class TargetGame(Game[TargetState]):
             raise IllegalEvent("not_now", f"retire: {name} is out of the game")
         if self.rules.privilege != "penalty" and s.pending != who:
             raise IllegalEvent("not_now", f"retire: {name} is not the burst player")
-        s = self.leave(s._replace(events=s.events + 1), who)
+        s = self.leave(_upd(s, events=s.events + 1), who)
         return s
 
     def leave(self, s: TargetState, who: int) -> TargetState:
         """Player ``who`` leaves the game for good: the table passes if he was at it;
         alone, the last player wins."""
-        s = s._replace(alive=_set(s.alive, who, False))
+        s = _upd(s, alive=_set(s.alive, who, False))
         if s.pending == who:
-            s = s._replace(pending=-1, owe=0, next=STROKE)
+            s = _upd(s, pending=-1, owe=0, next=STROKE)
         if s.turn == who:
-            s = self.pass_table(s)._replace(run=0)
+            s = _upd(self.pass_table(s), run=0)
         left = [i for i, a in enumerate(s.alive) if a]
         if len(left) == 1:
             return self.win_alone(s, left[0])
@@ -1756,6 +1883,17 @@ class TargetGame(Game[TargetState]):
         return out
 
 
+_VALUES: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
+
+
+def _values(cfg: Cfg) -> dict[str, int]:
+    """The pin values of a setup as a dict (built once per distinct setup)."""
+    found = _VALUES.get(cfg.values)
+    if found is None:
+        found = _VALUES[cfg.values] = dict(cfg.values)
+    return found
+
+
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
@@ -1812,7 +1950,7 @@ class FortyOnePool(TargetGame):
                 rack &= ~(1 << b)
                 on_table |= 1 << b
             owed -= n
-        s = s._replace(racks=_set(s.racks, i, rack), on_table=on_table, owed=_set(s.owed, i, owed))
+        s = _upd(s, racks=_set(s.racks, i, rack), on_table=on_table, owed=_set(s.owed, i, owed))
         s = self.scored(s, i, _sum_of(rack))
         target = s.cfg.target
         if self.total(s, i) > target:
@@ -1845,7 +1983,7 @@ class FortyOnePool(TargetGame):
         worst = max(keys[i] for i in others)
         last = [i for i in others if keys[i] == worst]
         loser = last[0] if len(last) == 1 else -1
-        return self.finish(s._replace(loser=loser), winner, shared)
+        return self.finish(_upd(s, loser=loser), winner, shared)
 
 
 class KellyPool(TargetGame):
@@ -1874,7 +2012,7 @@ class KellyPool(TargetGame):
                 if b != CUE:
                     rack |= 1 << b
                     on_table &= ~(1 << b)
-            s = s._replace(racks=_set(s.racks, i, rack), on_table=on_table)
+            s = _upd(s, racks=_set(s.racks, i, rack), on_table=on_table)
             s = self.scored(s, i, s.scores[i] + value)
             if self.total(s, i) > s.cfg.target:
                 s = self.pass_table(self.burst(s, i))
@@ -1911,7 +2049,7 @@ class PinPool(TargetGame):
         down = {p for p, _, _ in st.pins}
         if {"head", "left", "right", "foot"} <= down and "middle" not in st.down:
             return "natural", 0
-        values = dict(s.cfg.values)
+        values = _values(s.cfg)
         value = sum(values[p] for p in down)
         if self.total(s, st.player) + value > s.cfg.target:
             return _BURST, 0
@@ -1974,8 +2112,8 @@ class BottlePool(TargetGame):
         value += 5 if by == "cue" and to in ("over", "cushion") else 0
         string = s.scores[i] + value
         if string > s.cfg.target:
-            s = s._replace(
-                scores=_set(s.scores, i, string - s.cfg.target), bursts=_add(s.bursts, i, 1)
+            s = _upd(
+                s, scores=_set(s.scores, i, string - s.cfg.target), bursts=_add(s.bursts, i, 1)
             )
             s = self.scored(s, i, string - s.cfg.target)
             return self.pass_table(s)
@@ -1986,7 +2124,7 @@ class BottlePool(TargetGame):
         others = [k for k in range(len(s.players)) if k != winner]
         low = min(s.scores[k] for k in others)
         last = [k for k in others if s.scores[k] == low]
-        return self.finish(s._replace(loser=last[0] if len(last) == 1 else -1), winner)
+        return self.finish(_upd(s, loser=last[0] if len(last) == 1 else -1), winner)
 
     def _proclaim(self, s: TargetState, who: int) -> TargetState:
         done = super()._proclaim(s, who)
@@ -2021,7 +2159,7 @@ class SkittlePool(TargetGame):
     def judge(self, s: TargetState, st: Stroke) -> TargetState:
         i = st.player
         opening = not s.opened
-        s = s._replace(opened=True)
+        s = _upd(s, opened=True)
         black = bool(st.down & _BLACK)
         if black and not opening:
             return self.pass_table(self._burst(s, i))
@@ -2029,11 +2167,11 @@ class SkittlePool(TargetGame):
             misses = s.counts[i] + 1
             if misses >= 3:
                 return self.pass_table(self._burst(s, i))
-            return self.pass_table(s._replace(counts=_set(s.counts, i, misses)))
-        s = s._replace(counts=_set(s.counts, i, 0))
+            return self.pass_table(_upd(s, counts=_set(s.counts, i, misses)))
+        s = _upd(s, counts=_set(s.counts, i, 0))
         if st.fouls or st.before - _BLACK or (opening and black):
             return self.pass_table(s)
-        values = dict(s.cfg.values)
+        values = _values(s.cfg)
         value = sum(values.get(p, 0) for p, _, _ in st.pins)
         s = self.scored(s, i, s.scores[i] + value)
         if s.scores[i] >= s.cfg.target:
@@ -2041,7 +2179,7 @@ class SkittlePool(TargetGame):
         return self.pass_table(s)
 
     def _burst(self, s: TargetState, i: int) -> TargetState:
-        return self.burst(s._replace(counts=_set(s.counts, i, 0)), i)
+        return self.burst(_upd(s, counts=_set(s.counts, i, 0)), i)
 
 
 class RedWhiteBlue(TargetGame):
@@ -2054,7 +2192,7 @@ class RedWhiteBlue(TargetGame):
         super().__init__(rules)
 
     def _chip(self, s: TargetState, i: int) -> TargetState:
-        return s._replace(paid=_add(s.paid, i, 1)) if s.cfg.chips else s
+        return _upd(s, paid=_add(s.paid, i, 1)) if s.cfg.chips else s
 
     def judge(self, s: TargetState, st: Stroke) -> TargetState:
         i = st.player
@@ -2079,12 +2217,12 @@ class RedWhiteBlue(TargetGame):
                 start += 1
             ok = own and sorted(bits) == list(range(start, start + len(bits)))
         if not ok:
-            s = s._replace(held=_set(s.held, i, 0), scores=_set(s.scores, i, 0))
-            s = s._replace(bursts=_add(s.bursts, i, 1))
+            s = _upd(s, held=_set(s.held, i, 0), scores=_set(s.scores, i, 0))
+            s = _upd(s, bursts=_add(s.bursts, i, 1))
             return self.pass_table(self._chip(s, i))
         for k in bits:
             held |= 1 << k
-        s = s._replace(held=_set(s.held, i, held), scores=_set(s.scores, i, bin(held).count("1")))
+        s = _upd(s, held=_set(s.held, i, held), scores=_set(s.scores, i, bin(held).count("1")))
         if held == 0b111:
             return self.finish(s, i)
         return s
@@ -2109,12 +2247,12 @@ class TwoPinPool(TargetGame):
             scores = tuple(
                 v + unit if k != i else v - unit * (n - 1) for k, v in enumerate(s.scores)
             )
-            return self.pass_table(s._replace(scores=scores))
+            return self.pass_table(_upd(s, scores=scores))
         if white_in_pins and "black" not in down:
             scores = tuple(
                 v - unit if k != i else v + unit * (n - 1) for k, v in enumerate(s.scores)
             )
-            s = s._replace(scores=scores, pool=s.pool + 1)
+            s = _upd(s, scores=scores, pool=s.pool + 1)
             if s.cfg.pools is not None and s.pool >= s.cfg.pools:
                 return self._end_on_balances(s)
             return s
@@ -2146,11 +2284,11 @@ class BouchonPool(TargetGame):
             if st.cushion or bank:
                 return self.win_alone(s, i)
         if k:
-            s = s._replace(pending=i, owe=k, next=DECIDE)
+            s = _upd(s, pending=i, owe=k, next=DECIDE)
         return self.pass_table(s)
 
     def win_alone(self, s: TargetState, i: int) -> TargetState:
-        s = s._replace(scores=_add(s.scores, i, s.pool), pool=0)
+        s = _upd(s, scores=_add(s.scores, i, s.pool), pool=0)
         return self.finish(s, i)
 
 
@@ -2171,20 +2309,20 @@ class StagedPool(TargetGame):
         if s.next == OPENING:
             return s
         st_ = self.stage(s.scores[s.turn] + s.run)
-        return s._replace(next=CALL if st_ == 3 else STROKE)
+        return _upd(s, next=CALL if st_ == 3 else STROKE)
 
     def bank(self, s: TargetState) -> TargetState:
         """The run banked and the table passed."""
         i = s.turn
-        s = s._replace(scores=_add(s.scores, i, s.run), run=0)
+        s = _upd(s, scores=_add(s.scores, i, s.run), run=0)
         return self._next(self.pass_table(s))
 
     def hand_out(self, s: TargetState, overrun: bool = False) -> TargetState:
         """The run lost and the table passed (and the bull dog's extra point)."""
         i = s.turn
-        s = s._replace(run=0)
+        s = _upd(s, run=0)
         if overrun:
-            s = s._replace(bursts=_add(s.bursts, i, 1))
+            s = _upd(s, bursts=_add(s.bursts, i, 1))
         return self._next(self.pass_table(s))
 
     def judge(self, s: TargetState, st: Stroke) -> TargetState:
@@ -2204,7 +2342,7 @@ class StagedPool(TargetGame):
                 return self.overrun(s)
         if worth == 0:
             return self.bank(s)
-        return self._next(s._replace(run=s.run + worth))
+        return self._next(_upd(s, run=s.run + worth))
 
     def overrun(self, s: TargetState) -> TargetState:
         """Hook: going past a stage's exact total."""
@@ -2219,7 +2357,7 @@ class BullDogPool(StagedPool):
     def penalty(self, s: TargetState, overrun: bool = False) -> TargetState:
         i = s.turn
         if s.scores[i] > 40:
-            s = s._replace(scores=_add(s.scores, i, -1))
+            s = _upd(s, scores=_add(s.scores, i, -1))
         return self.hand_out(s, overrun)
 
     def overrun(self, s: TargetState) -> TargetState:
@@ -2229,7 +2367,7 @@ class BullDogPool(StagedPool):
         if s.next == OPENING:
             if st.first != 3:
                 return s
-            s = s._replace(next=STROKE)
+            s = _upd(s, next=STROKE)
         stage = self.stage(s.scores[s.turn] + s.run)
         i = s.turn
         if (
@@ -2245,10 +2383,10 @@ class BullDogPool(StagedPool):
         sel = s.selected[i]
         pocket = dict(st.pots).get(CUE, None) if CUE in st.potted else None
         if CUE in st.potted and pocket == st.call and (sel == 0 or st.first == sel):
-            s = s._replace(scores=_add(s.scores, i, s.run), run=0)
+            s = _upd(s, scores=_add(s.scores, i, s.run), run=0)
             return self.finish(s, i)
         if sel == 0:
-            s = s._replace(selected=_set(s.selected, i, st.first))
+            s = _upd(s, selected=_set(s.selected, i, st.first))
         return self.bank(s)
 
 
@@ -2262,12 +2400,12 @@ class CowboyPool(StagedPool):
         i = s.turn
         cue_miss = st.miss and CUE in st.potted
         if cue_miss and s.counts[i]:
-            s = s._replace(run=0, counts=_set(s.counts, i, 0), next=STROKE)
+            s = _upd(s, run=0, counts=_set(s.counts, i, 0), next=STROKE)
             s = self.leave(s, i)
             return self._next(s)
-        s = s._replace(counts=_set(s.counts, i, 1 if cue_miss else 0))
+        s = _upd(s, counts=_set(s.counts, i, 1 if cue_miss else 0))
         if s.next == OPENING:
-            s = s._replace(next=STROKE)
+            s = _upd(s, next=STROKE)
             if st.first != 3:
                 return self.hand_out(s)
         stage = self.stage(s.scores[i] + s.run)
@@ -2280,7 +2418,7 @@ class CowboyPool(StagedPool):
             return self.hand_out(s)
         if CUE in st.potted:
             if dict(st.pots)[CUE] == st.call:
-                s = s._replace(scores=_set(s.scores, i, s.scores[i] + s.run + 1), run=0)
+                s = _upd(s, scores=_set(s.scores, i, s.scores[i] + s.run + 1), run=0)
                 return self.finish(s, i)
             return self.hand_out(s)
         return self.bank(s)
