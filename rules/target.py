@@ -565,7 +565,7 @@ def _upd(s: TargetState, **changes: Any) -> TargetState:
     values = list(s)
     for key, value in changes.items():
         values[_IX[key]] = value
-    return _new_tuple(TargetState, values)  # type: ignore[no-any-return]
+    return _new_tuple(TargetState, values)
 
 
 _EVENTS, _HIT, _PINS_DOWN, _MAY_DRAW, _STRUCK = (
@@ -1442,7 +1442,7 @@ class TargetGame(Game[TargetState]):
             raise IllegalEvent("game_over", "the game is over")
         if type(event) is not dict and not isinstance(event, Mapping):
             raise InvalidEvent("unknown_type", "an event must be a JSON object")
-        kind = event.get("type")
+        kind: Any = event.get("type")
         declared = self._declared.get(kind) if isinstance(kind, str) else None
         if declared is None:
             raise InvalidEvent(
@@ -1696,7 +1696,7 @@ class TargetGame(Game[TargetState]):
     def _privilege(self, s: TargetState, who: int, event: Mapping[str, Any]) -> TargetState:
         r = self.rules
         name = s.players[who]
-        drawn = event.get("drawn")
+        drawn: int = event.get("drawn") or 0
         if r.draws:
             if not s.cfg.low <= drawn <= s.cfg.high:
                 raise InvalidEvent(
@@ -2601,6 +2601,37 @@ def _bottle_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool
     return ev
 
 
+def _staged_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool) -> dict[str, Any]:
+    """Bull dog and cow-boy: a player who mostly makes what his stage needs."""
+    assert isinstance(g, StagedPool)
+    if rng.random() < 0.25:
+        return _pool_stroke(g, rng, s, late)
+    balls = list(g.rules.balls)
+    if s.next == OPENING:
+        return {"type": "stroke", "contacts": [3, rng.choice((2, 5) if 2 in balls else (1, 5))]}
+    points = s.scores[s.turn] + s.run
+    stage = g.stage(points)
+    if stage == 3:
+        first = 1 if g.id == "cowboy_pool" else (s.selected[s.turn] or rng.choice(balls))
+        call = rng.choice(POCKETS)
+        pocket = call if late or rng.random() < 0.1 else rng.choice(POCKETS)
+        return {
+            "type": "stroke",
+            "contacts": [first],
+            "call": call,
+            "pots": [{"ball": CUE, "pocket": pocket}],
+        }
+    limit = g.first if stage == 1 else g.second
+    need = limit - points
+    ball = rng.choice(balls)
+    other = rng.choice([b for b in balls if b != ball])
+    if stage == 1 and ball <= need and rng.random() < 0.5:
+        return {"type": "stroke", "contacts": [ball], "pots": [{"ball": ball}]}
+    if need >= 1 and rng.random() < 0.8:
+        return {"type": "stroke", "contacts": [ball, CUSHION, other]}
+    return {"type": "stroke", "contacts": [ball, CUSHION]}
+
+
 _MAKERS: dict[str, Callable[[TargetGame, random.Random, TargetState, bool], dict[str, Any]]] = {
     "forty_one_pool": _pool_stroke,
     "kelly_pool": _pool_stroke,
@@ -2612,6 +2643,6 @@ _MAKERS: dict[str, Callable[[TargetGame, random.Random, TargetState, bool], dict
     "red_white_blue_chicago": _pin_stroke,
     "two_pin_pool": _pin_stroke,
     "bouchon_pool": _pin_stroke,
-    "bull_dog_pool": _pool_stroke,
-    "cowboy_pool": _pool_stroke,
+    "bull_dog_pool": _staged_stroke,
+    "cowboy_pool": _staged_stroke,
 }
