@@ -46,7 +46,7 @@ and :attr:`TargetGame.display`.
 ...     {"type": "stroke", "contacts": ["white"], "pins": [{"pin": "white"}]},
 ... ])
 >>> g.view(s)["scores"], g.view(s)["over"], g.view(s)["winner"]
-({'Ann': -2, 'Bob': 3, 'Cat': -1}, True, 'Bob')
+({'Ann': -3, 'Bob': 3, 'Cat': 0}, True, 'Bob')
 """
 
 from __future__ import annotations
