@@ -31,13 +31,14 @@ bull_dog_pool              Bull dog pool                                    1761
 cowboy_pool                Cow-boy pool                                     1793-1849
 =========================  ===============================================  ===========
 
-Pieces the shared core does not offer yet, built here behind named functions (see
-``docs/games/*.md``): union-typed fields (a ball is a JSON number or ``"cue"``; ``players``
-is a list or a whole number) and setup-dependent choices (a player's name, a ``spot`` ball)
-are checked by :func:`check_event_fields` and :func:`check_setup_fields`; the rotation by
-:func:`next_in_game`; declared statistics, display keys and the outcome by
-:meth:`TargetGame.outcome`, :attr:`TargetGame.statistics`, :meth:`TargetGame.player_statistics`
-and :attr:`TargetGame.display`.
+Built on the core's pieces: the players are a :class:`~rules.core.Seating` (the table
+passes with ``advance``, a player who retires or forfeits is knocked out); balls are union
+fields (a JSON number or ``"cue"``); a player's name, a Parisian cup and a drawn small ball
+are setup-dependent choices (``choices_from``); the result is a typed
+:class:`~rules.core.Outcome`; the statistics are declared :class:`~rules.core.Stat` declarations.
+One piece is the family's own, :func:`structure_refusal`: the page orders its refusals by
+code across the whole event (an unknown field anywhere before a missing one, before a bad
+value), where the core checks field by field.
 
 >>> from rules import get, replay
 >>> g = get("two_pin_pool")
@@ -52,11 +53,27 @@ and :attr:`TargetGame.display`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rules.core import EventType, Field, Foul, Game, IllegalEvent, InvalidEvent, Option, replay
+from rules.core import (
+    EventType,
+    Field,
+    Foul,
+    Game,
+    IllegalEvent,
+    InvalidEvent,
+    Option,
+    Outcome,
+    Participants,
+    Seating,
+    Stat,
+    player_field,
+    replay,
+    validate_event,
+    validate_setup,
+)
 from rules.registry import register
 
 __all__ = [
@@ -67,9 +84,7 @@ __all__ = [
     "TargetGame",
     "TargetRules",
     "TargetState",
-    "check_event_fields",
-    "check_setup_fields",
-    "next_in_game",
+    "structure_refusal",
     "simulate",
 ]
 
@@ -529,8 +544,7 @@ class TargetState(NamedTuple):
     cfg: Cfg
     scores: tuple[int, ...]
     paid: tuple[int, ...]
-    alive: tuple[bool, ...]
-    turn: int = 0
+    seats: Seating
     pending: int = -1
     owe: int = 0
     next: str = STROKE
@@ -554,6 +568,16 @@ class TargetState(NamedTuple):
     opened: bool = False
     bursts: tuple[int, ...] = ()
     pins_down: tuple[int, ...] = ()
+
+    @property
+    def turn(self) -> int:
+        """The player at the table."""
+        return self.seats.turn
+
+    @property
+    def alive(self) -> tuple[bool, ...]:
+        """Who is still in the game."""
+        return tuple(not out for out in self.seats.out)
 
 
 _IX = {name: i for i, name in enumerate(TargetState._fields)}
@@ -587,21 +611,6 @@ def _balls_of(mask: int) -> list[int]:
 
 def _sum_of(mask: int) -> int:
     return sum(n for n in NUMBERED if mask >> n & 1)
-
-
-def next_in_game(alive: Sequence[bool], after: int) -> int:
-    """The next player after ``after`` in the order of play who is still in the game
-    (wrapping round); ``after`` itself if nobody else is.
-
-    >>> next_in_game((True, False, True), 0), next_in_game((True, False, True), 2)
-    (2, 0)
-    """
-    n = len(alive)
-    for step in range(1, n + 1):
-        i = (after + step) % n
-        if alive[i]:
-            return i
-    return after
 
 
 # ------------------------------------------------------------------- the parsed stroke
@@ -646,247 +655,75 @@ class Stroke(NamedTuple):
 
 # ------------------------------------------------------------------------ validation
 
-_UNKNOWN, _MISSING, _BAD = 0, 1, 2
-_CODES = ("unknown_field", "missing_field", "bad_value")
 
+def structure_refusal(
+    fields: Sequence[Field], obj: Mapping[str, Any], path: str
+) -> InvalidEvent | None:
+    """The first ``unknown_field``, else the first ``missing_field``, anywhere in ``obj``
+    (nested pots, pins and the bottle included), or None.
 
-def _same(value: Any, choice: Any) -> bool:
-    return value == choice and type(value) is type(choice)
+    The core checks field by field; the page orders its refusals by code ("the checks run
+    in the order of this table"), so when the core answers ``missing_field`` or
+    ``bad_value`` the game asks this first whether an earlier code applies elsewhere in
+    the event. Only called on the refusal path.
 
-
-def _type_ok(kind: str, value: Any) -> bool:
-    if kind == "int":
-        return type(value) is int
-    if kind == "bool":
-        return type(value) is bool
-    if kind == "str":
-        return type(value) is str
-    if kind == "list":
-        return type(value) is list or type(value) is tuple
-    if kind == "object":
-        return isinstance(value, Mapping)
-    return isinstance(value, (int, float)) and type(value) is not bool  # pragma: no cover
-
-
-def _scan(f: Field, value: Any, path: str, errs: list[Any]) -> None:
-    """Check one value; record the first error of each rank in ``errs``."""
-    if value is None:
-        if not (f.nullable or (not f.required and f.default is None)):
-            _err(errs, _BAD, f"{path} must not be null")
-        return
-    choices = f.choices
-    if isinstance(choices, tuple):
-        # a union-typed field: the choices say which values (and JSON types) it takes
-        for c in choices:
-            if value == c and type(value) is type(c):
-                break
-        else:
-            allowed = ", ".join(repr(c) for c in choices)
-            _err(errs, _BAD, f"{path} must be one of {allowed}, not {value!r}")
-        return
-    if not _type_ok(f.type, value):
-        _err(errs, _BAD, f"{path} has the wrong type (expected {f.type})")
-        return
-    if f.type == "list" and f.item is not None:
-        for i, element in enumerate(value):
-            _scan(f.item, element, f"{path}[{i}]", errs)
-    elif f.type == "object" and f.fields:
-        _scan_object(f.fields, value, path, errs)
-
-
-def _scan_object(
-    fields: Sequence[Field], obj: Mapping[str, Any], path: str, errs: list[Any]
-) -> None:
+    >>> pot = Field("pot", "object", "a pot", fields=(Field("ball", "int", "b", required=True),))
+    >>> f = (Field("n", "int", "n"), Field("pots", "list", "p", item=pot))
+    >>> structure_refusal(f, {"n": "x", "pots": [{"hole": 1}]}, "stroke").code
+    'unknown_field'
+    """
+    missing: InvalidEvent | None = None
     names = {f.name for f in fields}
     for key in obj:
-        if key not in names:
-            _err(errs, _UNKNOWN, f"{path}: unknown field {key!r}")
+        if key not in names and key != "type":
+            return InvalidEvent("unknown_field", f"{path}: unknown field {key!r}")
     for f in fields:
+        value = obj.get(f.name)
         if f.name not in obj:
-            if f.required:
-                _err(errs, _MISSING, f"{path}.{f.name} is required")
+            if f.required and missing is None:
+                missing = InvalidEvent("missing_field", f"{path}: {f.name} is required")
             continue
-        _scan(f, obj[f.name], f"{path}.{f.name}", errs)
+        found = _nested_refusal(f, value, f"{path}.{f.name}")
+        if found is not None:
+            if found.code == "unknown_field":
+                return found
+            missing = missing or found
+    return missing
 
 
-def _err(errs: list[Any], rank: int, message: str) -> None:
-    if errs[rank] is None:
-        errs[rank] = message
-
-
-#: Compiled checkers, one per declared field (fields live as long as their game).
-_FAST: dict[int, tuple[Field, Callable[[Any], bool]]] = {}
-
-
-def _fast_ok(f: Field, value: Any) -> bool:
-    """Whether ``value`` is valid for ``f`` (the quick path; :func:`_scan` explains why not)."""
-    entry = _FAST.get(id(f))
-    if entry is None or entry[0] is not f:
-        entry = (f, _compile(f))
-        _FAST[id(f)] = entry
-    return entry[1](value)
-
-
-def _compile(f: Field) -> Callable[[Any], bool]:
-    nullable = f.nullable or (not f.required and f.default is None)
-    if isinstance(f.choices, tuple):
-        allowed = frozenset((type(c), c) for c in f.choices)
-
-        def one_of(value: Any) -> bool:
-            if value is None:
-                return nullable
-            try:
-                return (type(value), value) in allowed
-            except TypeError:
-                return False
-
-        return one_of
-    kind = f.type
-    if kind == "list" and f.item is not None:
-        item = _compile(f.item)
-
-        def each(value: Any) -> bool:
-            if value is None:
-                return nullable
-            if type(value) is not list and type(value) is not tuple:
-                return False
-            for v in value:
-                if not item(v):
-                    return False
-            return True
-
-        return each
-    if kind == "object" and f.fields:
-        subs = {sub.name: _compile(sub) for sub in f.fields}
-        required = tuple(sub.name for sub in f.fields if sub.required)
-
-        def obj(value: Any) -> bool:
-            if value is None:
-                return nullable
-            if type(value) is not dict and not isinstance(value, Mapping):
-                return False
-            for key, v in value.items():
-                check = subs.get(key)
-                if check is None or not check(v):
-                    return False
-            return all(name in value for name in required)
-
-        return obj
-
-    def plain(value: Any) -> bool:
-        if value is None:
-            return nullable
-        return _type_ok(kind, value)
-
-    return plain
-
-
-def check_event_fields(
-    event: Mapping[str, Any], declared: Mapping[str, Field], kind: str, extra_missing: str = ""
-) -> None:
-    """Check an event's fields against its declaration, with union-typed fields (a field
-    whose ``choices`` mix JSON types takes any of them, each with its own type).
-
-    Refusals come in the page's order whatever the field order: ``unknown_field``, then
-    ``missing_field``, then ``bad_value``; each message names the field.
-
-    >>> d = {"pots": Field("pots", "list", "", default=(), item=Field("pot", "object", "",
-    ...      fields=(Field("ball", "str", "", required=True, choices=(1, 2, "cue")),)))}
-    >>> check_event_fields({"type": "stroke", "pots": [{"ball": "cue"}, {"ball": 2}]}, d, "stroke")
-    >>> check_event_fields({"type": "stroke", "pots": [{"ball": "2"}], "x": 1}, d, "stroke")
-    Traceback (most recent call last):
-    ...
-    rules.core.InvalidEvent: unknown_field: stroke: unknown field 'x'
-    """
-    if not extra_missing:
-        ok = True
-        for key, value in event.items():
-            f = declared.get(key)
-            if f is None:
-                if key != "type":
-                    ok = False
-                    break
-            elif not _fast_ok(f, value):  # compiled once per field
-                ok = False
-                break
-        if ok:
-            for f in declared.values():
-                if f.required and f.name not in event:
-                    ok = False
-                    break
-            if ok:
-                return
-    errs: list[Any] = [None, None, None]
-    for key in event:
-        if key != "type" and key not in declared:
-            _err(errs, _UNKNOWN, f"{kind}: unknown field {key!r}")
-    for name, f in declared.items():
-        if name not in event:
-            if f.required:
-                _err(errs, _MISSING, f"{kind}: {name} is required")
-            continue
-        _scan(f, event[name], f"{kind}.{name}", errs)
-    if extra_missing:
-        _err(errs, _MISSING, extra_missing)
-    for rank in (_UNKNOWN, _MISSING, _BAD):
-        if errs[rank] is not None:
-            raise InvalidEvent(_CODES[rank], errs[rank])
-
-
-def check_setup_fields(setup: Any, options: Sequence[Field]) -> dict[str, Any]:
-    """The setup with defaults filled in; ``bad_setup`` (index -1) for an unknown key, a
-    wrong type or a value outside its choices. ``players`` may be a list of names or a
-    whole number (a union type the core does not declare yet)."""
-    if setup is None:
-        setup = {}
-    if not isinstance(setup, Mapping):
-        raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
-    errs: list[Any] = [None, None, None]
-    declared = {f.name: f for f in options}
-    for key in setup:
-        if key not in declared:
-            _err(errs, _UNKNOWN, f"setup: unknown key {key!r}")
-    out: dict[str, Any] = {}
-    for name, f in declared.items():
-        value = setup.get(name)
-        if name not in setup:
-            if f.required:
-                _err(errs, _MISSING, f"setup: {name} is required")
-            out[name] = f.default
-            continue
-        if name == "players" and type(value) is int:
-            out[name] = value
-            continue
-        _scan(f, value, f"setup.{name}", errs)
-        out[name] = f.default if value is None and not f.nullable else value
-    for message in errs:
-        if message is not None:
-            raise InvalidEvent("bad_setup", message, -1)
-    return out
+def _nested_refusal(f: Field, value: Any, path: str) -> InvalidEvent | None:
+    if f.type == "list" and f.item is not None and isinstance(value, (list, tuple)):
+        missing = None
+        for i, element in enumerate(value):
+            found = _nested_refusal(f.item, element, f"{path}[{i}]")
+            if found is not None:
+                if found.code == "unknown_field":
+                    return found
+                missing = missing or found
+        return missing
+    if f.type == "object" and f.fields and isinstance(value, Mapping):
+        return structure_refusal(f.fields, value, path)
+    return None
 
 
 # ------------------------------------------------------------------------ statistics
 
 
-class Stat(NamedTuple):
-    """A declared player statistic: its ``name``, a short ``label`` and a ``doc``."""
-
-    name: str
-    label: str
-    doc: str
-
-
 _STATS = {
-    "won": Stat("won", "Games won", "1 for the winner of the game, else 0"),
+    "won": Stat("won", "Games won", "sum", "1 for the winner of the game, else 0"),
     "bursts": Stat(
         "bursts",
         "Bursts",
-        "strokes that went past the target (or broke the order) and cost the player his count",
+        "sum",
+        "strokes that went past the target (or broke the order of the pins) and cost the "
+        "player his count",
     ),
-    "balls": Stat("balls", "Balls in rack", "numbered balls in the player's rack at the end"),
-    "pins": Stat("pins", "Pins knocked", "pins (corks) down on the player's strokes"),
-    "balance": Stat("balance", "Net balance", "what the player won less what he paid"),
-    "paid": Stat("paid", "Paid in", "units paid into the pool: fees, chips, new lives"),
+    "balls": Stat(
+        "balls", "Balls in rack", "sum", "numbered balls in the player's rack at the end"
+    ),
+    "pins": Stat("pins", "Pins knocked", "sum", "pins (corks) down on the player's strokes"),
+    "balance": Stat("balance", "Net balance", "sum", "what the player won less what he paid"),
+    "paid": Stat("paid", "Paid in", "sum", "units paid into the pool: fees, chips, new lives"),
 }
 
 _KEY_LABELS = {
@@ -911,6 +748,22 @@ _KEY_LABELS = {
 }
 
 # ----------------------------------------------------------------------------- game
+
+
+def _ball_field(name: str, doc: str, balls: tuple[Any, ...], words: tuple[str, ...]) -> Field:
+    """A ball (or contact) field: a union of the numbered balls (JSON numbers) and the
+    named words (``"cue"``, ``"cushion"``, ``"bottle"``) where the balls are numbers."""
+    if balls and all(type(b) is int for b in balls):
+        return Field(
+            name,
+            "union",
+            doc,
+            variants=(
+                Field("number", "int", "a numbered ball", choices=balls),
+                Field("word", "str", " or ".join(words), choices=words),
+            ),
+        )
+    return Field(name, "str", doc, choices=(*balls, *words))
 
 
 def _pin_field(rules: TargetRules, name: str, doc: str) -> Field:
@@ -952,8 +805,8 @@ class TargetGame(Game[TargetState]):
     """
 
     family = "target"
-    players = "2 or more individuals in rotation"
-    participants = "individuals"
+    players = "2 or more, in rotation"
+    participants = Participants(("players",), min=2, max=None, count=True)
 
     def __init__(self, rules: TargetRules) -> None:
         self.rules = rules
@@ -967,14 +820,14 @@ class TargetGame(Game[TargetState]):
         self.events = self._events()
         self._declared = {e.type: {f.name: f for f in e.fields} for e in self.events}
         self.state_doc = self._state_doc()
-        self.statistics: tuple[Stat, ...] = tuple(_STATS[s] for s in rules.stats)
+        self.statistics = tuple(_STATS[s] for s in rules.stats)
         keys = ["scores", "at_table", "next"]
         if rules.privilege or rules.retire:
             keys += ["in_game", "pending"]
         if rules.privilege in ("decide", "penalty") or rules.id.startswith("red_white"):
             keys.append("paid")
         keys += list(rules.state_keys)
-        self.display: tuple[tuple[str, str], ...] = tuple((k, _KEY_LABELS[k]) for k in keys)
+        self.display = tuple((k, _KEY_LABELS[k]) for k in keys)
 
     # -- vocabulary ------------------------------------------------------------
 
@@ -983,11 +836,18 @@ class TargetGame(Game[TargetState]):
         opts = [
             Option(
                 "players",
-                "list",
+                "union",
                 ("P1", "P2"),
-                "the order of play, first to play first: two or more distinct non-empty names, "
-                'or a whole number n >= 2 meaning "P1" ... "Pn"',
-                item=Field("player", "str", "a player's name"),
+                "the order of play (as the thrown small balls set it), first to play first",
+                variants=(
+                    Field(
+                        "names",
+                        "list",
+                        "two or more distinct non-empty names",
+                        item=Field("name", "str", "a player's name"),
+                    ),
+                    Field("count", "int", 'n >= 2: "P1" ... "Pn"', minimum=2),
+                ),
             )
         ]
         if "private" in d:
@@ -997,9 +857,11 @@ class TargetGame(Game[TargetState]):
                     "object",
                     None,
                     "name -> the private small ball the player drew: one entry for every "
-                    "player, whole numbers inside private_range, no two equal (required)",
-                    item=Field("number", "int", "a private small ball"),
-                    required=True,
+                    "player, whole numbers inside private_range, no two equal. The page marks "
+                    "it required; left out, the engine draws them (a shuffle seeded by the "
+                    "game and the players' names) so a game can start from names alone",
+                    item=Field("number", "int", "a private small ball", minimum=1),
+                    choices_from="players",
                 )
             )
             opts.append(
@@ -1009,12 +871,19 @@ class TargetGame(Game[TargetState]):
                     d["private_range"],
                     "[low, high]: the numbers of the private small balls, 1 <= low <= high < "
                     "target, at least as many as players",
-                    item=Field("number", "int", "a bound"),
+                    item=Field("number", "int", "a bound", minimum=1),
                 )
             )
         if "target" in d:
             opts.append(
-                Option("target", "int", d["target"], "the total to make exactly (at least 1)")
+                Option(
+                    "target",
+                    "int",
+                    d["target"],
+                    "the total to make exactly"
+                    + (" (skittle: that many or more)" if self.rules.id == "skittle_pool" else ""),
+                    minimum=1,
+                )
             )
         if "privilege_fee" in d:
             opts.append(
@@ -1022,7 +891,8 @@ class TargetGame(Game[TargetState]):
                     "privilege_fee",
                     "int",
                     d["privilege_fee"],
-                    "what claiming the privilege (playing on after a burst) costs (>= 0)",
+                    "what claiming the privilege (playing on after a burst) costs",
+                    minimum=0,
                 )
             )
         if "pin_values" in d:
@@ -1037,7 +907,13 @@ class TargetGame(Game[TargetState]):
                     + ", ".join(f"{p} {v}" for p, v in d["pin_values"].items())
                     + ")",
                     fields=tuple(
-                        Field(p, "int", f"the {p} pin's value", default=d["pin_values"][p])
+                        Field(
+                            p,
+                            "int",
+                            f"the {p} pin's value",
+                            default=d["pin_values"][p],
+                            minimum=1,
+                        )
                         for p in pins
                     ),
                 )
@@ -1056,7 +932,7 @@ class TargetGame(Game[TargetState]):
                 )
             )
         if "unit" in d:
-            opts.append(Option("unit", "int", 1, 'the amount "per ball" (>= 1)'))
+            opts.append(Option("unit", "int", 1, 'the amount "per ball"', minimum=1))
         if "pools" in d:
             opts.append(
                 Option(
@@ -1065,17 +941,26 @@ class TargetGame(Game[TargetState]):
                     1,
                     "the game ends when that many pools have been won; null: only time_up ends it",
                     nullable=True,
+                    minimum=1,
                 )
             )
         if "stake" in d:
             opts.append(
-                Option("stake", "int", 1, "the stake per head, and the price of each new life")
+                Option(
+                    "stake",
+                    "int",
+                    1,
+                    "the stake per head, and the price of each new life",
+                    minimum=1,
+                )
             )
         return tuple(opts)
 
     def _events(self) -> tuple[EventType, ...]:
         r = self.rules
-        player = Field("player", "str", "the name of the player who struck (default: at the table)")
+        player = player_field(
+            "the player who struck (default: the player at the table)", required=False
+        )
         fields: list[Field] = [player]
         if r.called:
             fields.append(
@@ -1097,21 +982,22 @@ class TargetGame(Game[TargetState]):
                     + (", the bottle" if extra else "")
                     + " (an entry may repeat; never the struck ball itself)",
                     default=(),
-                    item=Field(
-                        "contact",
-                        "str",
-                        "a ball or a cushion",
-                        choices=(*r.balls, CUSHION, *extra),
+                    item=_ball_field(
+                        "contact", "a ball touched, or a cushion", r.balls, (CUSHION, *extra)
                     ),
                 )
             )
         if r.pocket:
+            ball = _ball_field(
+                "ball", 'the ball (a number, or "cue" for the striker\'s ball)', r.balls, (CUE,)
+            )
             ball = Field(
-                "ball",
-                "str",
-                'the ball (a number, or "cue" for the striker\'s ball)',
+                ball.name,
+                ball.type,
+                ball.doc,
                 required=True,
-                choices=(*r.balls, CUE),
+                choices=ball.choices,
+                variants=ball.variants,
             )
             pocket = Field("pocket", "str", "the pocket", choices=POCKETS)
             fields.append(
@@ -1129,7 +1015,7 @@ class TargetGame(Game[TargetState]):
                     "list",
                     "balls forced off the table",
                     default=(),
-                    item=Field("ball", "str", "a ball", choices=(*r.balls, CUE)),
+                    item=_ball_field("ball", 'a ball, or "cue"', r.balls, (CUE,)),
                 )
             )
         if r.pins:
@@ -1205,6 +1091,7 @@ class TargetGame(Game[TargetState]):
                     "cup",
                     "int",
                     "the cup the ball lodged in, or null when it stayed on the board or rolled off",
+                    choices_from="cups",
                 )
             )
         if "spot" in r.extra_fields:
@@ -1215,7 +1102,7 @@ class TargetGame(Game[TargetState]):
                     "the balls of his rack the player gives back to pay what he owes (default: "
                     "the lowest)",
                     default=(),
-                    item=Field("ball", "int", "a ball number", choices=NUMBERED),
+                    item=Field("ball", "int", "a ball number", minimum=1, maximum=15),
                 )
             )
         if r.fouls:
@@ -1231,7 +1118,7 @@ class TargetGame(Game[TargetState]):
                 )
             )
         events = [EventType("stroke", "one stroke", tuple(fields))]
-        who = Field("player", "str", "the player", required=True)
+        who = player_field("the player")
         if r.proclaim:
             events.append(
                 EventType(
@@ -1245,7 +1132,13 @@ class TargetGame(Game[TargetState]):
             if r.draws:
                 pf = (
                     who,
-                    Field("drawn", "int", "the small ball drawn", required=True),
+                    Field(
+                        "drawn",
+                        "int",
+                        "the small ball drawn (inside private_range)",
+                        required=True,
+                        choices_from="small_balls",
+                    ),
                     Field(
                         "keep",
                         "str",
@@ -1307,14 +1200,28 @@ class TargetGame(Game[TargetState]):
         return doc
 
     def describe(self) -> dict[str, Any]:
-        """The core's description plus the family's declarations: statistics, display keys
-        with labels, participants, and the source lines."""
+        """The core's description (statistics, display, participants and choice sets
+        included) plus where the rules come from."""
         d = super().describe()
-        d["statistics"] = [s._asdict() for s in self.statistics]
-        d["display"] = [{"key": k, "label": label} for k, label in self.display]
-        d["participants"] = self.participants
         d["source"] = f"Modern Billiards (Brunswick, 1908), lines {self.rules.lines}"
         return d
+
+    def seating(self, state: TargetState) -> Seating:
+        """The players in their order of play, who is at the table, who has left."""
+        return state.seats
+
+    def choice_sets(self, state: TargetState) -> dict[str, list[Any]]:
+        """The players, plus the board's cups (Parisian) and the small balls a privilege
+        may draw (forty-one, Kelly, pin pool)."""
+        sets = state.seats.choice_sets()
+        sets["cups"] = list(range(1, state.cfg.cups + 1))
+        sets["small_balls"] = list(range(state.cfg.low, state.cfg.high + 1))
+        return sets
+
+    choice_set_doc = {
+        "cups": "the cups of the Parisian board, 1 to cups",
+        "small_balls": "the numbers of the small balls, private_range",
+    }
 
     # -- setup -----------------------------------------------------------------
 
@@ -1328,97 +1235,55 @@ class TargetGame(Game[TargetState]):
         >>> g.initial({"players": ["Ann"], "private": {"Ann": 3}})
         Traceback (most recent call last):
         ...
-        rules.core.InvalidEvent: bad_setup: players: two or more are needed (event -1)
+        rules.core.InvalidEvent: bad_setup: at least 2 players are needed, not 1 (event -1)
         """
-        values = check_setup_fields(setup, self.options)
-        raw = values["players"]
-        if type(raw) is int:
-            if raw < 2:
-                raise InvalidEvent("bad_setup", "players: two or more are needed", -1)
-            players = tuple(f"P{i}" for i in range(1, raw + 1))
-        else:
-            players = tuple(raw)
-            if len(players) < 2:
-                raise InvalidEvent("bad_setup", "players: two or more are needed", -1)
-            if not all(players) or len(set(players)) != len(players):
-                raise InvalidEvent("bad_setup", "players: distinct non-empty names needed", -1)
+        raw = {} if setup is None else setup
+        no_pools = isinstance(raw, Mapping) and "pools" in raw and raw["pools"] is None
+        if no_pools:  # null is a value here (only time_up ends it), not "the default"
+            raw = {k: v for k, v in raw.items() if k != "pools"}
+        values = validate_setup(self, raw)
+        seats = self.participants.seat(values)
+        players = seats.parties
         n = len(players)
-
-        def at_least(key: str, low: int) -> int:
-            v = values.get(key)
-            if v is not None and v < low:
-                raise InvalidEvent("bad_setup", f"{key} must be at least {low}", -1)
-            return v if v is not None else 0
-
         d = self._defaults
-        target = at_least("target", 1) if "target" in d else 0
-        fee = at_least("privilege_fee", 0) if "privilege_fee" in d else 0
-        unit = at_least("unit", 1) if "unit" in d else 1
-        stake = at_least("stake", 1) if "stake" in d else 1
-        pools = values.get("pools")
-        if pools is not None and pools < 1:
-            raise InvalidEvent("bad_setup", "pools must be at least 1, or null", -1)
+        target = values.get("target") or 0
         pin_values: tuple[tuple[str, int], ...] = ()
         if "pin_values" in d:
-            given = values.get("pin_values") or {}
             merged = dict(d["pin_values"])
-            for pin, v in given.items():
-                if v is None:
-                    continue
-                if v < 1:
-                    raise InvalidEvent("bad_setup", f"pin_values.{pin} must be at least 1", -1)
-                merged[pin] = v
+            for pin, v in (values.get("pin_values") or {}).items():
+                if v is not None:
+                    merged[pin] = v
             pin_values = tuple(merged.items())
         low = high = 0
         private: tuple[int, ...] = ()
         if self.rules.private:
-            rng = values["private_range"]
-            if (
-                len(rng) != 2
-                or any(type(x) is not int for x in rng)
-                or not 1 <= rng[0] <= rng[1] < target
-            ):
-                raise InvalidEvent(
-                    "bad_setup", "private_range must be [low, high], 1 <= low <= high < target", -1
-                )
-            low, high = rng
-            if high - low + 1 < n:
-                raise InvalidEvent("bad_setup", "private_range: fewer small balls than players", -1)
-            given_private = values["private"]
-            if set(given_private) != set(players):
-                raise InvalidEvent(
-                    "bad_setup", "private: one entry for every player, and no other", -1
-                )
-            private = tuple(given_private[p] for p in players)
-            if any(not low <= x <= high for x in private):
-                raise InvalidEvent("bad_setup", f"private: numbers must be {low} to {high}", -1)
-            if len(set(private)) != n:
-                raise InvalidEvent("bad_setup", "private: no two players may hold one ball", -1)
+            low, high = self._private_range(values["private_range"], target, n)
+            private = self._private(values.get("private"), players, low, high)
         cfg = Cfg(
             target=target,
-            fee=fee,
+            fee=values.get("privilege_fee") or 0,
             low=low,
             high=high,
             values=pin_values,
             cups=values.get("cups") or 12,
             chips=bool(values.get("chip_fines")),
-            unit=unit,
-            pools=pools if "pools" in d else None,
-            stake=stake,
+            unit=values.get("unit") or 1,
+            pools=None if no_pools or "pools" not in d else values["pools"],
+            stake=values.get("stake") or 1,
         )
         zeros = (0,) * n
         scores = zeros
         pool = 0
         if self.rules.id == "bouchon_pool":
-            scores = (-stake,) * n
-            pool = stake * n
+            scores = (-cfg.stake,) * n
+            pool = cfg.stake * n
         pocket_rack = self.rules.balls == NUMBERED
         return TargetState(
             players=players,
             cfg=cfg,
             scores=scores,
             paid=zeros,
-            alive=(True,) * n,
+            seats=seats,
             next=OPENING if self.rules.id in ("bull_dog_pool", "cowboy_pool") else STROKE,
             private=private,
             may_draw=(False,) * n,
@@ -1433,6 +1298,34 @@ class TargetGame(Game[TargetState]):
             pins_down=zeros,
         )
 
+    def _private_range(self, given: Sequence[int], target: int, n: int) -> tuple[int, int]:
+        if len(given) != 2 or not 1 <= given[0] <= given[1] < target:
+            raise InvalidEvent(
+                "bad_setup", "private_range must be [low, high], 1 <= low <= high < target", -1
+            )
+        low, high = given
+        if high - low + 1 < n:
+            raise InvalidEvent("bad_setup", "private_range: fewer small balls than players", -1)
+        return low, high
+
+    def _private(
+        self, given: Mapping[str, int] | None, players: Sequence[str], low: int, high: int
+    ) -> tuple[int, ...]:
+        """The private small balls: as given (one each, inside the range, no two equal),
+        or, when the setup leaves them out, drawn by a shuffle seeded by the game and the
+        players' names (the same game always draws the same balls)."""
+        if given is None:
+            draw = random.Random(f"{self.id}|{'|'.join(players)}")
+            return tuple(draw.sample(range(low, high + 1), len(players)))
+        if set(given) != set(players):
+            raise InvalidEvent("bad_setup", "private: one entry for every player", -1)
+        private = tuple(given[p] for p in players)
+        if any(not low <= x <= high for x in private):
+            raise InvalidEvent("bad_setup", f"private: numbers must be {low} to {high}", -1)
+        if len(set(private)) != len(private):
+            raise InvalidEvent("bad_setup", "private: no two players may hold one ball", -1)
+        return private
+
     # -- events ----------------------------------------------------------------
 
     def apply(self, state: TargetState, event: Mapping[str, Any]) -> TargetState:
@@ -1440,29 +1333,20 @@ class TargetGame(Game[TargetState]):
         vocabulary, then what cannot have happened, then what is not allowed now)."""
         if state.over:
             raise IllegalEvent("game_over", "the game is over")
-        if type(event) is not dict and not isinstance(event, Mapping):
-            raise InvalidEvent("unknown_type", "an event must be a JSON object")
-        kind: Any = event.get("type")
-        declared = self._declared.get(kind) if isinstance(kind, str) else None
-        if declared is None:
-            raise InvalidEvent(
-                "unknown_type",
-                f"no event type {kind!r} in {self.id} (known: {', '.join(self._declared)})",
-            )
-        extra = ""
-        if kind == "stroke" and state.next == CALL and "call" in declared:
-            if "call" not in event or event["call"] is None:
-                extra = "stroke: call is required on the last stroke (stage 3)"
-            else:
-                for pot in event.get("pots") or ():
-                    if (
-                        isinstance(pot, Mapping)
-                        and pot.get("ball") == CUE
-                        and pot.get("pocket") is None
-                    ):
-                        extra = "stroke: pots: the cue ball's pocket is required on the last stroke"
-        check_event_fields(event, declared, kind, extra)
+        try:
+            validate_event(self, event, state)
+        except InvalidEvent as err:
+            if err.code in ("missing_field", "bad_value"):
+                earlier = self._earlier_refusal(state, event)
+                if earlier is not None and (err.code == "bad_value" or earlier.code != err.code):
+                    raise earlier from None
+            raise
+        kind = event["type"]
         if kind == "stroke":
+            if state.next == CALL:
+                missing = self._call_missing(event)
+                if missing is not None:
+                    raise missing
             return self._stroke(state, event)
         if kind == "time_up":
             return self._end_on_balances(_upd(state, events=state.events + 1))
@@ -1474,13 +1358,38 @@ class TargetGame(Game[TargetState]):
         if kind == "retire":
             return self._retire(state, who)
         if kind == "prompt":
-            if not state.alive[who]:
+            if state.seats.out[who]:
                 raise IllegalEvent("not_now", f"prompt: {state.players[who]} is out of the game")
             paid = state.paid
             if state.cfg.chips:
                 paid = _add(paid, who, 1)
             return _upd(state, paid=paid, events=state.events + 1)
         raise AssertionError(kind)  # pragma: no cover - every declared type is handled
+
+    def _earlier_refusal(self, state: TargetState, event: Mapping[str, Any]) -> InvalidEvent | None:
+        """An ``unknown_field`` or ``missing_field`` elsewhere in an event the core refused
+        with a later code (the page's order), the stage-3 ``call`` included."""
+        kind = event["type"]
+        declared = self._declared[kind]
+        found = structure_refusal(tuple(declared.values()), event, kind)
+        if found is not None and found.code == "unknown_field":
+            return found
+        if kind == "stroke" and state.next == CALL:
+            return found or self._call_missing(event)
+        return found
+
+    def _call_missing(self, event: Mapping[str, Any]) -> InvalidEvent | None:
+        """Bull dog and cow-boy at stage 3: the stroke needs ``call``, a cue pot its pocket."""
+        if event.get("call") is None:
+            return InvalidEvent("missing_field", "stroke: call is required on the last stroke")
+        pots = event.get("pots")
+        for pot in pots if isinstance(pots, list) else ():
+            if isinstance(pot, Mapping) and pot.get("ball") == CUE and pot.get("pocket") is None:
+                return InvalidEvent(
+                    "missing_field",
+                    "stroke.pots: the cue ball's pocket is required on the last stroke",
+                )
+        return None
 
     def _player(self, state: TargetState, name: Any, kind: str) -> int:
         try:
@@ -1597,7 +1506,7 @@ class TargetGame(Game[TargetState]):
                 "not_now", f"{state.players[state.pending]} must claim the privilege or retire"
             )
         i = st.player
-        if not state.alive[i]:
+        if state.seats.out[i]:
             raise IllegalEvent("not_now", f"{state.players[i]} is out of the game")
         if not st.in_turn and not self.rules.out_of_turn:
             raise IllegalEvent(
@@ -1638,8 +1547,10 @@ class TargetGame(Game[TargetState]):
     def pass_table(self, s: TargetState, after: int | None = None) -> TargetState:
         """The table passes to the next player in the game after ``after`` (the player at
         the table by default)."""
-        turn = next_in_game(s.alive, s.turn if after is None else after)
-        return _upd(s, turn=turn, struck=False)
+        seats = s.seats
+        if after is not None and after != seats.turn:
+            seats = seats.pass_to(after)
+        return _upd(s, seats=seats.advance(), struck=False)
 
     def scored(self, s: TargetState, i: int, score: int) -> TargetState:
         """Player ``i``'s score set to ``score`` by a stroke in turn; he may proclaim if it
@@ -1674,7 +1585,7 @@ class TargetGame(Game[TargetState]):
 
     def last_one_left(self, s: TargetState) -> TargetState:
         """Over when one player is left in the game: he wins."""
-        left = [i for i, a in enumerate(s.alive) if a]
+        left = s.seats.remaining
         if len(left) == 1:
             return self.finish(s, left[0])
         return s
@@ -1683,7 +1594,7 @@ class TargetGame(Game[TargetState]):
 
     def _proclaim(self, s: TargetState, who: int) -> TargetState:
         name = s.players[who]
-        if not s.alive[who]:
+        if s.seats.out[who]:
             raise IllegalEvent("not_now", f"proclaim: {name} is out of the game")
         if self.total(s, who) != s.cfg.target:
             raise IllegalEvent("not_now", f"proclaim: {name}'s total is not {s.cfg.target}")
@@ -1725,7 +1636,7 @@ class TargetGame(Game[TargetState]):
 
     def _retire(self, s: TargetState, who: int) -> TargetState:
         name = s.players[who]
-        if not s.alive[who]:
+        if s.seats.out[who]:
             raise IllegalEvent("not_now", f"retire: {name} is out of the game")
         if self.rules.privilege != "penalty" and s.pending != who:
             raise IllegalEvent("not_now", f"retire: {name} is not the burst player")
@@ -1735,12 +1646,12 @@ class TargetGame(Game[TargetState]):
     def leave(self, s: TargetState, who: int) -> TargetState:
         """Player ``who`` leaves the game for good: the table passes if he was at it;
         alone, the last player wins."""
-        s = _upd(s, alive=_set(s.alive, who, False))
+        s = _upd(s, seats=s.seats.knock_out(who))
         if s.pending == who:
             s = _upd(s, pending=-1, owe=0, next=STROKE)
         if s.turn == who:
             s = _upd(self.pass_table(s), run=0)
-        left = [i for i, a in enumerate(s.alive) if a]
+        left = s.seats.remaining
         if len(left) == 1:
             return self.win_alone(s, left[0])
         return s
@@ -1769,7 +1680,7 @@ class TargetGame(Game[TargetState]):
             "at_table": None if over else names[s.turn],
             "events": s.events,
             "next": NONE if over else s.next,
-            "in_game": [p for p, a in zip(names, s.alive, strict=True) if a],
+            "in_game": [names[i] for i in s.seats.remaining],
             "pending": names[s.pending] if s.pending >= 0 and not over else None,
             "paid": by_name(s.paid),
         }
@@ -1820,6 +1731,7 @@ class TargetGame(Game[TargetState]):
         """The internal state as compact JSON (``load(dump(s)) == s``)."""
         d = state._asdict()
         d["cfg"] = state.cfg._asdict()
+        d["seats"] = state.seats.dump()
         return d
 
     def load(self, data: Mapping[str, Any]) -> TargetState:
@@ -1830,6 +1742,8 @@ class TargetGame(Game[TargetState]):
         for k, v in data.items():
             if k == "cfg":
                 fields[k] = Cfg(**cfg)
+            elif k == "seats":
+                fields[k] = Seating.load(v)
             elif isinstance(v, list):
                 fields[k] = tuple(v)
             else:
@@ -1838,21 +1752,31 @@ class TargetGame(Game[TargetState]):
 
     # -- declared outcome and statistics --------------------------------------------
 
-    def outcome(self, state: TargetState) -> dict[str, Any]:
-        """The result: ``over``, ``winner``, ``shared``, ``loser`` (when the game names one)
-        and the final ``scores``; the shared core's typed ``Outcome`` is not merged yet."""
-        v = self.view(state)
-        return {
-            "over": v["over"],
-            "winner": v["winner"],
-            "shared": v["shared"],
-            "loser": v.get("loser"),
-            "scores": v["scores"],
-        }
+    def outcome(self, state: TargetState) -> Outcome:
+        """The result, read from the state: the winner; the loser where the game names one
+        (forty-one and bottle pool: the page's ``loser``; a two-player game won outright:
+        the other player); shared; the scores (net balances in two-pin pool and bouchon).
+
+        >>> from rules import get, replay
+        >>> g = get("two_pin_pool")
+        >>> g.outcome(replay(g, {}, [{"type": "stroke", "contacts": ["red"],
+        ...                           "pins": [{"pin": "white"}]}])).result("P2")
+        'loss'
+        """
+        s = state
+        names = s.players
+        winner = names[s.winner] if s.winner >= 0 else None
+        if "loser" in self.rules.state_keys:
+            loser = names[s.loser] if s.loser >= 0 else None
+        elif winner is not None and len(names) == 2:
+            loser = names[1 - s.winner]
+        else:
+            loser = None
+        return Outcome(s.over, winner, loser, s.shared, dict(zip(names, s.scores, strict=True)))
 
     def player_statistics(
-        self, setup: Mapping[str, Any] | None, events: Sequence[Any]
-    ) -> dict[str, dict[str, int]]:
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
         """name -> statistic -> value, counted from the event log (the declared
         :attr:`statistics`).
 
@@ -1863,9 +1787,9 @@ class TargetGame(Game[TargetState]):
         {'won': 1, 'pins': 1, 'balance': 1}
         """
         s = replay(self, setup, events)
-        out: dict[str, dict[str, int]] = {}
+        out: dict[str, dict[str, float]] = {}
         for i, name in enumerate(s.players):
-            row: dict[str, int] = {}
+            row: dict[str, float] = {}
             for stat in self.statistics:
                 if stat.name == "won":
                     row["won"] = int(s.winner == i)
@@ -2031,7 +1955,7 @@ class KellyPool(TargetGame):
         if s.on_table:
             return s
         target = s.cfg.target
-        live = [i for i, a in enumerate(s.alive) if a]
+        live = s.seats.remaining
         best = min(abs(target - self.total(s, i)) for i in live)
         top = [i for i in live if abs(target - self.total(s, i)) == best]
         return self.finish(s, top[0] if len(top) == 1 else -1, shared=len(top) > 1)
@@ -2646,3 +2570,14 @@ _MAKERS: dict[str, Callable[[TargetGame, random.Random, TargetState, bool], dict
     "bull_dog_pool": _staged_stroke,
     "cowboy_pool": _staged_stroke,
 }
+
+
+from rules.simulate import register_simulator  # noqa: E402 - the games exist first
+
+
+@register_simulator("target")
+def _next_event(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
+    """The family's generator for :func:`rules.simulate.simulate_game` (games run to the
+    end: a proclaim, a natural, a win are all taken when they come)."""
+    assert isinstance(game, TargetGame)
+    return _MAKERS[game.id](game, rng, state, True)

@@ -206,7 +206,9 @@ def test_statistics_are_declared_and_counted_from_the_log(gid):
 @pytest.mark.parametrize("gid", IDS)
 def test_describe_declares_statistics_display_and_participants(gid):
     d = get(gid).describe()
-    assert d["family"] == "target" and d["participants"] == "individuals"
+    assert d["family"] == "target"
+    assert d["participants"]["kind"] == "players" and d["participants"]["count"]
+    assert d["participants"]["min"] == 2 and d["participants"]["max"] is None
     keys = [x["key"] for x in d["display"]]
     assert "scores" in keys and all(k in d["state"] for k in keys)
     assert {s["name"] for s in d["statistics"]} >= {"won"}
@@ -219,14 +221,36 @@ def _setup_for(gid: str) -> dict[str, Any]:
     return simulate(GAMES[gid], random.Random(0), 0)[0]
 
 
+def test_outcome_names_the_loser_among_three_where_the_page_does():
+    # forty-one and bottle pool name a loser; the others, among three, name none
+    s = replay(
+        "bottle_pool",
+        {"players": 3},
+        [
+            {"type": "stroke"},
+            {"type": "stroke", "contacts": [2, "bottle"], "bottle": {"to": "seated", "by": "cue"}},
+        ],
+    )
+    out = GAMES["bottle_pool"].outcome(s)
+    assert out.winner == "P2" and out.loser == "P1"
+    s = replay(
+        "two_pin_pool",
+        {"players": 3},
+        [{"type": "stroke", "contacts": ["red"], "pins": [{"pin": "white"}]}],
+    )
+    out = GAMES["two_pin_pool"].outcome(s)
+    assert out.winner == "P1" and out.loser is None and out.result("P3") == "loss"
+
+
 def test_outcome_is_typed_from_the_state():
     game = GAMES["bottle_pool"]
     s = replay(game, {}, [{"type": "stroke"}, {"type": "stroke", "contacts": [1, 2]}])
-    assert game.outcome(s)["over"] is False
+    assert game.outcome(s).over is False
     s = replay(game, {}, [{"type": "stroke", "contacts": [1, 2]}])
     s = game.apply(
         s,
         {"type": "stroke", "contacts": [2, "bottle"], "bottle": {"to": "seated", "by": "cue"}},
     )
     out = game.outcome(s)
-    assert out["over"] and out["winner"] == "P1" and out["loser"] == "P2"
+    assert out.over and out.winner == "P1" and out.loser == "P2"
+    assert out.result("P2") == "loss" and dict(out.scores) == {"P1": 1, "P2": 0}

@@ -491,7 +491,7 @@ def test_a_prompt_naming_a_player_out_of_the_game_is_refused():
     # nobody leaves a red-white-blue game by an event: built as a position
     g = GAMES["red_white_blue"]
     state: TargetState = g.initial(ABC)
-    state = state._replace(alive=(True, False, True))
+    state = state._replace(seats=state.seats.knock_out(1))
     before = g.dump(state)
     with pytest.raises(RuleError) as info:
         g.apply(state, {"type": "prompt", "player": "Bob"})
@@ -510,7 +510,6 @@ def test_messages_name_the_field():
 # ------------------------------------------------------------------------- setups
 
 BAD_SETUPS: list[tuple[str, Any]] = [
-    ("kelly_pool", {"players": ["Ann", "Bob"]}),  # private is required
     ("kelly_pool", {"players": ["Ann", "Bob"], "private": {"Ann": 3}}),  # one entry each
     ("kelly_pool", {"players": ["Ann", "Bob"], "private": {"Ann": 3, "Bob": 3}}),  # equal
     ("kelly_pool", {"players": ["Ann", "Bob"], "private": {"Ann": 3, "Bob": 16}}),  # range
@@ -547,6 +546,17 @@ def test_bad_setup_is_refused_at_index_minus_one(game, setup):
     with pytest.raises(RuleError) as info:
         get(game).initial(setup)
     assert (info.value.code, info.value.index) == ("bad_setup", -1)
+
+
+def test_private_left_out_is_drawn_the_same_way_every_time():
+    # the page marks private required; the core's contract (every game starts from names,
+    # setup_for) needs a default: a seeded draw inside private_range, no two equal
+    for game in ("forty_one_pool", "kelly_pool", "pin_pool"):
+        g = GAMES[game]
+        s = g.initial({"players": ["Ann", "Bob", "Cat"]})
+        assert s.private == g.initial({"players": ["Ann", "Bob", "Cat"]}).private
+        assert len(set(s.private)) == 3
+        assert all(s.cfg.low <= x <= s.cfg.high for x in s.private)
 
 
 def test_the_command_line_exits_2_with_the_refusal_on_stderr():
