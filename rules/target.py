@@ -706,6 +706,87 @@ def _nested_refusal(f: Field, value: Any, path: str) -> InvalidEvent | None:
     return None
 
 
+#: A compiled check: (value, state) -> the value is valid (choice sets read from the state).
+Check = Callable[[Any, "TargetState"], bool]
+
+_PY_TYPES: dict[str, type] = {"int": int, "bool": bool, "str": str, "list": list, "object": dict}
+
+
+def _choice_set(name: str) -> Callable[[TargetState], Any]:
+    if name == "players":
+        return lambda s: s.players
+    if name == "cups":
+        return lambda s: range(1, s.cfg.cups + 1)
+    if name == "small_balls":
+        return lambda s: range(s.cfg.low, s.cfg.high + 1)
+    raise KeyError(name)  # pragma: no cover - the family declares only these
+
+
+def compile_field(f: Field) -> Check:
+    """A quick yes/no check of a value against a field, compiled once from the same
+    declaration the core validates: the same JSON types (a bool is never an int), unions,
+    choices, bounds, ``choices_from`` and required keys. It answers "valid" only for what
+    :func:`rules.core.validate_event` accepts (a property test holds it to that); when it
+    says no, the core is asked, and the core's refusal is the answer."""
+    nullable = f.nullable or (not f.required and f.default is None)
+    if f.type == "union":
+        by_type = {_PY_TYPES[v.type]: compile_field(v) for v in f.variants}
+
+        def union(value: Any, s: TargetState) -> bool:
+            if value is None:
+                return nullable
+            check = by_type.get(type(value))
+            return check is not None and check(value, s)
+
+        return union
+    py = _PY_TYPES[f.type]
+    allowed = None if not isinstance(f.choices, tuple) else frozenset(f.choices)
+    low, high = f.minimum, f.maximum
+    from_set = None if f.choices_from is None else _choice_set(f.choices_from)
+    item = None if f.item is None else compile_field(f.item)
+    subs = {sub.name: compile_field(sub) for sub in f.fields}
+    required = tuple(sub.name for sub in f.fields if sub.required)
+    is_list, is_dict = py is list, py is dict
+
+    def check(value: Any, s: TargetState) -> bool:
+        if value is None:
+            return nullable
+        kind = type(value)
+        if kind is not py:
+            if is_list and kind is tuple:
+                pass
+            elif is_dict and isinstance(value, Mapping):
+                pass
+            else:
+                return False
+        if allowed is not None and value not in allowed:
+            return False
+        if low is not None and value < low:
+            return False
+        if high is not None and value > high:
+            return False
+        if from_set is not None:
+            choices = from_set(s)
+            for key in value if is_dict else (value,):
+                if key not in choices:
+                    return False
+        if item is not None:
+            for element in value.values() if is_dict else value:
+                if not item(element, s):
+                    return False
+        if subs:
+            for key, element in value.items():
+                sub = subs.get(key)
+                if sub is None or not sub(element, s):
+                    return False
+            for name in required:
+                if name not in value:
+                    return False
+        return True
+
+    return check
+
+
 # ------------------------------------------------------------------------ statistics
 
 
@@ -819,6 +900,13 @@ class TargetGame(Game[TargetState]):
         self.options = self._options()
         self.events = self._events()
         self._declared = {e.type: {f.name: f for f in e.fields} for e in self.events}
+        self._compiled = {
+            e.type: (
+                {f.name: compile_field(f) for f in e.fields},
+                tuple(f.name for f in e.fields if f.required),
+            )
+            for e in self.events
+        }
         self.state_doc = self._state_doc()
         self.statistics = tuple(_STATS[s] for s in rules.stats)
         keys = ["scores", "at_table", "next"]
@@ -1333,14 +1421,8 @@ class TargetGame(Game[TargetState]):
         vocabulary, then what cannot have happened, then what is not allowed now)."""
         if state.over:
             raise IllegalEvent("game_over", "the game is over")
-        try:
-            validate_event(self, event, state)
-        except InvalidEvent as err:
-            if err.code in ("missing_field", "bad_value"):
-                earlier = self._earlier_refusal(state, event)
-                if earlier is not None and (err.code == "bad_value" or earlier.code != err.code):
-                    raise earlier from None
-            raise
+        if not self._quick_valid(event, state):
+            self._validate(event, state)
         kind = event["type"]
         if kind == "stroke":
             if state.next == CALL:
@@ -1365,6 +1447,37 @@ class TargetGame(Game[TargetState]):
                 paid = _add(paid, who, 1)
             return _upd(state, paid=paid, events=state.events + 1)
         raise AssertionError(kind)  # pragma: no cover - every declared type is handled
+
+    def _quick_valid(self, event: Any, state: TargetState) -> bool:
+        """The compiled checks say the event is well formed (see :func:`compile_field`)."""
+        if type(event) is not dict:
+            return False
+        compiled = self._compiled.get(event.get("type"))  # type: ignore[arg-type]
+        if compiled is None:
+            return False
+        checks, required = compiled
+        for key, value in event.items():
+            check = checks.get(key)
+            if check is None:
+                if key != "type":
+                    return False
+            elif not check(value, state):
+                return False
+        for name in required:
+            if name not in event:
+                return False
+        return True
+
+    def _validate(self, event: Any, state: TargetState) -> None:
+        """The core's validation (the refusal, if any), in the page's order of codes."""
+        try:
+            validate_event(self, event, state)
+        except InvalidEvent as err:
+            if err.code in ("missing_field", "bad_value"):
+                earlier = self._earlier_refusal(state, event)
+                if earlier is not None and (err.code == "bad_value" or earlier.code != err.code):
+                    raise earlier from None
+            raise
 
     def _earlier_refusal(self, state: TargetState, event: Mapping[str, Any]) -> InvalidEvent | None:
         """An ``unknown_field`` or ``missing_field`` elsewhere in an event the core refused

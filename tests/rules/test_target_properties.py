@@ -254,3 +254,104 @@ def test_outcome_is_typed_from_the_state():
     out = game.outcome(s)
     assert out.over and out.winner == "P1" and out.loser == "P2"
     assert out.result("P2") == "loss" and dict(out.scores) == {"P1": 1, "P2": 0}
+
+
+_ODD_VALUES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    2,
+    3,
+    5,
+    15,
+    16,
+    -1,
+    1.0,
+    "1",
+    "cue",
+    "cushion",
+    "red",
+    "w1",
+    "head",
+    "pool",
+    "top_left",
+    "Zed",
+    "P1",
+    [],
+    [1],
+    ["red"],
+    {},
+    {"ball": 1},
+    {"pin": "red"},
+]
+
+
+def _mutate(rng: random.Random, ev: Any) -> Any:
+    """A random small change to an event: a value swapped for an odd one, a key added or
+    dropped, an element of a list or object changed."""
+    if not isinstance(ev, dict):
+        return ev
+    ev = json.loads(json.dumps(ev))
+    roll = rng.random()
+    keys = [k for k in ev if k != "type"]
+    if roll < 0.2 or not keys:
+        ev[
+            rng.choice(
+                [
+                    "player",
+                    "contacts",
+                    "pots",
+                    "pins",
+                    "cup",
+                    "call",
+                    "drawn",
+                    "spot",
+                    "called",
+                    "cushion",
+                    "fouls",
+                    "bottle",
+                    "keep",
+                    "x",
+                ]
+            )
+        ] = rng.choice(_ODD_VALUES)
+    elif roll < 0.3:
+        del ev[rng.choice(keys)]
+    else:
+        key = rng.choice(keys)
+        value = ev[key]
+        if isinstance(value, list) and value:
+            i = rng.randrange(len(value))
+            if isinstance(value[i], dict) and value[i] and rng.random() < 0.7:
+                sub = rng.choice(list(value[i]))
+                if rng.random() < 0.2:
+                    del value[i][sub]
+                else:
+                    value[i][sub] = rng.choice(_ODD_VALUES)
+            else:
+                value[i] = rng.choice(_ODD_VALUES)
+        elif isinstance(value, dict) and value:
+            value[rng.choice(list(value))] = rng.choice(_ODD_VALUES)
+        else:
+            ev[key] = rng.choice(_ODD_VALUES)
+    return ev
+
+
+@SETTINGS
+@given(games(max_len=40), st.randoms(use_true_random=False))
+def test_the_quick_check_never_accepts_what_the_core_refuses(case, rng):
+    from rules.core import InvalidEvent, validate_event
+
+    game, setup, events = case
+    state = game.initial(setup)
+    for ev in events:
+        for _ in range(8):
+            bad = _mutate(rng, ev)
+            if game._quick_valid(bad, state):
+                try:
+                    validate_event(game, bad, state)
+                except InvalidEvent as err:  # pragma: no cover - the failure report
+                    raise AssertionError(f"quick check accepted {bad}: {err}") from None
+        state = game.apply(state, ev)
