@@ -1,9 +1,10 @@
 """The target family: twelve pool games where a player aims at an exact total, pins or corks.
 
-specs/target.md is the contract; the source is the 1908 Brunswick handbook (*Modern
-Billiards*, cited **H** with its line numbers). Every game is for any number of players in
-a fixed rotation; each races to a number that must be hit exactly (or to a set of pins), and
-the stroke that goes too far *bursts* him.
+specs/target.md is the contract; the source is the Brunswick-Balke-Collender *Hand Book
+of Rules of Billiards* (1908), cited **H** with its line numbers. Every game is for any
+number of players in a fixed rotation; each races to a number that must be hit exactly (or
+to a set of pins), and the stroke that goes too far *bursts* him. ``docs/games/<id>.md``
+describes each game's scoring language.
 
 One state machine, :class:`TargetGame`, runs all twelve. A game is a frozen
 :class:`TargetRules` (its balls, pins, foul codes, setup options, which shared rules apply:
@@ -88,6 +89,8 @@ __all__ = [
     "simulate",
 ]
 
+#: The rule book every game of the family comes from (cited H + line).
+BOOK = "Hand Book of Rules of Billiards (Brunswick-Balke-Collender Co., 1908)"
 CUE = "cue"
 CUSHION = "cushion"
 BOTTLE = "bottle"
@@ -1291,7 +1294,7 @@ class TargetGame(Game[TargetState]):
         """The core's description (statistics, display, participants and choice sets
         included) plus where the rules come from."""
         d = super().describe()
-        d["source"] = f"Modern Billiards (Brunswick, 1908), lines {self.rules.lines}"
+        d["source"] = f"{BOOK}, lines {self.rules.lines}"
         return d
 
     def seating(self, state: TargetState) -> Seating:
