@@ -602,6 +602,7 @@ _EVENTS, _HIT, _PINS_DOWN, _MAY_DRAW, _STRUCK = (
     _IX["may_draw"],
     _IX["struck"],
 )
+_RACKS, _ON_TABLE, _OWED, _SCORES = _IX["racks"], _IX["on_table"], _IX["owed"], _IX["scores"]
 _EMPTY: frozenset[Any] = frozenset()
 _CUE_ONLY: frozenset[Any] = frozenset({CUE})
 
@@ -1976,28 +1977,37 @@ class FortyOnePool(TargetGame):
         scratch, void = self._kind(st)
         rack = s.racks[i]
         on_table = s.on_table
+        score = s.scores[i]
         if not (scratch or void):
             for b in st.potted:
                 if b != CUE:
                     rack |= 1 << b
                     on_table &= ~(1 << b)
-        owed = s.owed[i] + (1 if scratch else 0)
-        balls = _balls_of(rack)
-        n = min(owed, len(balls))
-        if n:
-            give = st.spot or tuple(balls[:n])
-            for b in give:
+                    score += b
+        owed = s.owed[i] + scratch
+        if owed and rack:
+            balls = _balls_of(rack)
+            n = min(owed, len(balls))
+            for b in st.spot or balls[:n]:
                 rack &= ~(1 << b)
                 on_table |= 1 << b
+                score -= b
             owed -= n
-        s = _upd(s, racks=_set(s.racks, i, rack), on_table=on_table, owed=_set(s.owed, i, owed))
-        s = self.scored(s, i, _sum_of(rack))
         target = s.cfg.target
-        if self.total(s, i) > target:
-            s = self.burst(s, i)
-        if self.total(s, i) == target:
+        total = s.private[i] + score
+        if total > target:  # a burst: every ball of his rack is spotted (H 1272)
+            on_table |= rack
+            rack = score = 0
+            s = _upd(s, bursts=_add(s.bursts, i, 1), may_draw=_set(s.may_draw, i, True))
+        values = list(s)
+        values[_RACKS] = _set(s.racks, i, rack)
+        values[_ON_TABLE] = on_table
+        values[_OWED] = _set(s.owed, i, owed) if owed != s.owed[i] else s.owed
+        values[_SCORES] = _set(s.scores, i, score) if score != s.scores[i] else s.scores
+        s = _new_tuple(TargetState, values)
+        if total == target:
             return self._rank_end(s, winner=i)
-        if not s.on_table:
+        if not on_table:
             return self._rank_end(s)
         return self.pass_table(s)
 
@@ -2052,8 +2062,10 @@ class KellyPool(TargetGame):
                 if b != CUE:
                     rack |= 1 << b
                     on_table &= ~(1 << b)
-            s = _upd(s, racks=_set(s.racks, i, rack), on_table=on_table)
-            s = self.scored(s, i, s.scores[i] + value)
+            values = list(s)
+            values[_RACKS] = _set(s.racks, i, rack)
+            values[_ON_TABLE] = on_table
+            s = self.scored(_new_tuple(TargetState, values), i, s.scores[i] + value)
             if self.total(s, i) > s.cfg.target:
                 s = self.pass_table(self.burst(s, i))
             elif value == 0:
