@@ -603,6 +603,7 @@ _EVENTS, _HIT, _PINS_DOWN, _MAY_DRAW, _STRUCK = (
     _IX["struck"],
 )
 _RACKS, _ON_TABLE, _OWED, _SCORES = _IX["racks"], _IX["on_table"], _IX["owed"], _IX["scores"]
+_RUN, _SEATS, _NEXT, _BURSTS = _IX["run"], _IX["seats"], _IX["next"], _IX["bursts"]
 _EMPTY: frozenset[Any] = frozenset()
 _CUE_ONLY: frozenset[Any] = frozenset({CUE})
 
@@ -2356,26 +2357,38 @@ class StagedPool(TargetGame):
         return 1 if points < self.first else 2 if points < self.second else 3
 
     def _next(self, s: TargetState) -> TargetState:
-        if s.over:
+        if s.over or s.next == OPENING:
             return s
-        if s.next == OPENING:
-            return s
-        st_ = self.stage(s.scores[s.turn] + s.run)
-        return _upd(s, next=CALL if st_ == 3 else STROKE)
+        nxt = CALL if s.scores[s.turn] + s.run >= self.second else STROKE
+        return s if nxt == s.next else _upd(s, next=nxt)
+
+    def _pass(
+        self, s: TargetState, scores: tuple[int, ...], bursts: tuple[int, ...]
+    ) -> TargetState:
+        """The inning over (the run already banked or lost in ``scores``): the table passes,
+        and ``next`` says whether the new player is at his last stroke."""
+        seats = s.seats.advance()
+        nxt = s.next
+        if nxt != OPENING:
+            nxt = CALL if scores[seats.turn] >= self.second else STROKE
+        values = list(s)
+        values[_SCORES] = scores
+        values[_RUN] = 0
+        values[_SEATS] = seats
+        values[_STRUCK] = False
+        values[_NEXT] = nxt
+        values[_BURSTS] = bursts
+        return _new_tuple(TargetState, values)
 
     def bank(self, s: TargetState) -> TargetState:
         """The run banked and the table passed."""
-        i = s.turn
-        s = _upd(s, scores=_add(s.scores, i, s.run), run=0)
-        return self._next(self.pass_table(s))
+        scores = _add(s.scores, s.turn, s.run) if s.run else s.scores
+        return self._pass(s, scores, s.bursts)
 
     def hand_out(self, s: TargetState, overrun: bool = False) -> TargetState:
-        """The run lost and the table passed (and the bull dog's extra point)."""
-        i = s.turn
-        s = _upd(s, run=0)
-        if overrun:
-            s = _upd(s, bursts=_add(s.bursts, i, 1))
-        return self._next(self.pass_table(s))
+        """The run lost and the table passed (an overrun counts as a burst)."""
+        bursts = _add(s.bursts, s.turn, 1) if overrun else s.bursts
+        return self._pass(s, s.scores, bursts)
 
     def judge(self, s: TargetState, st: Stroke) -> TargetState:
         raise NotImplementedError
@@ -2394,7 +2407,9 @@ class StagedPool(TargetGame):
                 return self.overrun(s)
         if worth == 0:
             return self.bank(s)
-        return self._next(_upd(s, run=s.run + worth))
+        run = s.run + worth
+        nxt = CALL if points + worth >= self.second else STROKE
+        return _upd(s, run=run, next=nxt)
 
     def overrun(self, s: TargetState) -> TargetState:
         """Hook: going past a stage's exact total."""
