@@ -835,6 +835,25 @@ _KEY_LABELS = {
 
 # ----------------------------------------------------------------------------- game
 
+_SCORES_DOC = {
+    "forty_one_pool": "name -> the sum of the numbers in his rack (his total adds his private "
+    "ball)",
+    "kelly_pool": "name -> the numbers in his rack less 3 a scratch since his last burst (his "
+    "total adds his private ball)",
+    "pin_pool": "name -> the pin values made since his last burst (his total adds his private "
+    "ball)",
+    "bottle_pool": "name -> his current string",
+    "parisian_31_pool": "name -> the cup numbers made since his last burst",
+    "skittle_pool": "name -> the white pins' values made since his last burst",
+    "red_white_blue": "name -> the number of pins he holds",
+    "red_white_blue_chicago": "name -> the number of pins he holds",
+    "two_pin_pool": "name -> net balance (the balances sum to 0)",
+    "bouchon_pool": "name -> net balance, stakes and lives paid less the pool won (balances "
+    "plus pool sum to 0)",
+    "bull_dog_pool": "name -> banked points (the winner's stays 50)",
+    "cowboy_pool": "name -> banked points (101 for the winner)",
+}
+
 
 def _ball_field(name: str, doc: str, balls: tuple[Any, ...], words: tuple[str, ...]) -> Field:
     """A ball (or contact) field: a union of the numbered balls (JSON numbers) and the
@@ -901,6 +920,11 @@ class TargetGame(Game[TargetState]):
         self.aliases = rules.aliases
         self.fouls = rules.fouls
         self._foul_kind = {f.code: f.penalty for f in rules.fouls}
+        self.choice_set_doc = {}
+        if "cup" in rules.extra_fields:
+            self.choice_set_doc["cups"] = "the cups of the Parisian board, 1 to cups"
+        if rules.draws:
+            self.choice_set_doc["small_balls"] = "the numbers of the small balls, private_range"
         self._defaults = dict(rules.options)
         self.options = self._options()
         self.events = self._events()
@@ -915,7 +939,7 @@ class TargetGame(Game[TargetState]):
         self.state_doc = self._state_doc()
         self.statistics = tuple(_STATS[s] for s in rules.stats)
         keys = ["scores", "at_table", "next"]
-        if rules.privilege or rules.retire:
+        if rules.privilege or rules.retire or rules.id == "cowboy_pool":
             keys += ["in_game", "pending"]
         if rules.privilege in ("decide", "penalty") or rules.id.startswith("red_white"):
             keys.append("paid")
@@ -1263,7 +1287,7 @@ class TargetGame(Game[TargetState]):
             "over": "the game has ended",
             "winner": "the winning player, or null",
             "shared": "the game ended level at the top",
-            "scores": "name -> score (see the game's page)",
+            "scores": _SCORES_DOC[self.rules.id],
             "at_table": "the player to play next (null when over)",
             "events": "how many events have been applied",
             "next": '"stroke", "decide", "opening", "call" or "none"',
@@ -1310,11 +1334,6 @@ class TargetGame(Game[TargetState]):
         sets["cups"] = list(range(1, state.cfg.cups + 1))
         sets["small_balls"] = list(range(state.cfg.low, state.cfg.high + 1))
         return sets
-
-    choice_set_doc = {
-        "cups": "the cups of the Parisian board, 1 to cups",
-        "small_balls": "the numbers of the small balls, private_range",
-    }
 
     # -- setup -----------------------------------------------------------------
 
