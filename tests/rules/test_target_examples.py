@@ -859,3 +859,67 @@ def test_cowboy_push_is_allowed_in_the_first_ninety_only():
     assert view["run"] == 1
     view = play("cowboy_pool", {}, [*_cow(90), S(3, 1, fouls=["push"])])
     assert view["scores"]["P1"] == 90 and view["at_table"] == "P2"
+
+
+# ============================================================== ends the page names
+
+
+def test_kelly_empty_table_ends_it_for_the_player_nearest_the_target():
+    # the page: after a stroke, no object ball left: the player in the game nearest wins
+    setup = {"players": ["Ann", "Bob"], "private": {"Ann": 1, "Bob": 2}, "target": 200}
+    events = [
+        S(*range(1, 8), pots=list(range(1, 8))),  # Ann 28, plays on
+        S(15),  # Ann pots nothing: table to Bob
+        S(*range(8, 16), pots=list(range(8, 16))),  # Bob 92: the table is empty
+    ]
+    view = play("kelly_pool", setup, events)
+    assert view["over"] and view["winner"] == "Bob" and view["on_table"] == []
+    assert view["totals"] == {"Ann": 29, "Bob": 94}
+
+
+def test_kelly_empty_table_with_equal_distances_is_shared():
+    setup = {"players": ["Ann", "Bob"], "private": {"Ann": 1, "Bob": 3}, "target": 200}
+    rest = [1, 2, 3, 4, 5, 6, 8, 9, 10, 11]
+    events = [
+        S(15, 14, 13, 12, 7, pots=[15, 14, 13, 12, 7]),  # Ann 61: total 62
+        S(1),  # table to Bob
+        S(*rest, pots=rest),  # Bob 59: total 62, the table empty
+    ]
+    view = play("kelly_pool", setup, events)
+    assert view["over"] and view["shared"] and view["winner"] is None
+
+
+def test_bottle_pool_loser_is_null_when_two_share_the_lowest():
+    setup = {"players": ["Ann", "Bob", "Cat"]}
+    view = play("bottle_pool", setup, [S(2, "bottle", bottle={"to": "seated", "by": "cue"})])
+    assert view["winner"] == "Ann" and view["loser"] is None
+
+
+def test_skittle_and_parisian_last_player_left_wins():
+    view = play(
+        "skittle_pool", {}, [S("red", pins=["w1"]), S("red"), S("red", pins=["b1"]), retire("P1")]
+    )
+    assert view["over"] and view["winner"] == "P2"
+    view = play(
+        "parisian_31_pool", {}, [S(cup=12), S(cup=1), S(cup=12), S(cup=1), S(cup=12), retire("P1")]
+    )
+    assert view["over"] and view["winner"] == "P2"
+
+
+def test_bouchon_a_void_code_spoils_a_winning_fall_without_a_penalty():
+    view = play(
+        "bouchon_pool", {}, [S("cushion", "red", pins=[P("pool", "object")], fouls=["push"])]
+    )
+    assert not view["over"] and view["pending"] is None and view["at_table"] == "P2"
+
+
+def test_two_pin_without_a_pool_limit_plays_on_until_time_up():
+    events = [S("red", pins=["white"])] * 5 + [S()]
+    view = play("two_pin_pool", {"pools": None}, events)
+    assert not view["over"] and view["pools"] == 5 and view["scores"] == {"P1": 5, "P2": -5}
+
+
+def test_cowboy_forfeit_leaving_one_player_ends_the_game():
+    view = play("cowboy_pool", {}, [S(3), S(1), S(pots=["cue"]), S(1), S(pots=["cue"])])
+    # P1 opens off the 3 (banks 0); P2 nothing; P1 in-off on a miss twice: forfeits
+    assert view["over"] and view["winner"] == "P2" and view["in_game"] == ["P2"]
