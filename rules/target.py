@@ -1737,7 +1737,7 @@ class TargetGame(Game[TargetState]):
             raise IllegalEvent("not_now", f"proclaim: {name}'s total is not {s.cfg.target}")
         if not (s.hit == who or (s.turn == who and not s.struck)):
             raise IllegalEvent(
-                "not_now", f"proclaim: too late; {name} must wait for his turn to come round"
+                "not_now", f"proclaim: too late; {name} must wait until the turn comes round again"
             )
         return self.finish(_upd(s, events=s.events + 1), who)
 
