@@ -614,10 +614,6 @@ def _balls_of(mask: int) -> list[int]:
     return [n for n in NUMBERED if mask >> n & 1]
 
 
-def _sum_of(mask: int) -> int:
-    return sum(n for n in NUMBERED if mask >> n & 1)
-
-
 # ------------------------------------------------------------------- the parsed stroke
 
 
@@ -1321,6 +1317,7 @@ class TargetGame(Game[TargetState]):
         included) plus where the rules come from."""
         d = super().describe()
         d["source"] = f"{BOOK}, lines {self.rules.lines}"
+        d["summary"] = self.rules.summary
         return d
 
     def seating(self, state: TargetState) -> Seating:
@@ -1542,9 +1539,7 @@ class TargetGame(Game[TargetState]):
         get = event.get
         name = get("player")
         player = state.turn if name is None else self._player(state, name, "stroke")
-        cup = get("cup")
-        if cup is not None and not 1 <= cup <= state.cfg.cups:
-            raise InvalidEvent("bad_value", f"stroke.cup must be 1 to {state.cfg.cups}, not {cup}")
+        cup = get("cup")  # checked against the board's cups by the core (choices_from)
         contacts = tuple(get("contacts") or ())
         touched: list[Any] = []
         for c in contacts:
@@ -2367,7 +2362,8 @@ class BouchonPool(TargetGame):
 class StagedPool(TargetGame):
     """Bull dog (H 1761-1791) and cow-boy (H 1793-1849): exactly ``first`` by pots and
     caroms, exactly ``second`` by caroms only, then the last stroke into a called pocket.
-    The games differ in the hooks :meth:`opening`, :meth:`penalty` and :meth:`last`."""
+    The two games share the climb (:meth:`climb`), banking and hand out; each has its own
+    :meth:`judge` (the opening, the penalties, the last stroke) and :meth:`overrun`."""
 
     first = 40
     second = 50
