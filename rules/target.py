@@ -1676,13 +1676,10 @@ class TargetGame(Game[TargetState]):
         """Player ``i``'s total: his private number (if any) plus his score."""
         return (s.private[i] if s.private else 0) + s.scores[i]
 
-    def pass_table(self, s: TargetState, after: int | None = None) -> TargetState:
-        """The table passes to the next player in the game after ``after`` (the player at
-        the table by default)."""
-        seats = s.seats
-        if after is not None and after != seats.turn:
-            seats = seats.pass_to(after)
-        return _upd(s, seats=seats.advance(), struck=False)
+    def pass_table(self, s: TargetState, **changes: Any) -> TargetState:
+        """The table passes to the next player still in the game (the seating's rotation),
+        with any other ``changes`` to the state made in the same step."""
+        return _upd(s, seats=s.seats.advance(), struck=False, **changes)
 
     def scored(self, s: TargetState, i: int, score: int) -> TargetState:
         """Player ``i``'s score set to ``score`` by a stroke in turn; he may proclaim if it
@@ -2226,16 +2223,18 @@ class SkittlePool(TargetGame):
     def judge(self, s: TargetState, st: Stroke) -> TargetState:
         i = st.player
         opening = not s.opened
-        s = _upd(s, opened=True)
+        if opening:
+            s = _upd(s, opened=True)
         black = bool(st.down & _BLACK)
         if black and not opening:
             return self.pass_table(self._burst(s, i))
-        if st.miss:
+        if not st.touched:
             misses = s.counts[i] + 1
             if misses >= 3:
                 return self.pass_table(self._burst(s, i))
-            return self.pass_table(_upd(s, counts=_set(s.counts, i, misses)))
-        s = _upd(s, counts=_set(s.counts, i, 0))
+            return self.pass_table(s, counts=_set(s.counts, i, misses))
+        if s.counts[i]:
+            s = _upd(s, counts=_set(s.counts, i, 0))
         if st.fouls or st.before - _BLACK or (opening and black):
             return self.pass_table(s)
         values = _values(s.cfg)
@@ -2255,21 +2254,33 @@ class RedWhiteBlue(TargetGame):
 
     def __init__(self, rules: TargetRules, order: tuple[str, ...], chicago: bool) -> None:
         self.order = order
+        self._index = {p: k for k, p in enumerate(order)}
         self.chicago = chicago
         super().__init__(rules)
 
     def _chip(self, s: TargetState, i: int) -> TargetState:
         return _upd(s, paid=_add(s.paid, i, 1)) if s.cfg.chips else s
 
+    def _paid(self, s: TargetState, i: int) -> tuple[int, ...]:
+        """``paid`` after a chip from player ``i`` (when chips are played for)."""
+        return _add(s.paid, i, 1) if s.cfg.chips else s.paid
+
     def judge(self, s: TargetState, st: Stroke) -> TargetState:
         i = st.player
-        if st.fouls or st.miss or st.before or any(by == "pin" for _, by, _ in st.pins):
-            return self.pass_table(self._chip(s, i))
-        if not st.pins:
+        pins = st.pins
+        if st.fouls or not st.touched or st.before:
+            return self.pass_table(s, paid=self._paid(s, i))
+        if not pins:
             return self.pass_table(s)
+        own = True
+        for p, by, _ in pins:
+            if by == "pin":
+                return self.pass_table(s, paid=self._paid(s, i))
+            if p != by:
+                own = False
         held = s.held[i]
-        bits = [self.order.index(p) for p, _, _ in st.pins]
-        own = all(p == by for p, by, _ in st.pins)
+        index = self._index
+        bits = [index[p] for p, _, _ in pins]
         if self.chicago:
             need = self.needs(held)
             ok = (
@@ -2284,9 +2295,13 @@ class RedWhiteBlue(TargetGame):
                 start += 1
             ok = own and sorted(bits) == list(range(start, start + len(bits)))
         if not ok:
-            s = _upd(s, held=_set(s.held, i, 0), scores=_set(s.scores, i, 0))
-            s = _upd(s, bursts=_add(s.bursts, i, 1))
-            return self.pass_table(self._chip(s, i))
+            return self.pass_table(
+                s,
+                held=_set(s.held, i, 0),
+                scores=_set(s.scores, i, 0),
+                bursts=_add(s.bursts, i, 1),
+                paid=self._paid(s, i),
+            )
         for k in bits:
             held |= 1 << k
         s = _upd(s, held=_set(s.held, i, held), scores=_set(s.scores, i, bin(held).count("1")))
@@ -2314,7 +2329,7 @@ class TwoPinPool(TargetGame):
             scores = tuple(
                 v + unit if k != i else v - unit * (n - 1) for k, v in enumerate(s.scores)
             )
-            return self.pass_table(_upd(s, scores=scores))
+            return self.pass_table(s, scores=scores)
         if white_in_pins and "black" not in down:
             scores = tuple(
                 v - unit if k != i else v + unit * (n - 1) for k, v in enumerate(s.scores)
