@@ -723,6 +723,24 @@ def _choice_set(name: str) -> Callable[[TargetState], Any]:
     raise KeyError(name)  # pragma: no cover - the family declares only these
 
 
+def _choice_pairs(f: Field) -> frozenset[tuple[type, Any]] | None:
+    """(JSON type, value) for every value a scalar field with fixed choices (or a union of
+    such fields) takes; None when the field is checked otherwise."""
+    variants = f.variants if f.type == "union" else (f,)
+    pairs: set[tuple[type, Any]] = set()
+    for v in variants:
+        if (
+            not isinstance(v.choices, tuple)
+            or v.type in ("list", "object", "union")
+            or v.minimum is not None
+            or v.maximum is not None
+            or v.choices_from is not None
+        ):
+            return None
+        pairs.update((_PY_TYPES[v.type], c) for c in v.choices)
+    return frozenset(pairs)
+
+
 def compile_field(f: Field) -> Check:
     """A quick yes/no check of a value against a field, compiled once from the same
     declaration the core validates: the same JSON types (a bool is never an int), unions,
@@ -730,6 +748,18 @@ def compile_field(f: Field) -> Check:
     :func:`rules.core.validate_event` accepts (a property test holds it to that); when it
     says no, the core is asked, and the core's refusal is the answer."""
     nullable = f.nullable or (not f.required and f.default is None)
+    pairs = _choice_pairs(f)
+    if pairs is not None:  # the common case, a ball or a code: one hash lookup
+
+        def one_of(value: Any, s: TargetState) -> bool:
+            if value is None:
+                return nullable
+            try:
+                return (type(value), value) in pairs
+            except TypeError:  # a list or an object where a name or number belongs
+                return False
+
+        return one_of
     if f.type == "union":
         by_type = {_PY_TYPES[v.type]: compile_field(v) for v in f.variants}
 
