@@ -606,6 +606,7 @@ _RACKS, _ON_TABLE, _OWED, _SCORES = _IX["racks"], _IX["on_table"], _IX["owed"], 
 _RUN, _SEATS, _NEXT, _BURSTS = _IX["run"], _IX["seats"], _IX["next"], _IX["bursts"]
 _EMPTY: frozenset[Any] = frozenset()
 _CUE_ONLY: frozenset[Any] = frozenset({CUE})
+_NOT_BALLS: frozenset[Any] = frozenset({CUSHION, BOTTLE})
 
 _FULL_RACK = sum(1 << n for n in NUMBERED)
 
@@ -1571,10 +1572,7 @@ class TargetGame(Game[TargetState]):
         player = state.turn if name is None else self._player(state, name, "stroke")
         cup = get("cup")  # checked against the board's cups by the core (choices_from)
         contacts = tuple(get("contacts") or ())
-        touched: list[Any] = []
-        for c in contacts:
-            if c != CUSHION and c != BOTTLE and c not in touched:
-                touched.append(c)
+        touched = tuple(c for c in dict.fromkeys(contacts) if c not in _NOT_BALLS)
         miss = not touched
         raw_pots = get("pots")
         raw_off = get("off_table")
@@ -1621,9 +1619,10 @@ class TargetGame(Game[TargetState]):
             )
         if r.balls is NUMBERED:
             on = state.on_table
-            for b in (*touched, *potted, *off):
-                if b != CUE and not on >> b & 1:
-                    raise IllegalEvent("impossible", f"stroke: ball {b} is not on the table")
+            for group in (touched, potted, off):
+                for b in group:
+                    if b != CUE and not on >> b & 1:
+                        raise IllegalEvent("impossible", f"stroke: ball {b} is not on the table")
         bottle = get("bottle")
         if bottle is not None:
             if bottle["by"] == "cue" and BOTTLE not in contacts:
@@ -1645,7 +1644,7 @@ class TargetGame(Game[TargetState]):
             player == state.turn,
             bool(get("called")),
             contacts,
-            tuple(touched),
+            touched,
             pots,
             potted,
             off,
