@@ -1720,7 +1720,7 @@ class TargetGame(Game[TargetState]):
             s = _upd(s, hit=i)
         return s
 
-    def burst(self, s: TargetState, i: int, decide: bool = True) -> TargetState:
+    def burst(self, s: TargetState, i: int) -> TargetState:
         """Player ``i`` bursts: his score goes back to 0 (and his rack to the table); he must
         then decide (pending) or may draw a new ball, as his game says."""
         s = _upd(s, scores=_set(s.scores, i, 0), bursts=_add(s.bursts, i, 1))
@@ -1728,7 +1728,7 @@ class TargetGame(Game[TargetState]):
             s = _upd(s, on_table=s.on_table | s.racks[i], racks=_set(s.racks, i, 0))
         if self.rules.privilege == "draw":
             s = _upd(s, may_draw=_set(s.may_draw, i, True))
-        elif self.rules.privilege == "decide" and decide:
+        elif self.rules.privilege == "decide":
             s = _upd(s, pending=i, next=DECIDE)
         return s
 
@@ -1740,13 +1740,6 @@ class TargetGame(Game[TargetState]):
         best = max(s.scores)
         top = [i for i, v in enumerate(s.scores) if v == best]
         return self.finish(s, top[0] if len(top) == 1 else -1, shared=len(top) > 1)
-
-    def last_one_left(self, s: TargetState) -> TargetState:
-        """Over when one player is left in the game: he wins."""
-        left = s.seats.remaining
-        if len(left) == 1:
-            return self.finish(s, left[0])
-        return s
 
     # -- proclaim, privilege, retire ----------------------------------------------
 
