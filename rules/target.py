@@ -875,8 +875,8 @@ _SCORES_DOC = {
     "red_white_blue": "name -> the number of pins he holds",
     "red_white_blue_chicago": "name -> the number of pins he holds",
     "two_pin_pool": "name -> net balance (the balances sum to 0)",
-    "bouchon_pool": "name -> net balance, stakes and lives paid less the pool won (balances "
-    "plus pool sum to 0)",
+    "bouchon_pool": "name -> net balance: the pool won less the stake and the lives paid "
+    "(balances plus pool sum to 0)",
     "bull_dog_pool": "name -> banked points (the winner's stays 50)",
     "cowboy_pool": "name -> banked points (101 for the winner)",
 }
