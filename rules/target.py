@@ -1261,7 +1261,10 @@ class TargetGame(Game[TargetState]):
                     ),
                 )
             )
-        events = [EventType("stroke", "one stroke", tuple(fields))]
+        doc = "one stroke of the cue, by the player at the table" + (
+            " (or by another player, out of turn)" if r.out_of_turn else ""
+        )
+        events = [EventType("stroke", doc, tuple(fields))]
         who = player_field("the player")
         if r.proclaim:
             events.append(
