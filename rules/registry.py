@@ -32,7 +32,14 @@ __all__ = [
 ]
 
 #: The modules that define games, imported the first time the registry is asked.
-GAME_MODULES: tuple[str, ...] = ("rules.bar_billiards", "rules.carom", "rules.ledger", "rules.pocket")
+GAME_MODULES: tuple[str, ...] = (
+    "rules.bar_billiards",
+    "rules.bagatelle",
+    "rules.carom",
+    "rules.ledger",
+    "rules.pocket",
+    "rules.target",
+)
 
 _GAMES: dict[str, Game[Any]] = {}
 _NAMES: dict[str, str] = {}
