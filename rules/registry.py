@@ -23,7 +23,12 @@ from rules.core import Game
 __all__ = ["GAME_MODULES", "UnknownGame", "games", "get", "register"]
 
 #: The modules that define games, imported the first time the registry is asked.
-GAME_MODULES: tuple[str, ...] = ("rules.bar_billiards", "rules.carom", "rules.ledger")
+GAME_MODULES: tuple[str, ...] = (
+    "rules.bar_billiards",
+    "rules.carom",
+    "rules.ledger",
+    "rules.bagatelle",
+)
 
 _GAMES: dict[str, Game[Any]] = {}
 _NAMES: dict[str, str] = {}
