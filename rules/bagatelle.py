@@ -1385,7 +1385,8 @@ class PigeonHole(BoardGame):
         fouls = check_list(event, "fouls")
         for i, code in enumerate(fouls):
             if code != "deliberate_off":
-                raise InvalidEvent("unknown_foul", f"fouls[{i}]: no foul code {code!r}")
+                # the page (1.5) answers bad_value for an unknown foul code
+                raise _bad(f"fouls[{i}]: no foul code {code!r}")
         to, first, _, others = self.parse(state, event)
         self.check_table(state, first, others, to)
         if fouls:
