@@ -76,13 +76,8 @@ CASES: list[tuple[str, str, dict[str, Any], list[dict[str, Any]], dict[str, Any]
     ("bad_value", "devil_among_the_tailors", {}, [], ball(pins={"black": 2})),
     ("bad_value", "monte_carlo", {}, [], ball(7)),
     ("bad_value", "klondike", {}, [], ball("pin", others=[{"ball": "red", "to": "table"}])),
-    (
-        "bad_value",
-        "carombolette",
-        {},
-        [],
-        ball(10, first_hit="red"),
-    ),
+    ("bad_value", "carombolette", {}, [], ball(11, first_hit="red")),
+    ("bad_value", "carombolette", {"mode": "pool"}, [], ball(10, first_hit="red")),
     (
         "bad_value",
         "shuffle_board",
