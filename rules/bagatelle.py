@@ -123,6 +123,7 @@ class Rules:
     numbers: str = "cups"
     extra_fields: tuple[str, ...] = ()
     fixed_rounds: int | None = None
+    respot: str | None = None
 
     def default(self, name: str) -> Any:
         """The default of the setup option ``name``."""
@@ -451,6 +452,11 @@ class RoundOfBalls(Game[BState]):
         self._types = frozenset(e.type for e in self.events)
         self._ball_names = frozenset(f.name for f in self.events[0].fields) | {"type"}
         self._kind_pos = {k: i for i, k in enumerate(rules.kinds)}
+        self._words = frozenset(rules.words)
+        self._other_words = tuple(w for w in rules.words if w != TABLE)
+        self._colours = len(rules.played) > 1
+        self._nominates = "nominated" in rules.extra_fields
+        self._king = "king_struck" in rules.extra_fields
         self._cfgs: dict[str, Cfg] = {}
         self.state_doc = self._state_doc()
 
@@ -481,9 +487,9 @@ class RoundOfBalls(Game[BState]):
         """What the next ball must strike first (the state key ``required``)."""
         return None
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[BState, int, bool]:
-        """One ``ball`` event: (the state with scores and table updated, balls used, the
-        turn ends now whatever is left)."""
+    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+        """One ``ball`` event: (the changed state fields, e.g. ``scores`` and ``table``;
+        the balls used; whether the turn ends now whatever is left)."""
         raise NotImplementedError
 
     def other_event(self, state: BState, event: Mapping[str, Any]) -> BState:
@@ -673,25 +679,24 @@ class RoundOfBalls(Game[BState]):
             check_fields(event, BALL, self._ball_names)
             raise IllegalEvent("count_due", "the roll is over: the count is due")
         check_fields(event, BALL, self._ball_names)
-        before = state.scores
-        after, used, turn_over = self.play(state, event)
-        return self.advance(state, after, before, used, turn_over)
+        changes, used, turn_over = self.play(state, event)
+        return self.advance(state, changes, used, turn_over)
 
-    def advance(
-        self, state: BState, after: BState, before: tuple[int, ...], used: int, turn_over: bool
-    ) -> BState:
-        """After a ball: the turn's score, the allotment, the target, the next turn."""
+    def advance(self, state: BState, changes: dict[str, Any], used: int, turn_over: bool) -> BState:
+        """After a ball: ``changes`` (what :meth:`play` changed) applied in one step with
+        the turn's score and the allotment; then the target and the next turn."""
         cfg = state.cfg
-        p = cfg.seats[state.seat][0]
+        seat = state.seat
+        changes["events"] = state.events + 1
         left = state.left
         if used:
-            left = (*left[: state.seat], max(0, left[state.seat] - used), *left[state.seat + 1 :])
-        after = after._replace(
-            events=state.events + 1,
-            left=left,
-            turn_left=state.turn_left - used,
-            turn_score=state.turn_score + after.scores[p] - before[p],
-        )
+            left = (*left[:seat], max(0, left[seat] - used), *left[seat + 1 :])
+            changes["left"] = left
+            changes["turn_left"] = state.turn_left - used
+        if "scores" in changes:
+            p = cfg.seats[seat][0]
+            changes["turn_score"] = state.turn_score + changes["scores"][p] - state.scores[p]
+        after = state._replace(**changes)
         if self.rules.end == "target_now" and not after.playoff:
             target = cfg.target
             if any(s >= target for s in after.scores):
@@ -1132,14 +1137,22 @@ class BoardGame(RoundOfBalls):
         cfg = state.cfg
         if "to" not in event:
             raise InvalidEvent("missing_field", "ball: to is required")
-        words = self.rules.words
-        to = check_place(event["to"], cfg.numbers, words, "to", self._what())
+        to = event["to"]
+        if not ((type(to) is int and to in cfg.numbers) or (type(to) is str and to in self._words)):
+            check_place(to, cfg.numbers, self.rules.words, "to", self._what())
         first = event.get("first_hit")
-        if first is not None:
+        if first is not None and not (type(first) is str and first in self._kind_pos):
             check_choice(first, self.rules.kinds, "first_hit")
-        cushion = check_bool(event, "cushion")
+        cushion = event.get("cushion", False)
+        if type(cushion) is not bool:
+            cushion = check_bool(event, "cushion")
+        raw = event.get("others")
+        if not raw:
+            if raw is not None and not isinstance(raw, (list, tuple)):
+                raise _bad("others must be a list")
+            return to, first, cushion, []
         others = []
-        other_words = tuple(w for w in words if w != TABLE)
+        other_words = self._other_words
         for i, entry in enumerate(check_list(event, "others")):
             path = f"others[{i}]"
             e = check_entry(entry, path, frozenset(("ball", "to")))
@@ -1161,6 +1174,11 @@ class BoardGame(RoundOfBalls):
         pos, table = self._kind_pos, state.table
         if first is not None and not table[pos[first]]:
             raise IllegalEvent("not_on_table", f"first_hit: no {first} ball rests on the table")
+        cap = state.cfg.capacity
+        if not others:
+            if cap is not None and type(to) is int and state.cups[state.cfg.cup_pos[to]] >= cap:
+                raise IllegalEvent("cup_full", f"cup {to} already holds {cap} ball(s)")
+            return
         counts: dict[str, int] = {}
         for kind, _ in others:
             counts[kind] = counts.get(kind, 0) + 1
@@ -1170,44 +1188,40 @@ class BoardGame(RoundOfBalls):
                 raise IllegalEvent(
                     "not_on_table", f"others: {k} {kind} ball(s) listed, {have} on the table"
                 )
-        if others and first is None:
+        if first is None:
             raise IllegalEvent(
                 "nothing_struck", "others: the played ball touched no ball (first_hit is null)"
             )
-        cap = state.cfg.capacity
         if cap is not None:
             add: dict[int, int] = {}
             for place in [to, *(t for _, t in others)]:
-                if _is_int(place):
+                if type(place) is int:
                     add[place] = add.get(place, 0) + 1
             for cup, k in add.items():
                 if state.cups[state.cfg.cup_pos[cup]] + k > cap:
                     raise IllegalEvent("cup_full", f"cup {cup} already holds {cap} ball(s)")
 
-    def value(self, state: BState, kind: str, place: Any) -> int:
-        """What a ball of ``kind`` dropping at ``place`` scores."""
-        if not _is_int(place):
-            pockets = state.cfg.v.get("pockets")
-            if isinstance(pockets, Mapping) and place in pockets:
-                base = pockets[place]
-            else:
-                return 0
-        else:
-            base = place
-        return base * state.cfg.mult.get(kind, 1)
+    def value(self, cfg: Cfg, kind: str, place: Any) -> int:
+        """What a ball of ``kind`` dropping at ``place`` (a cup, or a side pocket) scores."""
+        if type(place) is int:
+            return place * cfg.mult.get(kind, 1)
+        pockets = cfg.v.get("pockets")
+        if isinstance(pockets, Mapping) and place in pockets:
+            return int(pockets[place]) * cfg.mult.get(kind, 1)
+        return 0
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[BState, int, bool]:
+    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         to, first, cushion, others = self.parse(state, event)
         r = self.rules
         cfg = state.cfg
         nominated = None
-        if "nominated" in r.extra_fields:
+        if self._nominates:
             if "nominated" not in event:
                 raise InvalidEvent("missing_field", "ball: nominated is required")
             nominated = check_place(event["nominated"], cfg.numbers, ("left", "right"), "nominated")
         struck = False
         pins = 0
-        if "king_struck" in r.extra_fields:
+        if self._king:
             if check_bool(event, "king_struck"):
                 if not state.table[self._kind_pos["king"]]:
                     raise IllegalEvent("not_on_table", "king_struck: the king is not on the table")
@@ -1218,11 +1232,11 @@ class BoardGame(RoundOfBalls):
             if not _is_int(pins) or not 0 <= pins <= cfg.v["pins"]:
                 raise _bad(f"pins must be a whole number from 0 to {cfg.v['pins']}")
         self.check_table(state, first, others, to)
-        req = self.required(state)
-        if req == "king":
-            met = struck or first == "king" or any(k == "king" for k, _ in others)
-        elif req is None:
+        req = self.required(state) if r.required_rule else None
+        if req is None:
             met = True
+        elif req == "king":
+            met = struck or first == "king" or any(k == "king" for k, _ in others)
         elif req == "cushion":
             met = cushion
         elif req == "ball":
@@ -1240,86 +1254,74 @@ class BoardGame(RoundOfBalls):
         met: bool,
         nominated: Any,
         pins: int,
-    ) -> tuple[BState, int, bool]:
-        """Move the balls and score the stroke (§2 and the game's section)."""
+    ) -> tuple[dict[str, Any], int, bool]:
+        """Move the balls and score the stroke (§2 and the game's section): the changes to
+        the state, the balls used, and False (the turn goes on)."""
         r, cfg = self.rules, state.cfg
         pos = self._kind_pos
         p = cfg.seats[state.seat][0]
         table = list(state.table)
         cups = list(state.cups)
-        extra = list(state.extra)
-        gains: dict[int, int] = {}
+        gains = [0] * len(state.scores)
         drops = 0
         played = self.played_kind(state)
         penalty = None if met else r.penalty
-        respot = "red" if r.id == "carombolette" else None
-        black_in = None
-
-        def gain(who: int, points: int) -> None:
-            gains[who] = gains.get(who, 0) + points
-
+        respot = r.respot
+        colours = self._colours  # Sans Egal: balls score for their owner
         # Sans Egal: the sums of the cup numbers of each colour's balls lying in cups
-        sums_before = tuple(extra) if len(r.played) > 1 else ()
+        extra = list(state.extra) if colours else None
+        black_in = None
         # the played ball
-        scores_played = penalty is None and (nominated is None or to == nominated)
         if penalty in ("remove", "forfeit"):
             pass  # out of play wherever it went: scores nothing, leaves no ball in a cup
         elif to == TABLE:
             table[pos[played]] += 1
-        elif to not in (BACK, OFF):
+        elif to != BACK and to != OFF:
             drops += 1
-            if _is_int(to):
+            if type(to) is int:
                 cups[cfg.cup_pos[to]] += 1
-                if sums_before:
+                if extra is not None:
                     extra[pos[played]] += to
-            owner = self.owner(state, played)
-            if penalty is None and scores_played:
-                gain(p if owner is None else owner, self.value(state, played, to))
-            elif penalty == "void" or penalty == "foul_points":
-                if owner is not None and owner != p:
-                    gain(owner, self.value(state, played, to))
+            if penalty is None:
+                if nominated is None or to == nominated:
+                    gains[p] += self.value(cfg, played, to)
         # the other balls
         for kind, place in others:
-            if not (kind == respot and place not in (BACK, OFF)):
+            if kind != respot or place == BACK or place == OFF:
                 table[pos[kind]] -= 1
-            if place in (BACK, OFF):
+            if place == BACK or place == OFF:
                 continue
             drops += 1
-            if _is_int(place) and kind != respot:
+            if type(place) is int and kind != respot:
                 cups[cfg.cup_pos[place]] += 1
-                if sums_before and kind in ("red", "white"):
+                if extra is not None and kind in r.played:
                     extra[pos[kind]] += place
-            owner = self.owner(state, kind)
-            if kind == "black" and r.required_rule in ("sans_egal", "every"):
-                owner = p
-                black_in = place
-            if penalty is None:
-                gain(p if owner is None else owner, self.value(state, kind, place))
-            elif penalty == "foul_points" and owner is not None and owner != p:
-                gain(owner, self.value(state, kind, place))
-        if penalty is None and pins:
-            gain(p, pins * cfg.v["pin_value"])
-        if penalty == "foul_points":
-            gain(p, -cfg.v["foul_points"])
-        elif black_in is not None and r.required_rule == "every" and _is_int(black_in):
-            own = pos[played]
-            gain(p, sums_before[own])  # the variant's bonus: his balls already in cups
-        flag = state.flag
-        if met and (first == "black" or r.required_rule == "king"):
-            flag = True  # the black (the king) has been struck: the contact rule lapses
-        used = 2 if penalty == "forfeit" else 1
-        drops_t = state.drops
+            owner = p
+            if colours:
+                if kind in r.played:
+                    owner = r.played.index(kind)
+                else:
+                    black_in = place
+            if penalty is None or (penalty == "foul_points" and owner != p):
+                gains[owner] += self.value(cfg, kind, place)
+        if penalty is None:
+            if pins:
+                gains[p] += pins * cfg.v["pin_value"]
+            if black_in is not None and r.required_rule == "every" and type(black_in) is int:
+                gains[p] += state.extra[pos[played]]  # the variant's bonus: his balls in cups
+        elif penalty == "foul_points":
+            gains[p] -= cfg.v["foul_points"]
+        changes: dict[str, Any] = {"table": tuple(table), "cups": tuple(cups)}
+        if any(gains):
+            changes["scores"] = tuple(a + b for a, b in zip(state.scores, gains, strict=True))
+        if extra is not None:
+            changes["extra"] = tuple(extra)
+        if met and not state.flag and (first == "black" or r.required_rule == "king"):
+            changes["flag"] = True  # the black (the king) is struck: the contact rule lapses
         if drops:
-            drops_t = (*drops_t[:p], drops_t[p] + drops, *drops_t[p + 1 :])
-        after = state._replace(
-            scores=_with_scores(state, gains),
-            table=tuple(table),
-            cups=tuple(cups),
-            extra=tuple(extra),
-            flag=flag,
-            drops=drops_t,
-        )
-        return after, used, False
+            d = state.drops
+            changes["drops"] = (*d[:p], d[p] + drops, *d[p + 1 :])
+        return changes, 2 if penalty == "forfeit" else 1, False
 
     def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         table, cups, _ = super().fresh_table(cfg)
@@ -1381,7 +1383,7 @@ class PigeonHole(BoardGame):
             cups=tuple(cups), table=tuple(table), extra=(0,), events=state.events + 1
         )
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[BState, int, bool]:
+    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         fouls = check_list(event, "fouls")
         for i, code in enumerate(fouls):
             if code != "deliberate_off":
@@ -1392,21 +1394,20 @@ class PigeonHole(BoardGame):
         if fouls:
             if to != OFF and not any(t == OFF for _, t in others):
                 raise IllegalEvent("no_ball_off", "deliberate_off: no ball of this stroke went off")
-            return state._replace(turn_score=state.turn_score), -1, True
-        after, used, end = self.resolve(state, to, first, others, True, None, 0)
+            return {}, -1, True
+        changes, used, end = self.resolve(state, to, first, others, True, None, 0)
         red_cup = state.extra[0]
         for kind, place in others:
             if kind == "red" and _is_int(place):
                 red_cup = place
-        return after._replace(extra=(red_cup,)), used, end
+        changes["extra"] = (red_cup,)
+        return changes, used, end
 
-    def advance(
-        self, state: BState, after: BState, before: tuple[int, ...], used: int, turn_over: bool
-    ) -> BState:
+    def advance(self, state: BState, changes: dict[str, Any], used: int, turn_over: bool) -> BState:
         if used == -1:  # deliberate_off: the stroke is void and the player is out
             p = state.cfg.seats[state.seat][0]
-            return self.put_out(after._replace(events=state.events + 1, turn_score=0), p)
-        return super().advance(state, after, before, used, turn_over)
+            return self.put_out(state._replace(events=state.events + 1, turn_score=0), p)
+        return super().advance(state, changes, used, turn_over)
 
     def extra_view(self, state: BState) -> dict[str, Any]:
         names = state.cfg.names
@@ -1481,7 +1482,7 @@ class ArchGame(BoardGame):
             raise _bad(f"{path}to: the cups lie behind the arches: give the arch")
         return (None, check_place(to, frozenset(), words, f"{path}to"))
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[BState, int, bool]:
+    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         cfg = state.cfg
         arch, to = self._route(cfg, event, "", (TABLE, BACK, OFF))
         first = event.get("first_hit")
@@ -1528,10 +1529,10 @@ class ArchGame(BoardGame):
         drops_t = state.drops
         if drops:
             drops_t = (*drops_t[:p], drops_t[p] + drops, *drops_t[p + 1 :])
-        after = state._replace(
-            scores=_with_scores(state, gains), table=(table,), cups=tuple(cups), drops=drops_t
-        )
-        return after, 1, False
+        changes = {"table": (table,), "cups": tuple(cups), "drops": drops_t}
+        if gains:
+            changes["scores"] = _with_scores(state, gains)
+        return changes, 1, False
 
     def required(self, state: BState) -> str | None:
         return "cushion" if self.rules.required_rule == "cushion" else None
@@ -1585,7 +1586,7 @@ class Parepa(RoundOfBalls):
     def _ball(self, value: Any, path: str) -> int:
         return _PAREPA_BALLS.index(check_choice(value, _PAREPA_BALLS, path))
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[BState, int, bool]:
+    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         cfg = state.cfg
         if "cue" not in event:
             raise InvalidEvent("missing_field", "ball: cue is required")
@@ -1634,18 +1635,20 @@ class Parepa(RoundOfBalls):
         drops_t = state.drops
         if drops:
             drops_t = (*drops_t[:p], drops_t[p] + drops, *drops_t[p + 1 :])
-        after = state._replace(
-            scores=_with_scores(state, {p: points}),
-            table=tuple(table),
-            extra=tuple(pocketed),
-            flag=True,
-            drops=drops_t,
-        )
+        changes: dict[str, Any] = {
+            "scores": _with_scores(state, {p: points}),
+            "table": tuple(table),
+            "extra": tuple(pocketed),
+            "flag": True,
+            "drops": drops_t,
+        }
         if not counts:
-            return after._replace(flag=False), 0, True
+            changes["flag"] = False
+            return changes, 0, True
         if not any(table[1:]):  # no numbered ball left: set up again for the next player
-            return after._replace(table=(1,) * 11, extra=(0,) * 11, flag=False), 0, True
-        return after, 0, False
+            changes.update(table=(1,) * 11, extra=(0,) * 11, flag=False)
+            return changes, 0, True
+        return changes, 0, False
 
     def begin_turn(self, state: BState) -> BState:
         return state._replace(turn_score=0, turns=state.turns + 1, flag=False)
@@ -1727,7 +1730,7 @@ class ReceptacleGame(RoundOfBalls):
     def turn_extra(self, state: BState) -> tuple[int, ...]:
         return (0,)
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[BState, int, bool]:
+    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         pl, cfg = self.places, state.cfg
         if "to" not in event:
             raise InvalidEvent("missing_field", "ball: to is required")
@@ -1764,8 +1767,8 @@ class ReceptacleGame(RoundOfBalls):
                 raise IllegalEvent("nothing_struck", f'others: a "{pl.idle}" ball struck nothing')
             tries = state.extra[0] + 1
             if pl.idle_limit is not None and tries >= pl.idle_limit:
-                return state._replace(extra=(0,)), 1, False
-            return state._replace(extra=(tries,)), 0, False
+                return {"extra": (0,)}, 1, False
+            return {"extra": (tries,)}, 0, False
         points = to if _is_int(to) else self._values[to]
         for _, place in others:
             points += place if _is_int(place) else self._other_values[place]
@@ -1773,10 +1776,11 @@ class ReceptacleGame(RoundOfBalls):
         drops_t = state.drops
         if drops:
             drops_t = (*drops_t[:p], drops_t[p] + drops, *drops_t[p + 1 :])
-        after = state._replace(
-            scores=_with_scores(state, {p: int(points)}), extra=(0,), drops=drops_t
+        return (
+            {"scores": _with_scores(state, {p: int(points)}), "extra": (0,), "drops": drops_t},
+            1,
+            False,
         )
-        return after, 1, False
 
     def extra_view(self, state: BState) -> dict[str, Any]:
         if self.places.idle_limit is None:
@@ -1820,7 +1824,7 @@ class Devil(RoundOfBalls):
             if not key.isdigit() or int(key) < 1 or count < 0:
                 raise InvalidEvent("bad_setup", "pin_counts: value (a string) -> pins", -1)
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[BState, int, bool]:
+    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         if "pins" not in event:
             raise InvalidEvent("missing_field", "ball: pins is required")
         pins = event["pins"]
@@ -1841,7 +1845,7 @@ class Devil(RoundOfBalls):
                 raise _bad(f"pins.{key} must be a whole number from 0 to {most}")
             points += down * worth
         p = state.cfg.seats[state.seat][0]
-        return state._replace(scores=_with_scores(state, {p: points})), 1, False
+        return {"scores": _with_scores(state, {p: points})}, 1, False
 
 
 # -------------------------------------------------------------------- shuffle-board
@@ -1902,7 +1906,7 @@ class ShuffleBoard(RoundOfBalls):
     def on_table(self, state: BState) -> dict[str, int]:
         return {n: k for n, k in zip(state.cfg.names, state.table, strict=True) if k}
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[BState, int, bool]:
+    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         names = state.cfg.names
         to = event.get("to", "board")
         to = "board" if to is None else check_choice(to, ("board", "out"), "to")
@@ -1929,7 +1933,7 @@ class ShuffleBoard(RoundOfBalls):
         p = state.cfg.seats[state.seat][0]
         if to == "board":
             table[p] += 1
-        return state._replace(table=tuple(table)), 1, False
+        return {"table": tuple(table)}, 1, False
 
     def other_event(self, state: BState, event: Mapping[str, Any]) -> BState:
         check_fields(event, COUNT, frozenset(("type", "weights")))
@@ -2246,6 +2250,7 @@ CAROMBOLETTE = Rules(
     special=(("red", "red_multiplier"),),
     required_rule="ball",
     penalty="forfeit",
+    respot="red",
     numbers="holes",
 )
 
