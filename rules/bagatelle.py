@@ -696,16 +696,17 @@ class RoundOfBalls(Game[BState]):
         if "scores" in changes:
             p = cfg.seats[seat][0]
             changes["turn_score"] = state.turn_score + changes["scores"][p] - state.scores[p]
-        after = state._replace(**changes)
-        if self.rules.end == "target_now" and not after.playoff:
+        if self.rules.end == "target_now" and not state.playoff and "scores" in changes:
             target = cfg.target
-            if any(s >= target for s in after.scores):
+            if any(s >= target for s in changes["scores"]):
+                after = state._replace(**changes)
                 return self._settle(after, self._in_play(after))
         if turn_over or (
-            self.rules.balls is not None and (after.turn_left <= 0 or left[state.seat] <= 0)
+            self.rules.balls is not None
+            and (changes.get("turn_left", state.turn_left) <= 0 or left[seat] <= 0)
         ):
-            return self._next_turn(after)
-        return after
+            return self._next_turn(state, changes)
+        return state._replace(**changes)
 
     # -- rotation ------------------------------------------------------------
 
@@ -742,7 +743,10 @@ class RoundOfBalls(Game[BState]):
             next=BALL,
         )
 
-    def _next_turn(self, state: BState) -> BState:
+    def _next_turn(self, state: BState, changes: dict[str, Any] | None = None) -> BState:
+        """The turn passes: ``changes`` (of the event that ended it) and the next turn's
+        are applied to ``state`` in one step; at the end of the round, the round's end."""
+        changes = {} if changes is None else changes
         cfg, rules = state.cfg, self.rules
         n_seats = len(cfg.seats)
         if rules.balls is None:  # Parepa: the next seat in play, no rounds of balls
@@ -754,19 +758,22 @@ class RoundOfBalls(Game[BState]):
                     number += 1
                 if cfg.seats[seat][0] not in state.out:
                     break
-            return self.begin_turn(state._replace(seat=seat, round=number))
-        left = state.left
+            changes["round"] = number
+            changes.update(self.turn_changes(state, seat))
+            return state._replace(**changes)
+        left = changes.get("left", state.left)
         for k in range(1, n_seats + 1):
             seat = (state.seat + k) % n_seats
             if left[seat] > 0:
-                return self.begin_turn(state._replace(seat=seat))
-        return self._end_round(state)
+                changes.update(self.turn_changes(state, seat))
+                return state._replace(**changes)
+        return self._end_round(state._replace(**changes) if changes else state)
 
-    def begin_turn(self, state: BState) -> BState:
-        """A new turn for ``state.seat``: the allotment, and the table if set up each turn."""
-        balls = self.rules.balls or 0
+    def turn_changes(self, state: BState, seat: int) -> dict[str, Any]:
+        """A new turn for ``seat``: the allotment, and the table if it is set up each turn."""
         changes: dict[str, Any] = {
-            "turn_left": 1 if self.rules.alternate else balls,
+            "seat": seat,
+            "turn_left": 1 if self.rules.alternate else self.rules.balls or 0,
             "turn_score": 0,
             "turns": state.turns + 1,
         }
@@ -774,12 +781,15 @@ class RoundOfBalls(Game[BState]):
             table, cups, extra = self.fresh_table(state.cfg)
             changes.update(table=table, cups=cups, extra=extra, flag=False)
         else:
-            changes["extra"] = self.turn_extra(state)
-        return state._replace(**changes)
+            extra = self.turn_extra(state)
+            if extra is not None:
+                changes["extra"] = extra
+        return changes
 
-    def turn_extra(self, state: BState) -> tuple[int, ...]:
-        """``extra`` at the start of a turn when the table is not set up afresh."""
-        return state.extra
+    def turn_extra(self, state: BState) -> tuple[int, ...] | None:
+        """``extra`` at the start of a turn when the table is not set up afresh (None:
+        as it stands)."""
+        return None
 
     def _end_round(self, state: BState) -> BState:
         cfg, rules = state.cfg, self.rules
@@ -1650,8 +1660,8 @@ class Parepa(RoundOfBalls):
             return changes, 0, True
         return changes, 0, False
 
-    def begin_turn(self, state: BState) -> BState:
-        return state._replace(turn_score=0, turns=state.turns + 1, flag=False)
+    def turn_changes(self, state: BState, seat: int) -> dict[str, Any]:
+        return {"seat": seat, "turn_score": 0, "turns": state.turns + 1, "flag": False}
 
     def on_table(self, state: BState) -> dict[str, int]:
         return {str(b): 1 for b, k in zip(_PAREPA_BALLS, state.table, strict=True) if k}
@@ -1727,7 +1737,7 @@ class ReceptacleGame(RoundOfBalls):
     def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         return (), (), (0,)
 
-    def turn_extra(self, state: BState) -> tuple[int, ...]:
+    def turn_extra(self, state: BState) -> tuple[int, ...] | None:
         return (0,)
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
@@ -2375,9 +2385,10 @@ class _MonteCarlo(ReceptacleGame):
             ),
         )
 
-    def begin_turn(self, state: BState) -> BState:
-        state = super().begin_turn(state)
-        return state._replace(turn_left=1 if state.cfg.v["alternate"] else 4)
+    def turn_changes(self, state: BState, seat: int) -> dict[str, Any]:
+        changes = super().turn_changes(state, seat)
+        changes["turn_left"] = 1 if state.cfg.v["alternate"] else 4
+        return changes
 
     def _new_round(self, state: BState, group: tuple[int, ...], number: int) -> BState:
         state = super()._new_round(state, group, number)
