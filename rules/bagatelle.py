@@ -1,17 +1,21 @@
 """The bagatelle family: games in which a turn is a fixed allotment of balls played one after
 another at cups, holes, arches or receptacles that carry values (specs/bagatelle.md).
 
-Eighteen games, all run by one state machine, :class:`RoundOfBalls`:
+Eighteen games, all run by one state machine, :class:`RoundOfBalls`, built on the core
+pieces: the seating and rotation (:class:`~rules.core.Seating`: individuals in rotation,
+sides whose members take the turns, players put out, play-offs among the tied), the
+participants declaration, union field types and setup-dependent choices (the board's cups,
+arches, pockets; checked by :func:`~rules.core.validate_event`), a typed
+:class:`~rules.core.Outcome`, declared statistics and what a pad displays.
 
-* the seats (players in rotation, or the members of sides taking turns), the allotment of
-  balls (a turn of N balls, or single balls alternating until each has played N), the
-  table set afresh each turn or each round, the end of a round, the end of the game
-  (target with equal turns, fixed rounds, target at once, or after the count), the
-  winner or the loser, and play-offs among the tied only;
-* a game is a frozen :class:`Rules` (its parameters) run by one of a few subclasses that
-  override the named hooks where behaviour truly differs: :meth:`RoundOfBalls.play`
-  (what one ball does), :meth:`RoundOfBalls.required`, :meth:`RoundOfBalls.fresh_table`
-  and :meth:`RoundOfBalls.extra_view`.
+The machine keeps what the family shares: the allotment of balls (a turn of N balls, or
+single balls alternating until each has played N), the table set afresh each turn or each
+round, the end of a round, the end of the game (target with equal turns, fixed rounds,
+target at once, or after a count), the winner or the loser, and play-offs among the tied
+only. A game is a frozen :class:`Rules` run by one of a few subclasses that override named
+hooks where behaviour truly differs: :meth:`RoundOfBalls.play` (what one ball does),
+:meth:`RoundOfBalls.required`, :meth:`RoundOfBalls.fresh_table`,
+:meth:`RoundOfBalls.extra_view` and :meth:`RoundOfBalls.other_event`.
 
 | class | games |
 |---|---|
@@ -23,8 +27,8 @@ Eighteen games, all run by one state machine, :class:`RoundOfBalls`:
 | :class:`Devil` | Devil-among-the-tailors |
 | :class:`ShuffleBoard` | shuffle-board (weights, and the count of a roll) |
 
-State is a :class:`BState` (a NamedTuple of counters: balls per kind on the table, balls per
-cup, balls left per seat; never a history), so an event costs the same at the 10th and the
+State is a :class:`BState` (a NamedTuple of counters: the seating, balls per kind on the
+table, balls per cup; never a history), so an event costs the same at the 10th and the
 10,000th event.
 
 >>> from rules import get, replay
@@ -38,7 +42,8 @@ cup, balls left per seat; never a history), so an event costs the same at the 10
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -50,9 +55,17 @@ from rules.core import (
     IllegalEvent,
     InvalidEvent,
     Option,
+    Outcome,
+    Participants,
+    RuleError,
+    Seating,
+    Stat,
+    Timeline,
+    validate_event,
     validate_setup,
 )
 from rules.registry import register
+from rules.simulate import register_simulator
 
 __all__ = [
     "GAMES",
@@ -66,7 +79,7 @@ __all__ = [
     "RoundOfBalls",
     "Rules",
     "ShuffleBoard",
-    "player_statistics",
+    "random_event",
     "simulate",
 ]
 
@@ -82,20 +95,23 @@ class Rules:
 
     ``balls``: balls (shots, spins, weights) a seat plays in a round (None: no allotment,
     Parepa). ``alternate``: a turn is one ball and the seats alternate until each has
-    played its ``balls``. ``reset``: when the table is set up afresh (``"turn"``,
-    ``"round"`` or ``"never"``). ``rotate_start``: the seat that starts a round moves on by
-    one each round (shuffle-board's rolls). ``end``: ``"target_rounds"`` (target with
-    equal turns, and/or a number of rounds), ``"rounds"`` (fixed rounds), ``"target_now"``
-    (the game ends after the event that reaches the target) or ``"count"`` (after a
-    shuffle-board count). ``lowest_loses``: the single lowest total loses.
+    played its ``balls`` (Monte Carlo: the setup option ``alternate``). ``reset``: when
+    the table is set up afresh (``"turn"``, ``"round"`` or ``"never"``).
+    ``rotate_start``: the seat that starts a round moves on by one each round
+    (shuffle-board's rolls). ``end``: ``"target_rounds"`` (target with equal turns, and/or
+    a number of rounds), ``"rounds"`` (fixed rounds), ``"target_now"`` (the game ends
+    after the event that reaches the target) or ``"count"`` (after a shuffle-board count).
+    ``lowest_loses``: the single lowest total loses. ``fixed_rounds``: the rounds of a game
+    without a ``rounds`` option when no target is set (Sans Egal without a target,
+    Klondike, Monte Carlo, High number pool: one round).
 
     Board games: ``kinds`` the ball kinds, ``spot`` the balls on the table when it is set
-    up, ``played`` the kind of ball each seat plays (one entry: every seat),
-    ``special`` the kinds scoring a multiple (kind -> the setup option naming it),
-    ``required_rule`` and ``penalty`` name how the contact rule is read and what failing
-    it costs, ``words`` the words ``to`` takes besides a number. ``fixed_rounds``: the
-    rounds of a game without a ``rounds`` option when no target is set (Sans Egal without
-    a target, Klondike, Monte Carlo, High number pool: one round).
+    up (the first is the "lead" ball of a contact rule), ``played`` the kind of ball each
+    party plays (one entry: everyone; Sans Egal: reds, whites), ``special`` the kinds
+    scoring a multiple (kind -> the setup option naming it), ``required_rule`` and
+    ``penalty`` name how the contact rule is read and what failing it costs, ``words``
+    the words ``to`` takes besides a number, ``numbers`` the setup option listing the
+    board's numbers, ``respot`` a kind put back on its spot when it drops.
     """
 
     id: str
@@ -125,35 +141,33 @@ class Rules:
     fixed_rounds: int | None = None
     respot: str | None = None
 
-    def default(self, name: str) -> Any:
-        """The default of the setup option ``name``."""
-        return dict(self.defaults)[name]
-
 
 # ------------------------------------------------------------------------- the state
 
 
 class BState(NamedTuple):
-    """The internal state (immutable). Participant-indexed tuples: ``scores``, ``drops``
-    (balls each has sent into cups, for statistics); seat-indexed: ``left`` (balls the seat
-    has still to play this round). ``table`` counts balls per kind of ``Rules.kinds`` (per
-    participant in shuffle-board), ``cups`` balls per cup, ``extra`` the game's own
-    counters (see each class). ``winner``/``loser`` are participant indexes."""
+    """The internal state (immutable).
+
+    ``seats`` is the core :class:`~rules.core.Seating` (whose turn, each side's member
+    due, players put out, the play-off). ``round`` is the game's round (§1.2: every seat
+    in play taking its turns; shuffle-board's roll). ``played``: balls played in this
+    round by all (games where single balls alternate). ``scores`` and ``drops`` (balls
+    each party's strokes sent into cups, for statistics) are per party. ``table`` counts
+    balls per kind of ``Rules.kinds`` (per party in shuffle-board), ``cups`` balls per cup,
+    ``extra`` the game's own counters (see each class). ``out``: the parties put out, in
+    order. ``winner``/``loser`` are party indexes."""
 
     cfg: Cfg
+    seats: Seating
     scores: tuple[int, ...]
-    seat: int
-    left: tuple[int, ...]
-    turn_left: int
     round: int
+    played: int
     turn_score: int
-    turns: int
     table: tuple[int, ...]
     cups: tuple[int, ...]
     extra: tuple[int, ...]
     flag: bool
     out: tuple[int, ...]
-    playoff: tuple[int, ...]
     next: str
     winner: int | None
     loser: int | None
@@ -166,12 +180,19 @@ class BState(NamedTuple):
         """The game has ended."""
         return self.next == NONE
 
+    @property
+    def party(self) -> int:
+        """The index of the party at the table."""
+        return self.seats.turn
+
 
 class Cfg:
-    """A game's setup, checked and with defaults filled in, plus what is derived from it.
-    Two configs are equal when their setups are (``key`` is the setup as JSON)."""
+    """A game's setup, checked and with defaults filled in, plus what is derived from it
+    (the board's numbers, multipliers, the choice sets). Two configs are equal when their
+    setups are (``key`` is the setup as JSON)."""
 
     __slots__ = (
+        "alternate",
         "arches",
         "capacity",
         "cup_pos",
@@ -180,26 +201,20 @@ class Cfg:
         "mult",
         "names",
         "numbers",
+        "per_visit",
         "rounds",
-        "seats",
+        "sets",
         "setup",
         "shared_ties",
         "target",
         "v",
     )
 
-    def __init__(
-        self,
-        setup: dict[str, Any],
-        names: tuple[str, ...],
-        seats: tuple[tuple[int, str | None], ...],
-        rules: Rules,
-    ) -> None:
+    def __init__(self, setup: dict[str, Any], seats: Seating, rules: Rules) -> None:
         self.setup = setup
-        self.key = json.dumps(setup, sort_keys=True)
-        self.names = names
-        self.seats = seats
         self.v = setup
+        self.key = json.dumps(setup, sort_keys=True)
+        self.names = seats.parties
         numbers = setup.get(rules.numbers) if rules.numbers else None
         if rules.numbers == "holes" and setup.get("mode") == "pool":
             numbers = setup["arches"]
@@ -218,6 +233,14 @@ class Cfg:
             else None
         )
         self.shared_ties = setup.get("ties") == "shared"
+        self.alternate = rules.alternate or bool(setup.get("alternate"))
+        self.per_visit = 0 if rules.balls is None else 1 if self.alternate else rules.balls
+        self.sets: dict[str, list[Any]] = {
+            **seats.choice_sets(),
+            "numbers": list(self.cups),
+            "arches": sorted(self.arches),
+            "compartments": [*setup.get("pin_counts", {}), "black"],
+        }
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Cfg) and other.key == self.key
@@ -229,125 +252,74 @@ class Cfg:
         return f"Cfg({self.key})"
 
 
-# --------------------------------------------------------------- checking the input
-
-
 def _bad(message: str) -> InvalidEvent:
     return InvalidEvent("bad_value", message)
 
 
 def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int
 
 
-def check_fields(event: Mapping[str, Any], kind: str, allowed: frozenset[str]) -> None:
-    """Refuse a field the event type does not take (``unknown_field``).
-
-    Stands in for the core's declared-field check on the ``ball`` event, whose ``to``
-    is a number or a word (a union the core does not declare yet).
-    """
-    for key in event:
-        if key not in allowed:
-            raise InvalidEvent("unknown_field", f"{kind}: unknown field {key!r}")
+def _with(t: tuple[int, ...], i: int, add: int) -> tuple[int, ...]:
+    return (*t[:i], t[i] + add, *t[i + 1 :])
 
 
-def check_place(
-    value: Any, numbers: frozenset[int], words: Sequence[str], path: str, what: str = "cup"
-) -> int | str:
-    """``value`` if it is one of ``numbers`` or ``words``, else ``bad_value``.
-
-    >>> check_place(9, frozenset({9}), ("table",), "to")
-    9
-    >>> check_place("sky", frozenset({9}), ("table",), "to")
-    Traceback (most recent call last):
-    ...
-    rules.core.InvalidEvent: bad_value: to must be a cup of the board or one of 'table', not 'sky'
-    """
-    if _is_int(value):
-        if value in numbers:
-            return int(value)
-    elif isinstance(value, str) and value in words:
-        return value
-    allowed = ", ".join(repr(w) for w in words)
-    shown = json.dumps(value) if not isinstance(value, (dict, list)) else "an object"
-    raise _bad(f"{path} must be a {what} of the board or one of {allowed}, not {shown}")
-
-
-def check_choice(value: Any, choices: Sequence[Any], path: str) -> Any:
-    """``value`` if it is one of ``choices`` (bools are never ints), else ``bad_value``."""
-    for c in choices:
-        if value == c and type(value) is type(c):
-            return value
-    allowed = ", ".join(json.dumps(c) for c in choices)
-    raise _bad(f"{path} must be one of {allowed}, not {json.dumps(value, default=str)}")
-
-
-def check_bool(event: Mapping[str, Any], name: str) -> bool:
-    """The optional boolean field ``name`` (default false)."""
-    value = event.get(name, False)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise _bad(f"{name} must be true or false")
-    return value
-
-
-def check_list(event: Mapping[str, Any], name: str) -> list[Any]:
-    """The optional list field ``name`` (default empty)."""
-    value = event.get(name)
-    if value is None:
-        return []
-    if not isinstance(value, (list, tuple)):
-        raise _bad(f"{name} must be a list")
-    return list(value)
-
-
-def check_entry(entry: Any, path: str, allowed: frozenset[str]) -> Mapping[str, Any]:
-    """One object of an ``others`` list: an object with only ``allowed`` keys and a ``ball``."""
-    if not isinstance(entry, Mapping):
-        raise _bad(f"{path} must be an object")
-    for key in entry:
-        if key not in allowed:
-            raise InvalidEvent("unknown_field", f"{path}: unknown field {key!r}")
-    if "ball" not in entry:
-        raise InvalidEvent("missing_field", f"{path}.ball is required")
-    return entry
+def _add_scores(scores: tuple[int, ...], gains: Mapping[int, int]) -> tuple[int, ...]:
+    out = list(scores)
+    for i, v in gains.items():
+        out[i] += v
+    return tuple(out)
 
 
 # ----------------------------------------------------------------------- vocabulary
 
-_PLAYERS_DOC = (
-    "the participants in the order of play: a list of distinct names, or a whole number n "
-    'meaning "P1" ... "Pn"'
-)
+#: the choice sets the family resolves beyond the seating's (``Game.choice_sets``)
+CHOICE_SET_DOC = {
+    "numbers": "the board's numbered cups, holes, pockets or receptacles (from the setup: "
+    "cups, holes or arches by mode, pockets, receptacles)",
+    "arches": "the arches' numbers (setup arches)",
+    "compartments": 'the compartment values of the pins (setup pin_counts) and "black"',
+}
+
+
+def place_field(
+    name: str, doc: str, words: Sequence[str], *, numbered: bool = True, required: bool = True
+) -> Field:
+    """A place a ball came to: one of the board's numbers (the choice set ``numbers``) or
+    one of ``words`` -- a union of an int and a str; just the words when not ``numbered``."""
+    word = Field("word", "str", "a word: " + ", ".join(words), choices=tuple(words))
+    if not numbered:
+        return Field(name, "str", doc, required=required, choices=tuple(words))
+    number = Field("number", "int", "a number of the board", choices_from="numbers")
+    if not words:
+        return Field(name, "int", doc, required=required, choices_from="numbers")
+    return Field(name, "union", doc, required=required, variants=(number, word))
 
 
 def _players_option(rules: Rules) -> Field:
-    doc = _PLAYERS_DOC
+    variants = [
+        Field("names", "list", "the players' names", item=Field("name", "str", "a name")),
+        Field("count", "int", 'how many: "P1" ... "Pn"', minimum=1),
+    ]
+    doc = "the participants in the order of play: distinct names, or a number n (P1 ... Pn)"
     if rules.sides:
-        doc += (
-            '; with "sides", an object: side -> its members in the order they take the '
-            "side's turns (null for an unnamed member)"
+        variants.append(
+            Field(
+                "members",
+                "object",
+                "with sides: side -> its members in the order they take the side's turns",
+                item=Field(
+                    "members",
+                    "list",
+                    "a side's members",
+                    item=Field("name", "str", "a name; null for an unnamed member", nullable=True),
+                ),
+            )
         )
-    return Option("players", "list", ("P1", "P2"), doc, item=Field("player", "str", "a name"))
+        doc += "; with sides, an object: side -> members (null: unnamed)"
+    return Option("players", "union", 2, doc, variants=tuple(variants))
 
 
-def _sides_option() -> Field:
-    return Option(
-        "sides",
-        "list",
-        None,
-        "play between sides: the sides in the order of play (their members take the turns: "
-        "the first member of each side, then the second, ...); null: individual play",
-        item=Field("side", "str", "a side's name"),
-    )
-
-
-def _ints(name: str, default: tuple[int, ...], doc: str) -> Field:
-    return Option(name, "list", default, doc, item=Field("number", "int", "a number"))
-
-
-#: Every setup option the family knows, by name: (type, doc, extra Option kwargs).
 _OPTION_DOCS: dict[str, tuple[str, str]] = {
     "target": ("number", "the points that end the game (see the game's end rule)"),
     "rounds": ("int", "the number of rounds played (null: no limit)"),
@@ -371,32 +343,39 @@ _LIST_DOCS = {
     "holes": "the holes' numbers (bagatelle mode)",
     "arches": "the arches' numbers; an arch is named by its number and scores it",
     "receptacles": "the receptacles' values; a receptacle is named by its value",
+    "pockets": "the pockets' numbers",
 }
+
+_MINIMUM = {"capacity": 1, "rounds": 1, "foul_points": 0, "pins": 0}
 
 
 def _option(name: str, default: Any, nullable: bool = False) -> Field:
-    if name in _LIST_DOCS:
-        return _ints(name, tuple(default), _LIST_DOCS[name])
-    if name == "pockets" and isinstance(default, Mapping):
+    if name in _LIST_DOCS and not isinstance(default, Mapping):
+        return Option(
+            name,
+            "list",
+            tuple(default),
+            _LIST_DOCS[name],
+            item=Field("number", "int", "a number", minimum=1),
+        )
+    if name == "pockets":
         return Option(
             name,
             "object",
             dict(default),
             "what the side pockets score",
             fields=(
-                Field("left", "int", "the left side pocket", default=default["left"]),
-                Field("right", "int", "the right side pocket", default=default["right"]),
+                Field("left", "int", "the left side pocket", default=default["left"], minimum=0),
+                Field("right", "int", "the right side pocket", default=default["right"], minimum=0),
             ),
         )
-    if name == "pockets":
-        return _ints(name, tuple(default), "the pockets' numbers")
     if name == "pin_counts":
         return Option(
             name,
             "object",
             dict(default),
             "compartment value (as a string) -> pins standing in such compartments",
-            item=Field("pins", "int", "how many pins"),
+            item=Field("pins", "int", "how many pins", minimum=0),
         )
     kind, doc = _OPTION_DOCS[name]
     choices: tuple[Any, ...] | None = None
@@ -404,29 +383,87 @@ def _option(name: str, default: Any, nullable: bool = False) -> Field:
         choices = ("playoff", "shared")
     elif name == "mode":
         choices = ("bagatelle", "pool")
-    return Option(name, kind, default, doc, choices=choices, nullable=nullable or default is None)
+    minimum = _MINIMUM.get(name, 0 if kind == "int" else None)
+    return Option(
+        name,
+        kind,
+        default,
+        doc,
+        choices=choices,
+        nullable=nullable or default is None,
+        minimum=minimum,
+    )
+
+
+#: what every game's pad shows (games add their own keys)
+DISPLAY: tuple[tuple[str, str], ...] = (
+    ("scores", "Scores"),
+    ("at_table", "At the table"),
+    ("player", "Player"),
+    ("round", "Round"),
+    ("balls_left", "Balls left"),
+    ("turn_score", "This turn"),
+    ("required", "Must strike first"),
+    ("on_table", "On the table"),
+    ("cups_filled", "Cups filled"),
+    ("playoff", "Play-off"),
+    ("loser", "Loser"),
+)
+
+#: the statistics of every game of the family, per named player, from the event log
+STATISTICS: tuple[Stat, ...] = (
+    Stat("turns", "Turns", "sum", "turns played (a shuffle-board weight is a turn)"),
+    Stat("points", "Points", "sum", "points gained in his own turns (shuffle-board: counts)"),
+    Stat(
+        "best_turn",
+        "Best turn",
+        "max",
+        "the most points gained in one turn (shuffle-board: in one count)",
+    ),
+    Stat(
+        "average_turn",
+        "Average a turn",
+        "ratio",
+        "points a turn",
+        numerator="points",
+        denominator="turns",
+    ),
+    Stat("cups_filled", "Cups filled", "sum", "balls his strokes sent into cups (holes, pockets)"),
+)
 
 
 # ------------------------------------------------------------------------ the machine
 
 
 class RoundOfBalls(Game[BState]):
-    """The machinery every game of the family shares (specs/bagatelle.md §1): seats,
-    rounds and turns, the table, the end of the game, ties and play-offs, the view.
+    """The machinery every game of the family shares (specs/bagatelle.md §1): the
+    allotment, rounds and turns on the core seating, the table, the end of the game, ties
+    and play-offs, the view, the outcome and the statistics.
 
-    Subclasses override the hooks :meth:`play` (one ``ball`` event),
-    :meth:`fresh_table`, :meth:`required`, :meth:`extra_view`, :meth:`other_event`,
-    :meth:`ball_fields` and :meth:`more_events`.
+    Subclasses override the hooks :meth:`play` (one ``ball`` event), :meth:`fresh_table`,
+    :meth:`required`, :meth:`extra_view`, :meth:`other_event`, :meth:`ball_fields` and
+    :meth:`more_events`.
     """
 
     family = "bagatelle"
     fouls: tuple[Foul, ...] = ()
+    statistics = STATISTICS
+    choice_set_doc = CHOICE_SET_DOC
+    extra_display: tuple[tuple[str, str], ...] = ()
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.id = rules.id
         self.name = rules.name
         self.aliases = rules.aliases
+        self.participants = Participants(
+            ("players", "sides") if rules.sides else ("players",),
+            min=rules.min_players,
+            max=rules.max_players,
+            per_side=(),
+            equal_sides=True,
+            count=True,
+        )
         if rules.sides:
             who = "2+ players in rotation, or 2+ sides of equal size"
         elif rules.max_players == rules.min_players:
@@ -438,7 +475,16 @@ class RoundOfBalls(Game[BState]):
         self.players = who
         opts = [_players_option(rules)]
         if rules.sides:
-            opts.append(_sides_option())
+            opts.append(
+                Option(
+                    "sides",
+                    "list",
+                    None,
+                    "play between sides: the sides in the order of play; their members take "
+                    "the turns (the first member of each side, then the second, ...)",
+                    item=Field("side", "str", "a side's name"),
+                )
+            )
         names = dict(rules.defaults)
         #: options that take null: no target (with rounds), no round limit, no capacity
         self._nullable = frozenset(
@@ -446,17 +492,14 @@ class RoundOfBalls(Game[BState]):
             for n, d in rules.defaults
             if d is None or n in ("rounds", "capacity") or (n == "target" and "rounds" in names)
         )
-        self._plain = tuple(_option(n, d, n in self._nullable) for n, d in rules.defaults)
-        self.options = (*opts, *self._plain)
+        self.options = (
+            *opts,
+            *(_option(n, d, n in self._nullable) for n, d in rules.defaults),
+        )
         self.events = (EventType(BALL, self.ball_doc(), self.ball_fields()), *self.more_events())
-        self._types = frozenset(e.type for e in self.events)
-        self._ball_names = frozenset(f.name for f in self.events[0].fields) | {"type"}
+        self.display = (*DISPLAY, *self.extra_display)
         self._kind_pos = {k: i for i, k in enumerate(rules.kinds)}
-        self._words = frozenset(rules.words)
-        self._other_words = tuple(w for w in rules.words if w != TABLE)
         self._colours = len(rules.played) > 1
-        self._nominates = "nominated" in rules.extra_fields
-        self._king = "king_struck" in rules.extra_fields
         self._cfgs: dict[str, Cfg] = {}
         self.state_doc = self._state_doc()
 
@@ -467,7 +510,7 @@ class RoundOfBalls(Game[BState]):
         return "one ball (shot) played by the seat at the table"
 
     def ball_fields(self) -> tuple[Field, ...]:
-        """The fields of the ``ball`` event (for describe() and the pad)."""
+        """The fields of the ``ball`` event (for describe(), the pad and the checks)."""
         return ()
 
     def more_events(self) -> tuple[EventType, ...]:
@@ -488,13 +531,19 @@ class RoundOfBalls(Game[BState]):
         return None
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
-        """One ``ball`` event: (the changed state fields, e.g. ``scores`` and ``table``;
-        the balls used; whether the turn ends now whatever is left)."""
+        """One ``ball`` event, already checked against the vocabulary: (the changed state
+        fields, e.g. ``scores`` and ``table``; the balls used; whether the turn ends now
+        whatever is left)."""
         raise NotImplementedError
 
     def other_event(self, state: BState, event: Mapping[str, Any]) -> BState:
-        """An event type other than ``ball`` (already known to the game)."""
+        """An event type other than ``ball`` (already checked against the vocabulary)."""
         raise InvalidEvent("unknown_type", f"no event type {event['type']!r}")
+
+    def turn_extra(self, state: BState) -> tuple[int, ...] | None:
+        """``extra`` at the start of a turn when the table is not set up afresh (None:
+        as it stands)."""
+        return None
 
     def extra_view(self, state: BState) -> dict[str, Any]:
         """The keys the game's section adds to the state."""
@@ -506,125 +555,39 @@ class RoundOfBalls(Game[BState]):
 
     # -- setup ---------------------------------------------------------------
 
-    def config(self, setup: Mapping[str, Any] | None) -> Cfg:
-        """The checked setup (``bad_setup``, index -1, for anything malformed)."""
+    def config(self, setup: Mapping[str, Any] | None) -> tuple[Cfg, Seating]:
+        """The checked setup and the seating (``bad_setup``, index -1, for anything
+        malformed)."""
         raw = {} if setup is None else setup
         if not isinstance(raw, Mapping):
             raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
-        rest = {k: v for k, v in raw.items() if k not in ("players", "sides")}
-        nulls = [k for k in self._nullable if k in rest and rest[k] is None]
-        for key in nulls:  # fill_defaults would put the default back in place of a null
-            rest.pop(key)
-        values = validate_setup(_Options(self._plain), rest)
+        nulls = [k for k in self._nullable if k in raw and raw[k] is None]
+        if nulls:  # fill_defaults would put the default back in place of a null
+            raw = {k: v for k, v in raw.items() if k not in nulls}
+        values = validate_setup(self, raw)
         for key in nulls:
             values[key] = None
-        names, seats, players_value = self._participants(raw)
-        values["players"] = players_value
-        if self.rules.sides and raw.get("sides") is not None:
-            values["sides"] = list(names)
-        self.check_setup(values, len(names))
-        cfg = Cfg(values, names, seats, self.rules)
-        cached = self._cfgs.get(cfg.key)
-        if cached is None:
+        if values.get("sides") is None:
+            values.pop("sides", None)
+        elif "players" not in raw:
+            values["players"] = None  # each side: one unnamed member
+        seats = self.participants.seat(values)
+        self.check_setup(values)
+        key = json.dumps(values, sort_keys=True)
+        cfg = self._cfgs.get(key)
+        if cfg is None:
             if len(self._cfgs) > 256:
                 self._cfgs.clear()
-            self._cfgs[cfg.key] = cfg
-            cached = cfg
-        return cached
+            cfg = self._cfgs[key] = Cfg(values, seats, self.rules)
+        seats = Seating.of(seats.parties, seats.members, sides=seats.sides, balls=cfg.per_visit)
+        return cfg, seats
 
-    def _participants(
-        self, raw: Mapping[str, Any]
-    ) -> tuple[tuple[str, ...], tuple[tuple[int, str | None], ...], Any]:
-        players = raw.get("players", 2)
-        sides = raw.get("sides") if self.rules.sides else None
-        if "sides" in raw and not self.rules.sides:
-            raise InvalidEvent("bad_setup", f"{self.id} is not played between sides", -1)
-        if self.rules.sides and (sides is not None or isinstance(players, Mapping)):
-            return self._sides(sides, raw.get("players"))
-        if _is_int(players):
-            if not 1 <= players <= 100:
-                raise InvalidEvent("bad_setup", "players: a number of players from 2", -1)
-            names = tuple(f"P{i + 1}" for i in range(players))
-        elif isinstance(players, (list, tuple)):
-            if not all(isinstance(p, str) and p for p in players):
-                raise InvalidEvent(
-                    "bad_setup", "players: every name must be a non-empty string", -1
-                )
-            names = tuple(players)
-            if len(set(names)) != len(names):
-                raise InvalidEvent("bad_setup", "players: the names must be distinct", -1)
-        else:
-            raise InvalidEvent("bad_setup", "players must be a list of names or a number", -1)
-        self._count_ok(len(names), "players")
-        return names, tuple((i, n) for i, n in enumerate(names)), list(names)
-
-    def _sides(
-        self, sides: Any, players: Any
-    ) -> tuple[tuple[str, ...], tuple[tuple[int, str | None], ...], Any]:
-        if sides is None:
-            sides = list(players)
-        if not isinstance(sides, (list, tuple)) or not all(isinstance(s, str) and s for s in sides):
-            raise InvalidEvent("bad_setup", "sides must be a list of side names", -1)
-        names = tuple(sides)
-        if len(set(names)) != len(names):
-            raise InvalidEvent("bad_setup", "sides: the names must be distinct", -1)
-        self._count_ok(len(names), "sides")
-        if players is None:
-            players = {s: [None] for s in names}
-        if not isinstance(players, Mapping) or set(players) != set(names):
-            raise InvalidEvent(
-                "bad_setup", "players: an object naming the members of every side", -1
-            )
-        members = []
-        for s in names:
-            ms = players[s]
-            if not isinstance(ms, (list, tuple)) or not ms:
-                raise InvalidEvent("bad_setup", f"players.{s}: a non-empty list of members", -1)
-            if not all(m is None or (isinstance(m, str) and m) for m in ms):
-                raise InvalidEvent("bad_setup", f"players.{s}: names are strings or null", -1)
-            members.append(tuple(ms))
-        if len({len(m) for m in members}) != 1:
-            raise InvalidEvent(
-                "bad_setup", "players: every side has the same number of members", -1
-            )
-        named = [m for ms in members for m in ms if m is not None]
-        if len(set(named)) != len(named):
-            raise InvalidEvent("bad_setup", "players: the members' names must be distinct", -1)
-        seats = tuple((i, members[i][k]) for k in range(len(members[0])) for i in range(len(names)))
-        return names, seats, {s: list(m) for s, m in zip(names, members, strict=True)}
-
-    def _count_ok(self, n: int, what: str) -> None:
-        lo, hi = self.rules.min_players, self.rules.max_players
-        if n < lo or (hi is not None and n > hi):
-            need = f"exactly {lo}" if hi == lo else f"{lo} to {hi}" if hi else f"at least {lo}"
-            raise InvalidEvent("bad_setup", f"{what}: {need} are needed, not {n}", -1)
-
-    def check_setup(self, values: dict[str, Any], n: int) -> None:
+    def check_setup(self, values: dict[str, Any]) -> None:
         """Impossible combinations of setup values (``bad_setup``, index -1)."""
-        for key in ("cups", "holes", "arches", "receptacles"):
-            if key in values:
-                nums = values[key]
-                if not nums or any(x < 1 for x in nums) or len(set(nums)) != len(nums):
-                    raise InvalidEvent("bad_setup", f"{key}: distinct positive numbers", -1)
-        if isinstance(values.get("pockets"), list):
-            p = values["pockets"]
-            if not p or any(x < 1 for x in p) or len(set(p)) != len(p):
-                raise InvalidEvent("bad_setup", "pockets: distinct positive numbers", -1)
-        for key in ("capacity", "rounds"):
-            if values.get(key) is not None and values[key] < 1:
-                raise InvalidEvent("bad_setup", f"{key} must be at least 1, or null", -1)
-        for key in (
-            "black_multiplier",
-            "red_multiplier",
-            "king_multiplier",
-            "pin_value",
-            "black_pin",
-        ):
-            if key in values and values[key] < 0:
-                raise InvalidEvent("bad_setup", f"{key} must not be negative", -1)
-        for key in ("foul_points", "pins"):
-            if key in values and values[key] < 0:
-                raise InvalidEvent("bad_setup", f"{key} must not be negative", -1)
+        for key in ("cups", "holes", "arches", "receptacles", "pockets"):
+            nums = values.get(key)
+            if isinstance(nums, list) and (not nums or len(set(nums)) != len(nums)):
+                raise InvalidEvent("bad_setup", f"{key}: distinct positive numbers", -1)
         if "target" in values:
             target = values["target"]
             if target is None and self.rules.end in ("target_now", "count"):
@@ -636,23 +599,21 @@ class RoundOfBalls(Game[BState]):
 
     def initial(self, setup: Mapping[str, Any] | None) -> BState:
         """The state before the first event (specs/bagatelle.md §1.6)."""
-        cfg = self.config(setup)
+        cfg, seats = self.config(setup)
         n = len(cfg.names)
-        state = BState(
+        table, cups, extra = self.fresh_table(cfg)
+        return BState(
             cfg=cfg,
+            seats=seats,
             scores=(0,) * n,
-            seat=0,
-            left=(0,) * len(cfg.seats),
-            turn_left=0,
-            round=0,
+            round=1,
+            played=0,
             turn_score=0,
-            turns=0,
-            table=(),
-            cups=(),
-            extra=(),
+            table=table,
+            cups=cups,
+            extra=extra,
             flag=False,
             out=(),
-            playoff=(),
             next=BALL,
             winner=None,
             loser=None,
@@ -660,82 +621,115 @@ class RoundOfBalls(Game[BState]):
             events=0,
             drops=(0,) * n,
         )
-        return self._new_round(state, tuple(range(n)), 1)
+
+    def seating(self, state: BState) -> Seating:
+        """The core seating in the state."""
+        return state.seats
+
+    def choice_sets(self, state: BState) -> dict[str, list[Any]]:
+        """The seating's sets plus ``numbers``, ``arches`` and ``compartments``."""
+        return state.cfg.sets
 
     # -- events --------------------------------------------------------------
 
     def apply(self, state: BState, event: Mapping[str, Any]) -> BState:
-        """The state after one event; refused input raises and changes nothing."""
+        """The state after one event; refused input raises and changes nothing. The end
+        of the game is checked first, then the vocabulary (the core's checks, with the
+        board's choice sets), then what cannot have happened."""
         if state.next == NONE:
             raise IllegalEvent("game_over", "the game is over")
-        if not isinstance(event, Mapping):
-            raise InvalidEvent("unknown_type", "an event must be a JSON object")
-        kind = event.get("type")
-        if kind not in self._types:
-            raise InvalidEvent("unknown_type", f"no event type {kind!r} in {self.id}")
-        if kind != BALL:
+        validate_event(self, event, state)
+        if event["type"] != BALL:
             return self.other_event(state, event)
         if state.next == COUNT:
-            check_fields(event, BALL, self._ball_names)
             raise IllegalEvent("count_due", "the roll is over: the count is due")
-        check_fields(event, BALL, self._ball_names)
         changes, used, turn_over = self.play(state, event)
         return self.advance(state, changes, used, turn_over)
 
     def advance(self, state: BState, changes: dict[str, Any], used: int, turn_over: bool) -> BState:
-        """After a ball: ``changes`` (what :meth:`play` changed) applied in one step with
-        the turn's score and the allotment; then the target and the next turn."""
-        cfg = state.cfg
-        seat = state.seat
+        """After a ball: ``changes`` (what :meth:`play` changed) applied with the turn's
+        score and the allotment; then the target, the next turn, the end of the round."""
         changes["events"] = state.events + 1
-        left = state.left
-        if used:
-            left = (*left[:seat], max(0, left[seat] - used), *left[seat + 1 :])
-            changes["left"] = left
-            changes["turn_left"] = state.turn_left - used
         if "scores" in changes:
-            p = cfg.seats[seat][0]
+            p = state.seats.turn
             changes["turn_score"] = state.turn_score + changes["scores"][p] - state.scores[p]
-        if self.rules.end == "target_now" and not state.playoff and "scores" in changes:
-            target = cfg.target
-            if any(s >= target for s in changes["scores"]):
-                after = state._replace(**changes)
-                return self._settle(after, self._in_play(after))
-        if turn_over or (
-            self.rules.balls is not None
-            and (changes.get("turn_left", state.turn_left) <= 0 or left[seat] <= 0)
-        ):
-            return self._next_turn(state, changes)
+            if self.rules.end == "target_now" and not state.seats.playoff:
+                target = state.cfg.target
+                if any(s >= target for s in changes["scores"]):
+                    after = state._replace(**changes)
+                    return self._settle(after, after.seats.remaining)
+        seats = state.seats
+        cfg = state.cfg
+        if cfg.alternate:  # single balls in turn until everyone has played his allotment
+            if not used:
+                return state._replace(**changes)
+            played = state.played + used
+            changes["played"] = played
+            if played >= self.rules.balls * len(seats.remaining):  # type: ignore[operator]
+                return self._end_round(state._replace(**changes))
+            changes["seats"] = seats.advance()
+            changes.update(self.turn_changes(state))
+            return state._replace(**changes)
+        if turn_over or (cfg.per_visit and used >= seats.balls_left):
+            nxt = seats.advance()
+            if nxt.round != seats.round:
+                return self._end_round(state._replace(**changes), nxt)
+            changes["seats"] = nxt
+            changes.update(self.turn_changes(state))
+            return state._replace(**changes)
+        if used:
+            changes["seats"] = seats._replace(balls_left=seats.balls_left - used)
         return state._replace(**changes)
 
-    # -- rotation ------------------------------------------------------------
-
-    def _in_play(self, state: BState) -> tuple[int, ...]:
-        out = state.out
-        return tuple(i for i in range(len(state.cfg.names)) if i not in out)
-
-    def _new_round(self, state: BState, group: tuple[int, ...], number: int) -> BState:
-        cfg, rules = state.cfg, self.rules
-        n_seats = len(cfg.seats)
-        balls = rules.balls or 0
-        left = tuple(balls if cfg.seats[i][0] in group else 0 for i in range(n_seats))
-        start = (number - 1) % n_seats if rules.rotate_start else 0
-        seat = start
-        if rules.balls is not None:
-            for k in range(n_seats):
-                seat = (start + k) % n_seats
-                if left[seat]:
-                    break
+    def turn_changes(self, state: BState) -> dict[str, Any]:
+        """A new turn: the turn's score, and the table if it is set up each turn."""
+        changes: dict[str, Any] = {"turn_score": 0}
+        if self.rules.reset == "turn":
+            table, cups, extra = self.fresh_table(state.cfg)
+            changes.update(table=table, cups=cups, extra=extra, flag=False)
         else:
-            seat = next(i for i in range(n_seats) if cfg.seats[i][0] in group)
-        table, cups, extra = self.fresh_table(cfg)
+            kept = self.turn_extra(state)
+            if kept is not None:
+                changes["extra"] = kept
+        return changes
+
+    def _end_round(self, state: BState, nxt: Seating | None = None) -> BState:
+        """Every seat in play has had its turns: the play-off's test, the count, the end
+        of the game, or the next round (``nxt``: the seating moved on, if it was)."""
+        cfg, rules = state.cfg, self.rules
+        if state.seats.playoff:
+            return self._settle(state, state.seats.playoff)
+        if rules.end == COUNT:
+            first = state.round % len(cfg.names)  # the first roller of the next roll
+            return state._replace(next=COUNT, seats=state.seats.pass_to(first), turn_score=0)
+        ended = False
+        if rules.end in ("target_rounds", "rounds"):
+            if cfg.rounds is not None and state.round >= cfg.rounds:
+                ended = True
+            if rules.end == "target_rounds" and cfg.target is not None:
+                ended = ended or any(state.scores[i] >= cfg.target for i in state.seats.remaining)
+        if ended:
+            return self._settle(state, state.seats.remaining)
+        return self.new_round(state, nxt)
+
+    def new_round(self, state: BState, nxt: Seating | None = None) -> BState:
+        """The next round, everyone in play, the table set up afresh."""
+        seats = nxt or state.seats
+        if self.rules.rotate_start:
+            first = state.round % len(state.cfg.names)
+            if seats.turn != first:
+                seats = seats.pass_to(first)
+        elif nxt is None:
+            seats = seats.advance()
+        if self.rules.reset == "never":
+            table, cups, extra = state.table, state.cups, state.extra
+        else:
+            table, cups, extra = self.fresh_table(state.cfg)
         return state._replace(
-            seat=seat,
-            left=left,
-            round=number,
-            turn_left=1 if rules.alternate else balls,
+            seats=seats,
+            round=state.round + 1,
+            played=0,
             turn_score=0,
-            turns=state.turns + 1,
             table=table,
             cups=cups,
             extra=extra,
@@ -743,119 +737,50 @@ class RoundOfBalls(Game[BState]):
             next=BALL,
         )
 
-    def _next_turn(self, state: BState, changes: dict[str, Any] | None = None) -> BState:
-        """The turn passes: ``changes`` (of the event that ended it) and the next turn's
-        are applied to ``state`` in one step; at the end of the round, the round's end."""
-        changes = {} if changes is None else changes
-        cfg, rules = state.cfg, self.rules
-        n_seats = len(cfg.seats)
-        if rules.balls is None:  # Parepa: the next seat in play, no rounds of balls
-            seat = state.seat
-            number = state.round
-            for _ in range(n_seats):
-                seat = (seat + 1) % n_seats
-                if seat == 0:
-                    number += 1
-                if cfg.seats[seat][0] not in state.out:
-                    break
-            changes["round"] = number
-            changes.update(self.turn_changes(state, seat))
-            return state._replace(**changes)
-        left = changes.get("left", state.left)
-        for k in range(1, n_seats + 1):
-            seat = (state.seat + k) % n_seats
-            if left[seat] > 0:
-                changes.update(self.turn_changes(state, seat))
-                return state._replace(**changes)
-        return self._end_round(state._replace(**changes) if changes else state)
-
-    def turn_changes(self, state: BState, seat: int) -> dict[str, Any]:
-        """A new turn for ``seat``: the allotment, and the table if it is set up each turn."""
-        changes: dict[str, Any] = {
-            "seat": seat,
-            "turn_left": 1 if self.rules.alternate else self.rules.balls or 0,
-            "turn_score": 0,
-            "turns": state.turns + 1,
-        }
-        if self.rules.reset == "turn":
-            table, cups, extra = self.fresh_table(state.cfg)
-            changes.update(table=table, cups=cups, extra=extra, flag=False)
-        else:
-            extra = self.turn_extra(state)
-            if extra is not None:
-                changes["extra"] = extra
-        return changes
-
-    def turn_extra(self, state: BState) -> tuple[int, ...] | None:
-        """``extra`` at the start of a turn when the table is not set up afresh (None:
-        as it stands)."""
-        return None
-
-    def _end_round(self, state: BState) -> BState:
-        cfg, rules = state.cfg, self.rules
-        if state.playoff:
-            return self._settle(state, state.playoff)
-        if rules.end == COUNT:
-            n_seats = len(cfg.seats)
-            return state._replace(
-                next=COUNT,
-                seat=state.round % n_seats,
-                turn_left=0,
-                turn_score=0,
-            )
-        ended = False
-        if rules.end in ("target_rounds", "rounds"):
-            if cfg.rounds is not None and state.round >= cfg.rounds:
-                ended = True
-            if rules.end == "target_rounds" and cfg.target is not None:
-                ended = ended or any(state.scores[i] >= cfg.target for i in self._in_play(state))
-        if ended:
-            return self._settle(state, self._in_play(state))
-        return self._new_round(state, self._in_play(state), state.round + 1)
-
-    def _settle(self, state: BState, group: tuple[int, ...]) -> BState:
+    def _settle(self, state: BState, group: Sequence[int]) -> BState:
         """The end test among ``group``: a single best (or worst) ends the game; a tie
-        plays off among the tied, or is shared."""
+        plays off among the tied (a new round, their seats in the usual order), or is
+        shared."""
         scores = state.scores
-        mark = (
-            min(scores[i] for i in group)
-            if self.rules.lowest_loses
-            else max(scores[i] for i in group)
-        )
-        tied = tuple(i for i in group if scores[i] == mark)
+        mark = (min if self.rules.lowest_loses else max)(scores[i] for i in group)
+        tied = [i for i in group if scores[i] == mark]
         if len(tied) == 1:
             if self.rules.lowest_loses:
-                n = len(state.cfg.names)
-                winner = (1 - tied[0]) if n == 2 else None
+                winner = (1 - tied[0]) if len(state.cfg.names) == 2 else None
                 return self._finish(state, winner, tied[0])
             return self._finish(state, tied[0], None)
         if state.cfg.shared_ties or not self.rules.ties:
             return self._finish(state, None, None, shared=True)
-        return self._new_round(state._replace(playoff=tied), tied, state.round + 1)
+        table, cups, extra = self.fresh_table(state.cfg)
+        return state._replace(
+            seats=state.seats.start_playoff(tied),
+            round=state.round + 1,
+            played=0,
+            turn_score=0,
+            table=table,
+            cups=cups,
+            extra=extra,
+            flag=False,
+            next=BALL,
+        )
 
     def _finish(
         self, state: BState, winner: int | None, loser: int | None, shared: bool = False
     ) -> BState:
-        return state._replace(
-            next=NONE,
-            winner=winner,
-            loser=loser,
-            shared=shared,
-            playoff=(),
-            turn_left=0,
-            turn_score=0,
-        )
+        return state._replace(next=NONE, winner=winner, loser=loser, shared=shared, turn_score=0)
 
     def put_out(self, state: BState, who: int) -> BState:
-        """Put participant ``who`` out of the game (his turns are skipped); the last one
-        left wins."""
-        out = (*state.out, who)
-        left = tuple(0 if state.cfg.seats[i][0] == who else x for i, x in enumerate(state.left))
-        state = state._replace(out=out, left=left)
-        remaining = self._in_play(state)
+        """Put party ``who`` out of the game (his turns are skipped); the last one left
+        wins."""
+        seats = state.seats.knock_out(who)
+        state = state._replace(out=(*state.out, who), seats=seats)
+        remaining = seats.remaining
         if len(remaining) == 1:
             return self._finish(state, remaining[0], None)
-        return self._next_turn(state)
+        nxt = seats.advance()
+        if nxt.round != seats.round:
+            return self._end_round(state, nxt)
+        return state._replace(seats=nxt, **self.turn_changes(state))
 
     # -- output --------------------------------------------------------------
 
@@ -888,12 +813,22 @@ class RoundOfBalls(Game[BState]):
         """The ``on_table`` key: kind -> balls resting on the table (none left out)."""
         return {k: c for k, c in zip(self.rules.kinds, state.table, strict=False) if c}
 
+    def balls_left(self, state: BState) -> int | None:
+        """The ``balls_left`` key."""
+        if self.rules.balls is None:
+            return None
+        if state.next != BALL:
+            return 0
+        if state.cfg.alternate:
+            return self.rules.balls - state.played // len(state.seats.remaining)
+        return state.seats.balls_left
+
     def view(self, state: BState) -> dict[str, Any]:
         """The public state (specs/bagatelle.md §1.6)."""
         cfg = state.cfg
         names = cfg.names
         over = state.next == NONE
-        p, member = cfg.seats[state.seat]
+        seats = state.seats
         cap = cfg.capacity
         view = {
             "game": self.id,
@@ -901,127 +836,98 @@ class RoundOfBalls(Game[BState]):
             "winner": None if state.winner is None else names[state.winner],
             "shared": state.shared,
             "scores": dict(zip(names, state.scores, strict=True)),
-            "at_table": None if over else names[p],
-            "player": None if over else member,
+            "at_table": None if over else seats.at_table,
+            "player": None if over else seats.player,
             "events": state.events,
             "round": state.round,
-            "balls_left": None
-            if self.rules.balls is None
-            else 0
-            if over or state.next == COUNT
-            else state.left[state.seat],
+            "balls_left": self.balls_left(state),
             "turn_score": 0 if over else state.turn_score,
-            "required": None if over or state.next == COUNT else self.required(state),
+            "required": self.required(state) if state.next == BALL else None,
             "on_table": {} if over else self.on_table(state),
             "cups_filled": []
             if over or cap is None
             else sorted(c for c, k in zip(cfg.cups, state.cups, strict=False) if k >= cap),
             "loser": None if state.loser is None else names[state.loser],
-            "playoff": [names[i] for i in state.playoff] if not over else [],
+            "playoff": [] if over else [names[i] for i in seats.playoff],
             "next": state.next,
         }
         view.update(self.extra_view(state))
         return view
 
+    def outcome(self, state: BState) -> Outcome:
+        """The result read from the state: ``loser`` is the lowest where the lowest total
+        loses, else (two parties, a winner) the other party."""
+        names = state.cfg.names
+        winner = None if state.winner is None else names[state.winner]
+        loser = None if state.loser is None else names[state.loser]
+        if loser is None and winner is not None and len(names) == 2:
+            loser = names[1 - state.winner]  # type: ignore[operator]
+        scores = dict(zip(names, state.scores, strict=True))
+        return Outcome(state.next == NONE, winner, loser, state.shared, scores)
+
     def dump(self, state: BState) -> dict[str, Any]:
         """The internal state as compact JSON; ``load(dump(s)) == s``."""
         return {
             "setup": state.cfg.setup,
-            "s": [list(x) if isinstance(x, tuple) else x for x in state[1:]],
+            "seats": state.seats.dump(),
+            "s": [list(x) if isinstance(x, tuple) else x for x in state[2:]],
         }
 
     def load(self, data: Mapping[str, Any]) -> BState:
         """The internal state back from :meth:`dump`."""
         setup = data["setup"]
-        cfg = self._cfgs.get(json.dumps(setup, sort_keys=True)) or self.config(setup)
-        values = [tuple(x) if isinstance(x, list) else x for x in data["s"]]
-        return BState(cfg, *values)
-
-    # -- declared extras: outcome, statistics, display ---------------------------
-
-    def outcome(self, state: BState) -> dict[str, Any]:
-        """How the game ended (or null fields while it is in play)."""
-        v = self.view(state)
-        return {k: v[k] for k in ("over", "winner", "loser", "shared", "scores")}
-
-    display: tuple[tuple[str, str], ...] = (
-        ("scores", "Scores"),
-        ("at_table", "At the table"),
-        ("round", "Round"),
-        ("balls_left", "Balls left"),
-        ("turn_score", "This turn"),
-        ("required", "Must strike first"),
-        ("on_table", "On the table"),
-        ("cups_filled", "Cups filled"),
-        ("playoff", "Play-off"),
-    )
+        cfg = self._cfgs.get(json.dumps(setup, sort_keys=True)) or self.config(setup)[0]
+        values: list[Any] = [tuple(x) if isinstance(x, list) else x for x in data["s"]]
+        return BState(cfg, Seating.load(data["seats"]), *values)
 
     def player_statistics(
-        self, setup: Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]]
-    ) -> dict[str, dict[str, Any]]:
-        """Per participant, from the event log: turns played, best turn, average per turn,
-        balls sent into cups (holes, pockets, receptacles)."""
-        return player_statistics(self, setup, events)
-
-
-def player_statistics(
-    game: RoundOfBalls, setup: Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]]
-) -> dict[str, dict[str, Any]]:
-    """Statistics of every participant, computed by replaying ``events``.
-
-    A turn is counted when it ends (or when the game ends during it); its score is what the
-    participant gained in it. ``cups_filled`` counts the balls his strokes sent into cups.
-    """
-    state = game.initial(setup)
-    names = state.cfg.names
-    turns = [0] * len(names)
-    best: list[int | None] = [None] * len(names)
-    total = [0] * len(names)
-
-    def close(s: BState, gained: int) -> None:
-        p = s.cfg.seats[s.seat][0]
-        turns[p] += 1
-        total[p] += gained
-        best[p] = gained if best[p] is None else max(best[p], gained)  # type: ignore[type-var]
-
-    for ev in events:
-        after = game.apply(state, ev)
-        if state.next == BALL and (after.turns != state.turns or after.next != BALL):
-            p = state.cfg.seats[state.seat][0]
-            close(state, state.turn_score + after.scores[p] - state.scores[p])
-        state = after
-    return {
-        n: {
-            "turns": turns[i],
-            "best_turn": best[i],
-            "average_turn": round(total[i] / turns[i], 2) if turns[i] else None,
-            "cups_filled": state.drops[i],
-            "score": state.scores[i],
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """Each named player's :data:`STATISTICS` for one game, replayed from its event
+        log: a turn is counted when it ends (or the game ends during it), and is the
+        member's who took it (a side's member in play between sides)."""
+        state = self.initial(setup)
+        lines: dict[str, dict[str, float]] = {
+            name: {st.name: 0 for st in STATISTICS} for name in state.seats.players
         }
-        for i, n in enumerate(names)
-    }
+        open_turn: str | None = None  # the member whose turn is under way, if a ball was played
 
+        def close(line: dict[str, float], gained: int) -> None:
+            line["turns"] += 1
+            line["points"] += gained
+            line["best_turn"] = max(line["best_turn"], gained) if line["turns"] > 1 else gained
 
-class _Options:
-    """A stand-in game for :func:`validate_setup` holding only the plain options."""
-
-    fouls: tuple[Foul, ...] = ()
-    events: tuple[EventType, ...] = ()
-
-    def __init__(self, options: tuple[Field, ...]) -> None:
-        self.options = options
-
-
-def _with_scores(state: BState, gains: Mapping[int, int]) -> tuple[int, ...]:
-    scores = list(state.scores)
-    for i, v in gains.items():
-        scores[i] += v
-    return tuple(scores)
-
-
-def _place_field(doc: str, required: bool = True) -> Field:
-    # `to` is a number or a word: declared as a string field until the core has union types
-    return Field("to", "str", doc, required=required)
+        for i, ev in enumerate(events):
+            try:
+                after = self.apply(state, ev)
+            except RuleError as err:
+                raise err.at(i) from None
+            seats = state.seats
+            name = seats.player
+            if name is not None and state.next == BALL:
+                p = seats.turn
+                line = lines[name]
+                line["cups_filled"] += after.drops[p] - state.drops[p]
+                ended = after.next != BALL or after.seats.visits != seats.visits
+                ended = ended or after.seats.playoff != seats.playoff or after.round != state.round
+                if ended and ev.get("type") == BALL:
+                    close(line, state.turn_score + after.scores[p] - state.scores[p])
+                    open_turn = None
+                elif ev.get("type") == BALL:
+                    open_turn = name
+            elif state.next == COUNT:  # shuffle-board: a roll's points come at its count
+                for p, (old, new) in enumerate(zip(state.scores, after.scores, strict=True)):
+                    who = state.seats.player_of(p)
+                    if new != old and who is not None:
+                        line = lines[who]
+                        line["points"] += new - old
+                        line["best_turn"] = max(line["best_turn"], new - old)
+            state = after
+        if open_turn is not None:  # the log stops in the middle of a turn: it counts so far
+            close(lines[open_turn], state.turn_score)
+        for line in lines.values():
+            line["average_turn"] = line["points"] / line["turns"] if line["turns"] else 0
+        return lines
 
 
 # --------------------------------------------------------------------- board games
@@ -1030,19 +936,27 @@ def _place_field(doc: str, required: bool = True) -> Field:
 class BoardGame(RoundOfBalls):
     """The bagatelle boards (§2-§4.3): cups with a capacity, special balls that multiply,
     a contact rule per board (``Rules.required_rule``) and what failing it costs
-    (``Rules.penalty``).
+    (``Rules.penalty``: ``"remove"`` the ball is taken out of play and scores nothing;
+    ``"foul_points"`` Sans Egal's forfeit; ``"void"`` nothing scores; ``"forfeit"``
+    Carombolette's miss, one more ball used).
 
-    ``extra`` holds, for Sans Egal, the sum of the cup numbers of the balls of each colour
-    lying in cups (red, white), for the variant's bonus.
+    ``flag`` is true once the lead ball (the black, the king) has been struck this turn.
+    ``extra`` holds, for Sans Egal, the sums of the cup numbers of each colour's balls
+    lying in cups (by kind), for the variant's bonus.
     """
 
     def ball_fields(self) -> tuple[Field, ...]:
         r = self.rules
         kinds = r.kinds
-        words = ", ".join(f'"{w}"' for w in r.words)
         where = "hole" if r.numbers == "holes" else "cup"
+        words = r.words
         fields = [
-            _place_field(f"where the played ball came to rest: a {where} number, or {words}"),
+            place_field(
+                "to",
+                f"where the played ball came to rest: a {where} number, or "
+                + ", ".join(f'"{w}"' for w in words),
+                words,
+            ),
             Field(
                 "first_hit",
                 "str",
@@ -1066,19 +980,22 @@ class BoardGame(RoundOfBalls):
                     "one ball moved",
                     fields=(
                         Field("ball", "str", "its kind", required=True, choices=kinds),
-                        _place_field(f'where it went: a {where} number, "back" or "off"'),
+                        place_field(
+                            "to",
+                            f'where it went: a {where} number, "back" or "off"',
+                            tuple(w for w in words if w != TABLE),
+                        ),
                     ),
                 ),
             ),
         ]
         if "nominated" in r.extra_fields:
             fields.append(
-                Field(
+                place_field(
                     "nominated",
-                    "str",
                     'the cup (a number) or side pocket ("left", "right") declared before the '
                     "stroke",
-                    required=True,
+                    ("left", "right"),
                 )
             )
         if "king_struck" in r.extra_fields:
@@ -1090,7 +1007,9 @@ class BoardGame(RoundOfBalls):
                     default=False,
                 )
             )
-            fields.append(Field("pins", "int", "pins knocked down by the stroke", default=0))
+            fields.append(
+                Field("pins", "int", "pins knocked down by the stroke", default=0, minimum=0)
+            )
         if "fouls" in r.extra_fields:
             fields.append(
                 Field(
@@ -1130,55 +1049,16 @@ class BoardGame(RoundOfBalls):
         return "cushion"
 
     def played_kind(self, state: BState) -> str:
-        """The kind of ball the seat at the table plays."""
+        """The kind of ball the party at the table plays."""
         played = self.rules.played
-        return played[state.seat % len(played)]
+        return played[state.seats.turn % len(played)]
 
-    def owner(self, state: BState, kind: str) -> int | None:
-        """Who a dropping ball of ``kind`` scores for regardless of the striker (Sans Egal's
-        colours), or None: the striker."""
-        played = self.rules.played
-        if len(played) > 1 and kind in played:
-            return played.index(kind)
-        return None
-
-    def parse(self, state: BState, event: Mapping[str, Any]) -> tuple[Any, Any, bool, list]:
-        """Check the common fields: (to, first_hit, cushion, others as (kind, to))."""
-        cfg = state.cfg
-        if "to" not in event:
-            raise InvalidEvent("missing_field", "ball: to is required")
-        to = event["to"]
-        if not ((type(to) is int and to in cfg.numbers) or (type(to) is str and to in self._words)):
-            check_place(to, cfg.numbers, self.rules.words, "to", self._what())
-        first = event.get("first_hit")
-        if first is not None and not (type(first) is str and first in self._kind_pos):
-            check_choice(first, self.rules.kinds, "first_hit")
-        cushion = event.get("cushion", False)
-        if type(cushion) is not bool:
-            cushion = check_bool(event, "cushion")
-        raw = event.get("others")
-        if not raw:
-            if raw is not None and not isinstance(raw, (list, tuple)):
-                raise _bad("others must be a list")
-            return to, first, cushion, []
-        others = []
-        other_words = self._other_words
-        for i, entry in enumerate(check_list(event, "others")):
-            path = f"others[{i}]"
-            e = check_entry(entry, path, frozenset(("ball", "to")))
-            kind = check_choice(e["ball"], self.rules.kinds, f"{path}.ball")
-            if "to" not in e:
-                raise InvalidEvent("missing_field", f"{path}.to is required")
-            if e["to"] == TABLE:
-                raise _bad(f"{path}.to: a ball that stays on the table is not listed")
-            others.append((kind, check_place(e["to"], cfg.numbers, other_words, f"{path}.to")))
-        return to, first, cushion, others
-
-    def _what(self) -> str:
-        return "hole" if self.rules.numbers == "holes" else "cup"
+    def others(self, event: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """The ``others`` of a checked event as (kind, place)."""
+        return [(o["ball"], o["to"]) for o in event.get("others") or ()]
 
     def check_table(
-        self, state: BState, first: str | None, others: list[tuple[str, Any]], to: Any
+        self, state: BState, first: str | None, others: Sequence[tuple[str, Any]], to: Any
     ) -> None:
         """``not_on_table``, ``nothing_struck`` and ``cup_full``."""
         pos, table = self._kind_pos, state.table
@@ -1187,7 +1067,7 @@ class BoardGame(RoundOfBalls):
         cap = state.cfg.capacity
         if not others:
             if cap is not None and type(to) is int and state.cups[state.cfg.cup_pos[to]] >= cap:
-                raise IllegalEvent("cup_full", f"cup {to} already holds {cap} ball(s)")
+                raise IllegalEvent("cup_full", f"to: cup {to} already holds {cap} ball(s)")
             return
         counts: dict[str, int] = {}
         for kind, _ in others:
@@ -1209,7 +1089,7 @@ class BoardGame(RoundOfBalls):
                     add[place] = add.get(place, 0) + 1
             for cup, k in add.items():
                 if state.cups[state.cfg.cup_pos[cup]] + k > cap:
-                    raise IllegalEvent("cup_full", f"cup {cup} already holds {cap} ball(s)")
+                    raise IllegalEvent("cup_full", f"to: cup {cup} already holds {cap} ball(s)")
 
     def value(self, cfg: Cfg, kind: str, place: Any) -> int:
         """What a ball of ``kind`` dropping at ``place`` (a cup, or a side pocket) scores."""
@@ -1221,26 +1101,21 @@ class BoardGame(RoundOfBalls):
         return 0
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
-        to, first, cushion, others = self.parse(state, event)
         r = self.rules
         cfg = state.cfg
-        nominated = None
-        if self._nominates:
-            if "nominated" not in event:
-                raise InvalidEvent("missing_field", "ball: nominated is required")
-            nominated = check_place(event["nominated"], cfg.numbers, ("left", "right"), "nominated")
+        to = event["to"]
+        first = event.get("first_hit")
+        others = self.others(event) if event.get("others") else []
         struck = False
         pins = 0
-        if self._king:
-            if check_bool(event, "king_struck"):
+        if "king_struck" in r.extra_fields:
+            if event.get("king_struck"):
                 if not state.table[self._kind_pos["king"]]:
                     raise IllegalEvent("not_on_table", "king_struck: the king is not on the table")
                 struck = True
-            pins = event.get("pins", 0)
-            if pins is None:
-                pins = 0
-            if not _is_int(pins) or not 0 <= pins <= cfg.v["pins"]:
-                raise _bad(f"pins must be a whole number from 0 to {cfg.v['pins']}")
+            pins = event.get("pins") or 0
+            if pins > cfg.v["pins"]:
+                raise _bad(f"pins: at most {cfg.v['pins']} pins stand on this board, not {pins}")
         self.check_table(state, first, others, to)
         req = self.required(state) if r.required_rule else None
         if req is None:
@@ -1248,19 +1123,19 @@ class BoardGame(RoundOfBalls):
         elif req == "king":
             met = struck or first == "king" or any(k == "king" for k, _ in others)
         elif req == "cushion":
-            met = cushion
+            met = bool(event.get("cushion"))
         elif req == "ball":
             met = first is not None
         else:
             met = first == req
-        return self.resolve(state, to, first, others, met, nominated, pins)
+        return self.resolve(state, to, first, others, met, event.get("nominated"), pins)
 
     def resolve(
         self,
         state: BState,
         to: Any,
         first: str | None,
-        others: list[tuple[str, Any]],
+        others: Sequence[tuple[str, Any]],
         met: bool,
         nominated: Any,
         pins: int,
@@ -1269,7 +1144,7 @@ class BoardGame(RoundOfBalls):
         the state, the balls used, and False (the turn goes on)."""
         r, cfg = self.rules, state.cfg
         pos = self._kind_pos
-        p = cfg.seats[state.seat][0]
+        p = state.seats.turn
         table = list(state.table)
         cups = list(state.cups)
         gains = [0] * len(state.scores)
@@ -1277,8 +1152,7 @@ class BoardGame(RoundOfBalls):
         played = self.played_kind(state)
         penalty = None if met else r.penalty
         respot = r.respot
-        colours = self._colours  # Sans Egal: balls score for their owner
-        # Sans Egal: the sums of the cup numbers of each colour's balls lying in cups
+        colours = self._colours  # Sans Egal: a red or white scores for its owner
         extra = list(state.extra) if colours else None
         black_in = None
         # the played ball
@@ -1292,9 +1166,8 @@ class BoardGame(RoundOfBalls):
                 cups[cfg.cup_pos[to]] += 1
                 if extra is not None:
                     extra[pos[played]] += to
-            if penalty is None:
-                if nominated is None or to == nominated:
-                    gains[p] += self.value(cfg, played, to)
+            if penalty is None and (nominated is None or to == nominated):
+                gains[p] += self.value(cfg, played, to)
         # the other balls
         for kind, place in others:
             if kind != respot or place == BACK or place == OFF:
@@ -1317,7 +1190,7 @@ class BoardGame(RoundOfBalls):
         if penalty is None:
             if pins:
                 gains[p] += pins * cfg.v["pin_value"]
-            if black_in is not None and r.required_rule == "every" and type(black_in) is int:
+            if black_in is not None and r.required_rule == "every":
                 gains[p] += state.extra[pos[played]]  # the variant's bonus: his balls in cups
         elif penalty == "foul_points":
             gains[p] -= cfg.v["foul_points"]
@@ -1329,13 +1202,12 @@ class BoardGame(RoundOfBalls):
         if met and not state.flag and (first == "black" or r.required_rule == "king"):
             changes["flag"] = True  # the black (the king) is struck: the contact rule lapses
         if drops:
-            d = state.drops
-            changes["drops"] = (*d[:p], d[p] + drops, *d[p + 1 :])
+            changes["drops"] = _with(state.drops, p, drops)
         return changes, 2 if penalty == "forfeit" else 1, False
 
     def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         table, cups, _ = super().fresh_table(cfg)
-        extra = (0,) * len(self.rules.kinds) if len(self.rules.played) > 1 else ()
+        extra = (0,) * len(self.rules.kinds) if self._colours else ()
         return table, cups, extra
 
 
@@ -1353,6 +1225,7 @@ class PigeonHole(BoardGame):
             True,
         ),
     )
+    extra_display = (("can_respot", "May respot the red"), ("out", "Out"))
 
     def more_events(self) -> tuple[EventType, ...]:
         return (
@@ -1374,57 +1247,45 @@ class PigeonHole(BoardGame):
             and state.extra[0] != 0
             and sum(state.cups) >= 2
             and not any(state.table)
-            and state.left[state.seat] > 0
+            and state.seats.balls_left > 0
         )
 
     def other_event(self, state: BState, event: Mapping[str, Any]) -> BState:
-        check_fields(event, "respot_red", frozenset(("type",)))
         if not self.can_respot(state):
             raise IllegalEvent(
                 "cannot_respot",
                 "the red may be respotted only from a hole, with two or more balls in holes "
                 "and none on the table",
             )
-        cups = list(state.cups)
-        cups[state.cfg.cup_pos[state.extra[0]]] -= 1
-        table = list(state.table)
-        table[self._kind_pos["red"]] = 1
-        return state._replace(
-            cups=tuple(cups), table=tuple(table), extra=(0,), events=state.events + 1
-        )
+        cups = _with(state.cups, state.cfg.cup_pos[state.extra[0]], -1)
+        table = _with(state.table, self._kind_pos["red"], 1)
+        return state._replace(cups=cups, table=table, extra=(0,), events=state.events + 1)
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
-        fouls = check_list(event, "fouls")
-        for i, code in enumerate(fouls):
-            if code != "deliberate_off":
-                # the page (1.5) answers bad_value for an unknown foul code
-                raise _bad(f"fouls[{i}]: no foul code {code!r}")
-        to, first, _, others = self.parse(state, event)
+        to, first = event["to"], event.get("first_hit")
+        others = self.others(event)
         self.check_table(state, first, others, to)
-        if fouls:
+        if event.get("fouls"):
             if to != OFF and not any(t == OFF for _, t in others):
-                raise IllegalEvent("no_ball_off", "deliberate_off: no ball of this stroke went off")
+                raise IllegalEvent("no_ball_off", "fouls: deliberate_off, but no ball went off")
             return {}, -1, True
         changes, used, end = self.resolve(state, to, first, others, True, None, 0)
         red_cup = state.extra[0]
         for kind, place in others:
-            if kind == "red" and _is_int(place):
+            if kind == "red" and type(place) is int:
                 red_cup = place
         changes["extra"] = (red_cup,)
         return changes, used, end
 
     def advance(self, state: BState, changes: dict[str, Any], used: int, turn_over: bool) -> BState:
         if used == -1:  # deliberate_off: the stroke is void and the player is out
-            p = state.cfg.seats[state.seat][0]
-            return self.put_out(state._replace(events=state.events + 1, turn_score=0), p)
+            after = state._replace(events=state.events + 1, turn_score=0)
+            return self.put_out(after, state.seats.turn)
         return super().advance(state, changes, used, turn_over)
 
     def extra_view(self, state: BState) -> dict[str, Any]:
         names = state.cfg.names
-        return {
-            "can_respot": self.can_respot(state),
-            "out": [names[i] for i in state.out],
-        }
+        return {"can_respot": self.can_respot(state), "out": [names[i] for i in state.out]}
 
     def extra_doc(self) -> dict[str, str]:
         return {
@@ -1443,11 +1304,15 @@ class ArchGame(BoardGame):
     participant in play."""
 
     def ball_fields(self) -> tuple[Field, ...]:
-        arch = Field("arch", "int", "the arch the ball passed completely through")
+        arch = Field(
+            "arch", "int", "the arch the ball passed completely through", choices_from="arches"
+        )
         return (
-            _place_field(
+            place_field(
+                "to",
                 'where the played ball came to rest: a cup number (only with arch), "table", '
                 '"back" or "off"; may be left out when arch is given',
+                (TABLE, BACK, OFF),
                 required=False,
             ),
             arch,
@@ -1466,47 +1331,39 @@ class ArchGame(BoardGame):
                 item=Field(
                     "other",
                     "object",
-                    "one ball moved",
+                    "one ball moved: arch (and a cup as to), or to back or off",
                     fields=(
                         Field("ball", "str", "its kind", required=True, choices=("white",)),
                         arch,
-                        _place_field('a cup (with arch), "back" or "off"', required=False),
+                        place_field(
+                            "to", 'a cup (with arch), "back" or "off"', (BACK, OFF), required=False
+                        ),
                     ),
                 ),
             ),
         )
 
-    def _route(self, cfg: Cfg, obj: Mapping[str, Any], path: str, words: tuple[str, ...]) -> Any:
-        arch = obj.get("arch")
+    def _route(self, obj: Mapping[str, Any], path: str) -> tuple[int | None, Any]:
+        arch, to = obj.get("arch"), obj.get("to")
         if arch is not None:
-            if not _is_int(arch) or arch not in cfg.arches:
-                raise _bad(f"{path}arch must be an arch of the board, not {json.dumps(arch)}")
-            to = obj.get("to")
-            if to is not None:
-                check_place(to, cfg.numbers, (), f"{path}to")
-            return (arch, to)
-        if "to" not in obj:
+            if to is not None and type(to) is not int:
+                raise _bad(f"{path}to: a ball through an arch has finished: a cup or nothing")
+            return arch, to
+        if to is None:
             raise InvalidEvent("missing_field", f"{path}to is required (or arch)")
-        to = obj["to"]
-        if _is_int(to) and to in cfg.numbers:
+        if type(to) is int:
             raise _bad(f"{path}to: the cups lie behind the arches: give the arch")
-        return (None, check_place(to, frozenset(), words, f"{path}to"))
+        return None, to
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         cfg = state.cfg
-        arch, to = self._route(cfg, event, "", (TABLE, BACK, OFF))
+        arch, to = self._route(event, "")
         first = event.get("first_hit")
-        if first is not None:
-            check_choice(first, ("white",), "first_hit")
-        cushion = check_bool(event, "cushion")
-        others = []
-        for i, entry in enumerate(check_list(event, "others")):
-            e = check_entry(entry, f"others[{i}]", frozenset(("ball", "to", "arch")))
-            check_choice(e["ball"], ("white",), f"others[{i}].ball")
-            others.append(self._route(cfg, e, f"others[{i}].", (BACK, OFF)))
+        cushion = bool(event.get("cushion"))
+        others = [self._route(o, f"others[{i}].") for i, o in enumerate(event.get("others") or ())]
         self.check_table(state, first, [("white", t) for _, t in others], to)
         mississippi = self.rules.required_rule == "cushion"
-        p = cfg.seats[state.seat][0]
+        p = state.seats.turn
         bonus = cfg.v["cup_bonus"]
         gains: dict[int, int] = {}
         table = state.table[0]
@@ -1514,17 +1371,17 @@ class ArchGame(BoardGame):
         drops = 0
 
         def worth(a: int, cup: Any) -> int:
-            return a + (cup if bonus and _is_int(cup) else 0)
+            return a + (cup if bonus and type(cup) is int else 0)
 
         if arch is not None:
             v = worth(arch, to)
             if mississippi and not cushion:
-                for i in state.playoff or self._in_play(state):
+                for i in state.seats.remaining:
                     if i != p:
                         gains[i] = gains.get(i, 0) + v
             else:
                 gains[p] = v
-            if _is_int(to):
+            if type(to) is int:
                 cups[cfg.cup_pos[to]] += 1
                 drops += 1
         elif to == TABLE and (cushion or not mississippi):
@@ -1533,15 +1390,14 @@ class ArchGame(BoardGame):
             table -= 1
             if a is not None:
                 gains[p] = gains.get(p, 0) + worth(a, t)
-                if _is_int(t):
+                if type(t) is int:
                     cups[cfg.cup_pos[t]] += 1
                     drops += 1
-        drops_t = state.drops
+        changes: dict[str, Any] = {"table": (table,), "cups": tuple(cups)}
         if drops:
-            drops_t = (*drops_t[:p], drops_t[p] + drops, *drops_t[p + 1 :])
-        changes = {"table": (table,), "cups": tuple(cups), "drops": drops_t}
+            changes["drops"] = _with(state.drops, p, drops)
         if gains:
-            changes["scores"] = _with_scores(state, gains)
+            changes["scores"] = _add_scores(state.scores, gains)
         return changes, 1, False
 
     def required(self, state: BState) -> str | None:
@@ -1551,6 +1407,20 @@ class ArchGame(BoardGame):
 # --------------------------------------------------------------------------- Parepa
 
 _PAREPA_BALLS = ("white", 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)
+_PAREPA_NUMBERS = _PAREPA_BALLS[1:]
+
+
+def _parepa_ball(name: str, doc: str, required: bool = False) -> Field:
+    return Field(
+        name,
+        "union",
+        doc,
+        required=required,
+        variants=(
+            Field("white", "str", "the white", choices=("white",)),
+            Field("number", "int", "a numbered ball", choices=_PAREPA_NUMBERS),
+        ),
+    )
 
 
 class Parepa(RoundOfBalls):
@@ -1558,15 +1428,13 @@ class Parepa(RoundOfBalls):
     ``extra`` are, per ball (white, 10 ... 100), 1 when it rests on the table / lies in a
     pocket. ``flag`` is true once the turn's first shot (with the white) is played."""
 
+    extra_display = (("cue_choices", "Play with"), ("pocketed", "In the pockets"))
+
     def ball_fields(self) -> tuple[Field, ...]:
         return (
-            Field("cue", "str", '"white" or the number of the ball played', required=True),
-            _place_field('where the cue ball ended: a pocket number or "table"'),
-            Field(
-                "first_hit",
-                "str",
-                'the ball the cue ball touched first ("white" or a number); null when none',
-            ),
+            _parepa_ball("cue", '"white" or the number of the ball played', required=True),
+            place_field("to", 'where the cue ball ended: a pocket number or "table"', (TABLE,)),
+            _parepa_ball("first_hit", "the ball the cue ball touched first; null when none"),
             Field(
                 "others",
                 "list",
@@ -1577,8 +1445,8 @@ class Parepa(RoundOfBalls):
                     "object",
                     "one ball pocketed",
                     fields=(
-                        Field("ball", "str", '"white" or a number', required=True),
-                        _place_field("the pocket"),
+                        _parepa_ball("ball", "the ball", required=True),
+                        place_field("to", "the pocket", ()),
                     ),
                 ),
             ),
@@ -1593,30 +1461,19 @@ class Parepa(RoundOfBalls):
             return ["white"]
         return [b for b, k in zip(_PAREPA_BALLS, state.extra, strict=True) if k]
 
-    def _ball(self, value: Any, path: str) -> int:
-        return _PAREPA_BALLS.index(check_choice(value, _PAREPA_BALLS, path))
-
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
-        cfg = state.cfg
-        if "cue" not in event:
-            raise InvalidEvent("missing_field", "ball: cue is required")
-        if "to" not in event:
-            raise InvalidEvent("missing_field", "ball: to is required")
-        cue = self._ball(event["cue"], "cue")
-        to = check_place(event["to"], cfg.numbers, (TABLE,), "to", "pocket")
+        index = _PAREPA_BALLS.index
+        cue = index(event["cue"])
+        to = event["to"]
         first = event.get("first_hit")
-        first_i = None if first is None else self._ball(first, "first_hit")
+        first_i = None if first is None else index(first)
         others: list[tuple[int, int]] = []
-        for i, entry in enumerate(check_list(event, "others")):
-            e = check_entry(entry, f"others[{i}]", frozenset(("ball", "to")))
-            b = self._ball(e["ball"], f"others[{i}].ball")
-            if "to" not in e:
-                raise InvalidEvent("missing_field", f"others[{i}].to is required")
-            pocket = check_place(e["to"], cfg.numbers, (), f"others[{i}].to", "pocket")
-            if any(b == o for o, _ in others):
-                raise _bad(f"others[{i}]: the ball {e['ball']} is listed twice")
-            others.append((b, int(pocket)))
-        if _PAREPA_BALLS[cue] not in self.cue_choices(state):
+        for i, o in enumerate(event.get("others") or ()):
+            b = index(o["ball"])
+            if any(b == x for x, _ in others):
+                raise _bad(f"others[{i}].ball: the {o['ball']} is listed twice")
+            others.append((b, o["to"]))
+        if event["cue"] not in self.cue_choices(state):
             raise IllegalEvent("bad_cue", f"cue: the {event['cue']} cannot be played now")
         table = list(state.table)
         pocketed = list(state.extra)
@@ -1629,29 +1486,27 @@ class Parepa(RoundOfBalls):
         if others and first_i is None:
             raise IllegalEvent("nothing_struck", "others: the cue ball touched no ball")
         numbered = [(b, pk) for b, pk in others if b != 0]
-        cue_counts = _is_int(to) and first_i is not None and first_i != 0
+        cue_counts = type(to) is int and first_i is not None and first_i != 0
         counts = bool(numbered) or cue_counts
         points = 0
         if counts:
-            points = sum(_PAREPA_BALLS[b] + pk for b, pk in numbered)  # type: ignore[operator]
+            points = sum(b * 10 + pk for b, pk in numbered)  # the ball's number is 10 x index
             if cue_counts:
-                points += (0 if cue == 0 else _PAREPA_BALLS[cue]) + to  # type: ignore[operator]
+                points += cue * 10 + to  # the white (index 0) counts 0
         for b, _ in others:
             table[b], pocketed[b] = 0, 1
-        if _is_int(to):
+        if type(to) is int:
             table[cue], pocketed[cue] = 0, 1
-        p = cfg.seats[state.seat][0]
-        drops = len(others) + (1 if _is_int(to) else 0)
-        drops_t = state.drops
-        if drops:
-            drops_t = (*drops_t[:p], drops_t[p] + drops, *drops_t[p + 1 :])
+        p = state.seats.turn
+        drops = len(others) + (1 if type(to) is int else 0)
         changes: dict[str, Any] = {
-            "scores": _with_scores(state, {p: points}),
+            "scores": _with(state.scores, p, points),
             "table": tuple(table),
             "extra": tuple(pocketed),
             "flag": True,
-            "drops": drops_t,
         }
+        if drops:
+            changes["drops"] = _with(state.drops, p, drops)
         if not counts:
             changes["flag"] = False
             return changes, 0, True
@@ -1660,8 +1515,8 @@ class Parepa(RoundOfBalls):
             return changes, 0, True
         return changes, 0, False
 
-    def turn_changes(self, state: BState, seat: int) -> dict[str, Any]:
-        return {"seat": seat, "turn_score": 0, "turns": state.turns + 1, "flag": False}
+    def turn_changes(self, state: BState) -> dict[str, Any]:
+        return {"turn_score": 0, "flag": False}
 
     def on_table(self, state: BState) -> dict[str, int]:
         return {str(b): 1 for b, k in zip(_PAREPA_BALLS, state.table, strict=True) if k}
@@ -1686,9 +1541,10 @@ class Parepa(RoundOfBalls):
 @dataclass(frozen=True)
 class Places:
     """Where a receptacle game's ball can stop: ``values`` word -> points for the played
-    ball (numbers score themselves when ``numbered``); ``idle`` the word for a shot that
-    is not a shot; ``idle_limit`` the attempts in a row after which one counts as a shot
-    worth 0 (Klondike's three); ``other`` the one struck ball's kind and its values."""
+    ball (the board's numbers score themselves when ``numbered``); ``idle`` the word for a
+    shot that is not a shot; ``idle_limit`` the attempts in a row after which one counts
+    as a shot worth 0 (Klondike's three); ``other`` the one struck ball's kind and
+    ``other_values`` its values (with the board's numbers when ``numbered``)."""
 
     values: tuple[tuple[str, int], ...]
     numbered: str | None
@@ -1707,19 +1563,29 @@ class ReceptacleGame(RoundOfBalls):
         self.places = places
         self._values = dict(places.values)
         self._other_values = dict(places.other_values)
+        if places.idle_limit is not None:
+            self.extra_display = (("failed_launches", "Failed launches"),)
         super().__init__(rules)
 
     def ball_fields(self) -> tuple[Field, ...]:
         pl = self.places
-        words = ", ".join(f'"{w}"' for w in (*self._values, *([pl.idle] if pl.idle else [])))
-        num = f"a {pl.numbered} value or " if pl.numbered else ""
-        fields = [_place_field(f"where the ball stopped: {num}{words}")]
+        words = (*self._values, *([pl.idle] if pl.idle else []))
+        num = f"a {pl.numbered} number or " if pl.numbered else ""
+        fields = [
+            place_field(
+                "to",
+                f"where the ball stopped: {num}" + ", ".join(f'"{w}"' for w in words),
+                words,
+                numbered=pl.numbered is not None,
+            )
+        ]
         if pl.other:
             fields.append(
                 Field(
                     "others",
                     "list",
-                    f"at most one: the {pl.other} ball the played ball sent somewhere that scores",
+                    f"at most one: the {pl.other} ball, sent by the played ball somewhere "
+                    "that scores",
                     default=(),
                     item=Field(
                         "other",
@@ -1727,7 +1593,12 @@ class ReceptacleGame(RoundOfBalls):
                         f"the {pl.other} ball",
                         fields=(
                             Field("ball", "str", "its kind", required=True, choices=(pl.other,)),
-                            _place_field("where it stopped"),
+                            place_field(
+                                "to",
+                                "where it stopped",
+                                tuple(self._other_values),
+                                numbered=pl.numbered is not None,
+                            ),
                         ),
                     ),
                 )
@@ -1741,37 +1612,11 @@ class ReceptacleGame(RoundOfBalls):
         return (0,)
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
-        pl, cfg = self.places, state.cfg
-        if "to" not in event:
-            raise InvalidEvent("missing_field", "ball: to is required")
-        words = (*self._values, *([pl.idle] if pl.idle else []))
-        what = pl.numbered or "place"
-        to = check_place(event["to"], cfg.numbers, words, "to", what)
-        others: list[tuple[str, Any]] = []
-        raw = check_list(event, "others")
-        if raw and pl.other is None:
-            raise InvalidEvent("unknown_field", "ball: unknown field 'others'")
-        other_words = tuple(self._other_values)
-        for i, entry in enumerate(raw):
-            e = check_entry(entry, f"others[{i}]", frozenset(("ball", "to")))
-            check_choice(e["ball"], (pl.other,), f"others[{i}].ball")
-            if "to" not in e:
-                raise InvalidEvent("missing_field", f"others[{i}].to is required")
-            others.append(
-                (
-                    e["ball"],
-                    check_place(
-                        e["to"],
-                        cfg.numbers if pl.numbered else frozenset(),
-                        other_words,
-                        f"others[{i}].to",
-                        what,
-                    ),
-                )
-            )
+        pl = self.places
+        to = event["to"]
+        others = event.get("others") or ()
         if len(others) > 1:
             raise IllegalEvent("not_on_table", f"others: there is only one {pl.other} ball")
-        p = cfg.seats[state.seat][0]
         if to == pl.idle:
             if others:
                 raise IllegalEvent("nothing_struck", f'others: a "{pl.idle}" ball struck nothing')
@@ -1779,18 +1624,17 @@ class ReceptacleGame(RoundOfBalls):
             if pl.idle_limit is not None and tries >= pl.idle_limit:
                 return {"extra": (0,)}, 1, False
             return {"extra": (tries,)}, 0, False
-        points = to if _is_int(to) else self._values[to]
-        for _, place in others:
-            points += place if _is_int(place) else self._other_values[place]
-        drops = int(_is_int(to)) + sum(1 for _, t in others if _is_int(t))
-        drops_t = state.drops
+        points = to if type(to) is int else self._values[to]
+        drops = int(type(to) is int)
+        for o in others:
+            place = o["to"]
+            points += place if type(place) is int else self._other_values[place]
+            drops += type(place) is int
+        p = state.seats.turn
+        changes: dict[str, Any] = {"scores": _with(state.scores, p, points), "extra": (0,)}
         if drops:
-            drops_t = (*drops_t[:p], drops_t[p] + drops, *drops_t[p + 1 :])
-        return (
-            {"scores": _with_scores(state, {p: int(points)}), "extra": (0,), "drops": drops_t},
-            1,
-            False,
-        )
+            changes["drops"] = _with(state.drops, p, drops)
+        return changes, 1, False
 
     def extra_view(self, state: BState) -> dict[str, Any]:
         if self.places.idle_limit is None:
@@ -1818,7 +1662,8 @@ class Devil(RoundOfBalls):
                 'pins down by compartment value (a string) and "black" (0 or 1); keys left '
                 "out: none down",
                 required=True,
-                item=Field("pins", "int", "how many fell"),
+                item=Field("pins", "int", "how many fell", minimum=0),
+                choices_from="compartments",
             ),
         )
 
@@ -1828,34 +1673,22 @@ class Devil(RoundOfBalls):
     def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         return (), (), ()
 
-    def check_setup(self, values: dict[str, Any], n: int) -> None:
-        super().check_setup(values, n)
-        for key, count in values["pin_counts"].items():
-            if not key.isdigit() or int(key) < 1 or count < 0:
-                raise InvalidEvent("bad_setup", "pin_counts: value (a string) -> pins", -1)
+    def check_setup(self, values: dict[str, Any]) -> None:
+        super().check_setup(values)
+        for key in values["pin_counts"]:
+            if not key.isdigit() or int(key) < 1:
+                raise InvalidEvent("bad_setup", "pin_counts: keys are compartment values", -1)
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
-        if "pins" not in event:
-            raise InvalidEvent("missing_field", "ball: pins is required")
-        pins = event["pins"]
-        if not isinstance(pins, Mapping):
-            raise _bad("pins must be an object")
         counts = state.cfg.v["pin_counts"]
+        black = state.cfg.v["black_pin"]
         points = 0
-        for key, down in pins.items():
-            if key == "black":
-                most = 1
-                worth = state.cfg.v["black_pin"]
-            elif key in counts:
-                most = counts[key]
-                worth = int(key)
-            else:
-                raise _bad(f"pins.{key}: no such compartment")
-            if not _is_int(down) or not 0 <= down <= most:
-                raise _bad(f"pins.{key} must be a whole number from 0 to {most}")
+        for key, down in event["pins"].items():
+            most, worth = (1, black) if key == "black" else (counts[key], int(key))
+            if down > most:
+                raise _bad(f"pins.{key}: at most {most} can fall, not {down}")
             points += down * worth
-        p = state.cfg.seats[state.seat][0]
-        return {"scores": _with_scores(state, {p: points})}, 1, False
+        return {"scores": _with(state.scores, state.seats.turn, points)}, 1, False
 
 
 # -------------------------------------------------------------------- shuffle-board
@@ -1867,12 +1700,20 @@ class ShuffleBoard(RoundOfBalls):
     """Shuffle-board (§5.6): a roll is four weights each, alternately, then the count.
     ``table`` is the weights each player has on the board."""
 
+    extra_display = (("next", "Next"),)
+
     def ball_doc(self) -> str:
         return "one weight rolled"
 
     def ball_fields(self) -> tuple[Field, ...]:
         return (
-            Field("to", "str", '"board" (it lies on the board) or "out"', choices=("board", "out")),
+            Field(
+                "to",
+                "str",
+                '"board" (it lies on the board) or "out"',
+                default="board",
+                choices=("board", "out"),
+            ),
             Field(
                 "others",
                 "list",
@@ -1883,7 +1724,13 @@ class ShuffleBoard(RoundOfBalls):
                     "object",
                     "one weight knocked out",
                     fields=(
-                        Field("ball", "str", "the player whose weight it is", required=True),
+                        Field(
+                            "ball",
+                            "str",
+                            "the player whose weight it is",
+                            required=True,
+                            choices_from="parties",
+                        ),
                         Field("to", "str", '"out"', required=True, choices=("out",)),
                     ),
                 ),
@@ -1896,8 +1743,17 @@ class ShuffleBoard(RoundOfBalls):
             "object",
             "one weight on the board",
             fields=(
-                Field("player", "str", "whose weight", required=True),
-                Field("zone", "str", '1, 2, 3 or "hanger"', required=True),
+                Field("player", "str", "whose weight", required=True, choices_from="parties"),
+                Field(
+                    "zone",
+                    "union",
+                    '1, 2, 3 (past line one, two, three) or "hanger"',
+                    required=True,
+                    variants=(
+                        Field("line", "int", "the zone", choices=(1, 2, 3)),
+                        Field("hanger", "str", "over the end", choices=("hanger",)),
+                    ),
+                ),
                 Field("flip", "str", "a hanger's flip", choices=("made", "failed")),
                 Field("level", "bool", "level with the weight listed before it", default=False),
             ),
@@ -1918,21 +1774,14 @@ class ShuffleBoard(RoundOfBalls):
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
         names = state.cfg.names
-        to = event.get("to", "board")
-        to = "board" if to is None else check_choice(to, ("board", "out"), "to")
+        to = event.get("to") or "board"
         table = list(state.table)
-        knocked = []
-        for i, entry in enumerate(check_list(event, "others")):
-            e = check_entry(entry, f"others[{i}]", frozenset(("ball", "to")))
-            who = check_choice(e["ball"], names, f"others[{i}].ball")
-            if "to" not in e:
-                raise InvalidEvent("missing_field", f"others[{i}].to is required")
-            check_choice(e["to"], ("out",), f"others[{i}].to")
-            knocked.append(names.index(who))
+        knocked = [names.index(o["ball"]) for o in event.get("others") or ()]
         if knocked and to == "out":
             raise IllegalEvent(
                 "nothing_struck",
-                "others: a weight that went out knocks nothing out (disturbed weights are put back)",
+                "others: a weight that went out knocks nothing out (disturbed weights are "
+                "put back)",
             )
         for who in knocked:
             table[who] -= 1
@@ -1940,52 +1789,28 @@ class ShuffleBoard(RoundOfBalls):
                 raise IllegalEvent(
                     "not_on_table", f"others: {names[who]} has no more weights on the board"
                 )
-        p = state.cfg.seats[state.seat][0]
         if to == "board":
-            table[p] += 1
+            table[state.seats.turn] += 1
         return {"table": tuple(table)}, 1, False
 
     def other_event(self, state: BState, event: Mapping[str, Any]) -> BState:
-        check_fields(event, COUNT, frozenset(("type", "weights")))
-        if "weights" not in event:
-            raise InvalidEvent("missing_field", "count: weights is required")
-        weights = self._weights(state, event["weights"])
         if state.next != COUNT:
             raise IllegalEvent("no_count_due", "no roll is waiting to be counted")
-        scorer, points = self.score_count(state, weights)
-        scores = state.scores
-        if points:
-            scores = _with_scores(state, {scorer: points})
-        after = state._replace(scores=scores, events=state.events + 1)
-        if scores[scorer] >= state.cfg.target and points:
-            return self._finish(after, scorer, None)
-        return self._new_round(after, self._in_play(after), state.round + 1)
-
-    def _weights(self, state: BState, raw: Any) -> list[tuple[int, Any, Any, bool]]:
         names = state.cfg.names
-        if not isinstance(raw, (list, tuple)):
-            raise _bad("weights must be a list")
-        out = []
-        for i, entry in enumerate(raw):
-            path = f"weights[{i}]"
-            if not isinstance(entry, Mapping):
-                raise _bad(f"{path} must be an object")
-            for key in entry:
-                if key not in ("player", "zone", "flip", "level"):
-                    raise InvalidEvent("unknown_field", f"{path}: unknown field {key!r}")
-            for key in ("player", "zone"):
-                if key not in entry:
-                    raise InvalidEvent("missing_field", f"{path}.{key} is required")
-            who = names.index(check_choice(entry["player"], names, f"{path}.player"))
-            zone = check_choice(entry["zone"], _ZONES, f"{path}.zone")
-            flip = entry.get("flip")
-            if flip is not None:
-                check_choice(flip, ("made", "failed"), f"{path}.flip")
-                if zone != "hanger":
-                    raise _bad(f"{path}.flip: only a hanger is flipped")
-            level = check_bool(entry, "level") if "level" in entry else False
-            out.append((who, zone, flip, level))
-        return out
+        weights = [
+            (names.index(w["player"]), w["zone"], w.get("flip"), bool(w.get("level")))
+            for w in event["weights"]
+        ]
+        for i, (_, zone, flip, _) in enumerate(weights):
+            if flip is not None and zone != "hanger":
+                raise _bad(f"weights[{i}].flip: only a hanger is flipped")
+        scorer, points = self.score_count(state, weights)
+        after = state._replace(events=state.events + 1)
+        if points:
+            after = after._replace(scores=_with(state.scores, scorer, points))
+            if after.scores[scorer] >= state.cfg.v["target"]:
+                return self._finish(after, scorer, None)
+        return self.new_round(after)
 
     def score_count(
         self, state: BState, weights: list[tuple[int, Any, Any, bool]]
@@ -2016,12 +1841,11 @@ class ShuffleBoard(RoundOfBalls):
                         "bad_count", f"weights[{i}].flip: this weight cannot be flipped"
                     )
             flipping = flipping and flip == "failed"
-        live = [(w, z, f) for w, z, f, lv in weights if f != "failed"]
-        levels = [lv for w, z, f, lv in weights if f != "failed"]
+        live = [(w, z, f, lv) for w, z, f, lv in weights if f != "failed"]
         if not live:
             return 0, 0
         groups: list[list[tuple[int, Any, Any]]] = []
-        for (w, z, f), lv in zip(live, levels, strict=True):
+        for w, z, f, lv in live:
             if lv and groups:
                 groups[-1].append((w, z, f))
             else:
@@ -2053,7 +1877,6 @@ class ShuffleBoard(RoundOfBalls):
 
 _NINE = tuple(range(1, 10))
 _TIES = ("ties", "playoff")
-
 
 VICTORIAN = Rules(
     id="victorian_bagatelle",
@@ -2371,30 +2194,6 @@ SHUFFLE = Rules(
 )
 
 
-class _MonteCarlo(ReceptacleGame):
-    """Monte Carlo: ``alternate`` decides whether a turn is four shots or one."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            MONTE_CARLO,
-            Places(
-                values=((BACK, 0),),
-                numbered="receptacle",
-                idle="short",
-                other="object",
-            ),
-        )
-
-    def turn_changes(self, state: BState, seat: int) -> dict[str, Any]:
-        changes = super().turn_changes(state, seat)
-        changes["turn_left"] = 1 if state.cfg.v["alternate"] else 4
-        return changes
-
-    def _new_round(self, state: BState, group: tuple[int, ...], number: int) -> BState:
-        state = super()._new_round(state, group, number)
-        return state._replace(turn_left=1 if state.cfg.v["alternate"] else 4)
-
-
 _PARISIAN = Places(values=(("board", 0), (OFF, 0)), numbered="cup", idle="short")
 
 GAMES: tuple[RoundOfBalls, ...] = (
@@ -2422,7 +2221,10 @@ GAMES: tuple[RoundOfBalls, ...] = (
         ),
     ),
     Devil(DEVIL),
-    _MonteCarlo(),
+    ReceptacleGame(
+        MONTE_CARLO,
+        Places(values=((BACK, 0),), numbered="receptacle", idle="short", other="object"),
+    ),
     ReceptacleGame(HIGH_NUMBER_POOL, _PARISIAN),
     ReceptacleGame(LA_BARRAQUE, _PARISIAN),
     ShuffleBoard(SHUFFLE),
@@ -2591,6 +2393,13 @@ def random_event(game: RoundOfBalls, state: BState, rng: Any) -> dict[str, Any]:
     return _board_ball(game, state, rng)
 
 
+@register_simulator("bagatelle")
+def _simulator(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
+    """The family's generator for :func:`rules.simulate.simulate_game`."""
+    assert isinstance(game, RoundOfBalls)
+    return random_event(game, state, rng)
+
+
 def simulate(
     game: RoundOfBalls, rng: Any, length: int, setup: Mapping[str, Any] | None = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -2615,8 +2424,6 @@ def simulate(
                 setup["target"] = None
         elif "target" in names:
             setup["target"] = length * 20
-    from rules.core import RuleError, Timeline
-
     t = Timeline(game, setup)
     events: list[dict[str, Any]] = []
     misses = 0

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import RuleError, Timeline, get, replay
-from rules.bagatelle import GAMES, BState, RoundOfBalls, player_statistics, random_event, simulate
+from rules.bagatelle import GAMES, BState, RoundOfBalls, random_event, simulate
 from tests.rules.conftest import (
     assert_refusals_change_nothing,
     assert_replay_deterministic_and_round_trips,
@@ -181,13 +181,20 @@ def test_default_games_play_to_their_end(game_id):
 def test_player_statistics_add_up(game_id):
     game = get(game_id)
     setup, events = simulate(game, random.Random(11), 200)
-    stats = player_statistics(game, setup, events)
+    stats = game.player_statistics(setup, events)
     final = game.view(replay(game, setup, events))
-    for name, st_ in stats.items():
-        assert st_["score"] == final["scores"][name]
+    assert set(stats) == set(final["scores"])  # individual play: every player is named
+    for st_ in stats.values():
+        assert set(st_) == {s.name for s in game.statistics}
         if st_["turns"]:
             assert st_["best_turn"] >= st_["average_turn"] - 1e-9
+            assert st_["average_turn"] * st_["turns"] == pytest.approx(st_["points"])
     assert sum(st_["turns"] for st_ in stats.values()) >= 1
+    if game.id not in ("mississippi", "sans_egal", "sans_egal_variant"):
+        # a participant's points come from his own turns only (Mississippi gives points
+        # to the opponents, Sans Egal to a ball's owner)
+        for name, st_ in stats.items():
+            assert st_["points"] == final["scores"][name]
 
 
 def test_refused_events_are_refused_everywhere_with_an_index():
