@@ -2417,13 +2417,12 @@ def simulate(
     if setup is None:
         setup = {}
         names = dict(game.rules.defaults)
-        turns = max(1, length // max(1, game.rules.balls or 4) // 2)
         if "rounds" in names:
-            setup["rounds"] = turns
+            setup["rounds"] = length // max(1, game.rules.balls or 1) + 1
             if "target" in names:
                 setup["target"] = None
         elif "target" in names:
-            setup["target"] = length * 20
+            setup["target"] = length * 200
     t = Timeline(game, setup)
     events: list[dict[str, Any]] = []
     misses = 0
