@@ -1145,6 +1145,8 @@ class BoardGame(RoundOfBalls):
         r, cfg = self.rules, state.cfg
         pos = self._kind_pos
         p = state.seats.turn
+        if not others and not self._colours:  # the common stroke: one ball, no other moved
+            return self._single(state, to, first, met, nominated, pins)
         table = list(state.table)
         cups = list(state.cups)
         gains = [0] * len(state.scores)
@@ -1203,6 +1205,37 @@ class BoardGame(RoundOfBalls):
             changes["flag"] = True  # the black (the king) is struck: the contact rule lapses
         if drops:
             changes["drops"] = _with(state.drops, p, drops)
+        return changes, 2 if penalty == "forfeit" else 1, False
+
+    def _single(
+        self, state: BState, to: Any, first: str | None, met: bool, nominated: Any, pins: int
+    ) -> tuple[dict[str, Any], int, bool]:
+        """:meth:`resolve` for a stroke that moved no other ball (the same rules, fewer
+        steps: the commonest event of every board game)."""
+        r, cfg = self.rules, state.cfg
+        p = state.seats.turn
+        penalty = None if met else r.penalty
+        changes: dict[str, Any] = {}
+        points = 0
+        if penalty == "remove" or penalty == "forfeit":
+            pass  # out of play wherever it went
+        elif to == TABLE:
+            changes["table"] = _with(state.table, self._kind_pos[self.played_kind(state)], 1)
+        elif type(to) is int:
+            changes["cups"] = _with(state.cups, cfg.cup_pos[to], 1)
+            changes["drops"] = _with(state.drops, p, 1)
+            if penalty is None and (nominated is None or to == nominated):
+                points = to * cfg.mult.get(r.played[0], 1)
+        elif to != BACK and to != OFF:  # a side pocket
+            changes["drops"] = _with(state.drops, p, 1)
+            if penalty is None and (nominated is None or to == nominated):
+                points = self.value(cfg, r.played[0], to)
+        if penalty is None and pins:
+            points += pins * cfg.v["pin_value"]
+        if points:
+            changes["scores"] = _with(state.scores, p, points)
+        if met and not state.flag and (first == "black" or r.required_rule == "king"):
+            changes["flag"] = True
         return changes, 2 if penalty == "forfeit" else 1, False
 
     def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
