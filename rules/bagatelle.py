@@ -569,8 +569,9 @@ class RoundOfBalls(Game[BState]):
             values[key] = None
         if values.get("sides") is None:
             values.pop("sides", None)
-        elif "players" not in raw:
-            values["players"] = None  # each side: one unnamed member
+        elif "players" not in raw:  # each side: one unnamed member
+            sides = values["sides"]
+            values["players"] = {side: [None] for side in sides} if isinstance(sides, list) else 2
         seats = self.participants.seat(values)
         self.check_setup(values)
         key = json.dumps(values, sort_keys=True)

@@ -154,3 +154,25 @@ def test_core_simulate_game_plays_each_game_to_its_end(game_id):
     game = get(game_id)
     events = simulate_game(game, None, seed=4, max_events=4000)
     assert game.outcome(replay(game, None, events)).over
+
+
+@pytest.mark.parametrize("game_id", IDS)
+def test_a_dump_loads_in_a_fresh_process(game_id):
+    # the web app stores dump() as JSON and may load it in another process, where no
+    # setup has been seen yet: a new instance of the game has an empty cache
+    import random
+
+    from rules.bagatelle import simulate
+
+    game = get(game_id)
+    fresh = type(game).__new__(type(game))
+    fresh.__dict__.update(game.__dict__)
+    fresh._cfgs = {}
+    setups = [simulate(game, random.Random(1), 30)[0]]
+    if game.rules.sides:
+        setups.append({"sides": ["A", "B"], "rounds": 1})
+    for setup in setups:
+        _, events = simulate(game, random.Random(2), 30, setup=setup)
+        state = replay(game, setup, events)
+        text = json.dumps(game.dump(state))
+        assert fresh.load(json.loads(text)) == state
