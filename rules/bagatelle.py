@@ -256,10 +256,6 @@ def _bad(message: str) -> InvalidEvent:
     return InvalidEvent("bad_value", message)
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 def _with(t: tuple[int, ...], i: int, add: int) -> tuple[int, ...]:
     return (*t[:i], t[i] + add, *t[i + 1 :])
 
@@ -2418,7 +2414,7 @@ def random_event(game: RoundOfBalls, state: BState, rng: Any) -> dict[str, Any]:
         for o in ev.get("others", ()):
             if o["to"] == BACK:
                 o["to"] = OFF
-        if rng.random() < 0.01 and (
+        if rng.random() < 0.003 and (
             ev["to"] == OFF or any(o["to"] == OFF for o in ev.get("others", ()))
         ):
             ev["fouls"] = ["deliberate_off"]
