@@ -662,7 +662,8 @@ class RoundOfBalls(Game[BState]):
                 return state._replace(**changes)
             played = state.played + used
             changes["played"] = played
-            if played >= self.rules.balls * len(seats.remaining):  # type: ignore[operator]
+            in_play = len(seats.playoff) if seats.playoff else len(cfg.names) - len(state.out)
+            if played >= self.rules.balls * in_play:  # type: ignore[operator]
                 return self._end_round(state._replace(**changes))
             changes["seats"] = seats.advance()
             changes.update(self.turn_changes(state))
