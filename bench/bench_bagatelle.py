@@ -37,7 +37,7 @@ LONG = 1000
 MANY_PLAYERS = {
     "klondike": 170,
     "monte_carlo": 250,
-    "high_number_pool": 1000,
+    "high_number_pool": 1000,  # one shot each: the state grows with the players
     "pigeon_hole_jenny_lind": 6,
     "sans_egal": 2,
 }
@@ -67,17 +67,35 @@ def long_game(game: RoundOfBalls, seed: int = 1) -> tuple[dict[str, Any], list[d
 
 
 def one_more(
-    game: RoundOfBalls, setup: dict[str, Any], events: list[dict[str, Any]], n: int
+    game: RoundOfBalls, setup: dict[str, Any], events: list[dict[str, Any]], n: int, k: int = 20
 ) -> float:
-    """CPU seconds for one more event after ``n`` events: JSON -> load -> apply -> dump -> JSON."""
-    stored = json.dumps(game.dump(replay(game, setup, events[:n])))
-    nxt = events[n]
+    """CPU seconds for one more event after ``n`` events (JSON -> load -> apply -> dump ->
+    JSON), averaged over the ``k`` events from there (each applied to the stored state
+    before it), so that both ends of the game are timed on the same mix of events."""
+    stored = []
+    state = replay(game, setup, events[:n])
+    for ev in events[n : n + k]:
+        stored.append((json.dumps(game.dump(state)), ev))
+        state = game.apply(state, ev)
 
-    def step() -> None:
-        state = game.load(json.loads(stored))
-        json.dumps(game.dump(game.apply(state, nxt)))
+    def steps() -> None:
+        for text, ev in stored:
+            json.dumps(game.dump(game.apply(game.load(json.loads(text)), ev)))
 
-    return best_of(step, repeat=5, number=300)
+    return best_of(steps, repeat=5, number=20) / len(stored)
+
+
+def short_games(game: RoundOfBalls, count: int = 300) -> float:
+    """Events/s replaying ``count`` random games from the default setup (initial included):
+    the real load for the games of one short round."""
+    games = [simulate(game, random.Random(seed), LONG, setup={}) for seed in range(count)]
+    total = sum(len(events) for _, events in games)
+
+    def run() -> None:
+        for setup, events in games:
+            replay(game, setup, events)
+
+    return total / best_of(run, repeat=3)
 
 
 def main() -> None:
@@ -95,13 +113,18 @@ def main() -> None:
         rate = 1 / per_event
         slowest = min(slowest, rate)
         at10 = one_more(game, setup, events, 10)
-        if len(events) > LONG - 1:
-            at1000 = one_more(game, setup, events, LONG - 1)
+        if len(events) >= LONG:
+            at1000 = one_more(game, setup, events, LONG - 20)
             far, ratio = f"{at1000 * 1e6:12.1f}", f"{at1000 / at10:6.2f}"
         else:
             far, ratio = f"{'(ends at ' + str(len(events)) + ')':>12}", f"{'-':>6}"
         print(f"{game.id:28} {len(events):6d} {rate:12,.0f} {at10 * 1e6:10.1f} {far} {ratio}")
     print(f"slowest game: {slowest:,.0f} events/s (target: 100,000)")
+    print()
+    print("games of one short round, many players above; from the default setup here:")
+    for game in GAMES:
+        if game.id in MANY_PLAYERS and game.id not in ("pigeon_hole_jenny_lind", "sans_egal"):
+            print(f"{game.id:28} {short_games(game):12,.0f} events/s (setup and replay)")
 
 
 if __name__ == "__main__":
