@@ -1140,11 +1140,24 @@ class BoardGame(RoundOfBalls):
     ) -> tuple[dict[str, Any], int, bool]:
         """Move the balls and score the stroke (§2 and the game's section): the changes to
         the state, the balls used, and False (the turn goes on)."""
+        if not others and not self._colours:  # the common stroke: one ball, no other moved
+            return self._single(state, to, first, met, nominated, pins)
+        return self.resolve_all(state, to, first, others, met, nominated, pins)
+
+    def resolve_all(
+        self,
+        state: BState,
+        to: Any,
+        first: str | None,
+        others: Sequence[tuple[str, Any]],
+        met: bool,
+        nominated: Any,
+        pins: int,
+    ) -> tuple[dict[str, Any], int, bool]:
+        """:meth:`resolve` for any stroke (other balls moved, Sans Egal's colours)."""
         r, cfg = self.rules, state.cfg
         pos = self._kind_pos
         p = state.seats.turn
-        if not others and not self._colours:  # the common stroke: one ball, no other moved
-            return self._single(state, to, first, met, nominated, pins)
         table = list(state.table)
         cups = list(state.cups)
         gains = [0] * len(state.scores)

@@ -203,3 +203,32 @@ def test_refused_events_are_refused_everywhere_with_an_index():
         with pytest.raises(RuleError) as info:
             t.push({"type": "pot"})
         assert info.value.index == 0 and info.value.code == "unknown_type"
+
+
+BOARD_IDS = [g.id for g in GAMES if type(g).__name__ in ("BoardGame", "PigeonHole")]
+
+
+def _tidy(changes: dict[str, Any], state: BState) -> dict[str, Any]:
+    """The fields a stroke really changes (the full path rewrites some unchanged)."""
+    return {k: v for k, v in changes.items() if getattr(state, k) != v}
+
+
+@pytest.mark.parametrize("game_id", BOARD_IDS)
+def test_the_short_path_for_a_single_ball_agrees_with_the_full_one(game_id):
+    game = get(game_id)
+    checked = 0
+    for seed in range(8):
+        setup, events = simulate(game, random.Random(seed), 120)
+        state = game.initial(setup)
+        for ev in events:
+            if ev["type"] == "ball" and not ev.get("others") and not game._colours:
+                for met in (True, False):
+                    args = (ev["to"], ev.get("first_hit"), met, ev.get("nominated"))
+                    pins = ev.get("pins", 0)
+                    short, used_s, _ = game._single(state, *args, pins)
+                    full, used_f, _ = game.resolve_all(state, args[0], args[1], [], *args[2:], pins)
+                    assert _tidy(short, state) == _tidy(full, state)
+                    assert used_s == used_f
+                    checked += 1
+            state = game.apply(state, ev)
+    assert checked or game._colours
