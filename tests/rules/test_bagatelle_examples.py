@@ -449,3 +449,76 @@ def test_shuffle_board_equal_leading_weights_void_the_roll():
     }
     v = play("shuffle_board", [*events, count])
     assert v["scores"] == {"P1": 0, "P2": 0}
+
+
+# ------------------------------------------------------- the page's own statements
+
+
+def test_northern_with_target_and_rounds_ends_when_either_is_met():
+    # page 3.4: with both, the game ends at the end of the round in which either is met
+    stick = [ball(9, first_hit="black", others=[{"ball": "black", "to": 8}])] + [ball("back")] * 7
+    nothing = [ball("back")] * 8
+    v = play("northern_bagatelle", stick + nothing, {"target": 20, "rounds": 5})
+    assert v["over"] and v["winner"] == "P1" and v["round"] == 1  # 25 >= 20 in round 1
+    v = play("northern_bagatelle", nothing * 2, {"target": 20, "rounds": 1})
+    assert not v["over"] and v["playoff"] == ["P1", "P2"]  # rounds met, level: play-off
+
+
+def test_ties_shared_ends_level():
+    v = play("victorian_bagatelle", [ball("back")] * 16, {"target": 1, "ties": "shared"})
+    assert not v["over"]  # nobody has reached the target: round 2
+    v = play("devil_among_the_tailors", [ball(pins={})] * 2, {"rounds": 1, "ties": "shared"})
+    assert v["over"] and v["shared"] and v["winner"] is None and v["loser"] is None
+
+
+def test_victorian_equal_turns_with_three_players():
+    # page 1.3: a player who reaches the target early finishes his turn and everyone else
+    # in the round plays theirs
+    turn54 = [BLACK_TO_9] + [ball(c) for c in range(2, 9)]
+    v = play("victorian_bagatelle", turn54 + [ball("back")] * 8, {"players": 3, "target": 50})
+    assert not v["over"] and v["at_table"] == "P3"
+    v = play("victorian_bagatelle", turn54 + [ball("back")] * 16, {"players": 3, "target": 50})
+    assert v["over"] and v["winner"] == "P1"
+
+
+def test_parepa_table_cleared_sets_all_eleven_up_for_the_next_player():
+    # page 5.1: after a counting shot with no numbered ball left, the turn ends and the
+    # eleven balls are set up again
+    everything = [{"ball": n, "to": 1} for n in range(10, 101, 10)]
+    v = play(
+        "parepa", [ball("table", cue="white", first_hit=10, others=everything)], {"target": 5000}
+    )
+    assert v["scores"]["P1"] == 550 + 10 and v["at_table"] == "P2"
+    assert len(v["on_table"]) == 11 and v["pocketed"] == [] and v["cue_choices"] == ["white"]
+
+
+def test_parepa_round_counts_the_turn_coming_back_to_the_first_player():
+    miss = ball("table", cue="white")
+    assert play("parepa", [miss])["round"] == 1
+    assert play("parepa", [miss, miss])["round"] == 2
+
+
+def test_klondike_players_level_play_off_six_more_shots():
+    six = [ball("pin")] * 6
+    v = play("klondike", six + six)
+    assert v["playoff"] == ["P1", "P2"] and v["round"] == 2 and v["balls_left"] == 6
+    v = play("klondike", six + six + six + [ball("table")] * 6)
+    assert v["over"] and v["winner"] == "P1" and v["scores"] == {"P1": 240, "P2": 120}
+
+
+def test_carombolette_red_respotted_even_into_a_capacity_board():
+    # the red drops (and must fit), then goes back on its spot: the hole stays free
+    events = [ball(3, first_hit="red", others=[{"ball": "red", "to": 4}]), ball(4, first_hit="red")]
+    v = play("carombolette", events, {"capacity": 1})
+    assert v["scores"]["P1"] == 3 + 8 + 4 and v["cups_filled"] == [3, 4]
+
+
+def test_sans_egal_playoff_is_a_round_of_four_balls_each():
+    v = play("sans_egal", [ball("back")] * 8)
+    assert v["playoff"] == ["P1", "P2"] and v["round"] == 2 and v["balls_left"] == 4
+    assert v["on_table"] == {"black": 1} and v["required"] == "black"
+
+
+def test_monte_carlo_two_players_the_other_wins():
+    v = play("monte_carlo", [ball(5)] * 4 + [ball(10)] * 4)
+    assert (v["loser"], v["winner"]) == ("P1", "P2")
