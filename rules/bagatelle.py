@@ -111,7 +111,9 @@ class Rules:
     scoring a multiple (kind -> the setup option naming it), ``required_rule`` and
     ``penalty`` name how the contact rule is read and what failing it costs, ``words``
     the words ``to`` takes besides a number, ``numbers`` the setup option listing the
-    board's numbers, ``respot`` a kind put back on its spot when it drops.
+    board's numbers, ``respot`` a kind put back on its spot when it drops,
+    ``extra_fields`` the ``ball`` fields only this game takes (``nominated``;
+    ``king_struck`` with ``pins``; ``fouls``).
     """
 
     id: str
