@@ -17,7 +17,7 @@ The internal state is a :class:`BBState` named tuple (immutable, cheap to copy w
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rules.core import (
@@ -29,6 +29,11 @@ from rules.core import (
     IllegalEvent,
     InvalidEvent,
     Option,
+    Outcome,
+    Participants,
+    RuleError,
+    Seating,
+    Stat,
     validate_event,
     validate_setup,
 )
@@ -73,15 +78,12 @@ class Last(NamedTuple):
 
 
 class BBState(NamedTuple):
-    """The internal state of a frame. Side-indexed pairs follow ``sides``."""
+    """The internal state of a frame. Side-indexed pairs follow ``seats.parties``."""
 
-    sides: tuple[str, str]
-    players: tuple[tuple[str | None, ...], tuple[str | None, ...]]
+    seats: Seating  # the two sides, their players, the side at the table, visits
     white_balls: int
     scores: tuple[int, int]  # banked
     brk: int  # the running break of the side at the table
-    at: int  # index of the side at the table (the side that was, once over)
-    visits: tuple[int, int]  # visits each side has started
     phase: str  # play | endgame | over
     bar: bool
     red: str  # table | trough | out
@@ -94,6 +96,26 @@ class BBState(NamedTuple):
     high: tuple[int, int]  # highest break banked by each side
     fouls: tuple[int, int]  # fouled shots by each side
     last: Last | None
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The two sides."""
+        return self.seats.parties
+
+    @property
+    def players(self) -> tuple[tuple[str | None, ...], ...]:
+        """Each side's players, in playing order."""
+        return self.seats.members
+
+    @property
+    def at(self) -> int:
+        """The index of the side at the table (the side that was, once over)."""
+        return self.seats.turn
+
+    @property
+    def visits(self) -> tuple[int, ...]:
+        """The visits each side has started."""
+        return self.seats.visits
 
 
 def _pair(t: tuple[int, int], i: int, value: int) -> tuple[int, int]:
@@ -247,6 +269,30 @@ class BarBilliards(Game[BBState]):
     aliases = ("bar_billiards", "bar-billiards", "4-pin")
     family = "bar_billiards"
     players = "2 sides, singles or doubles"
+    participants = Participants(("sides",), min=2, max=2, per_side=(1, 2))
+    statistics = (
+        Stat("high_break", "High break", "max", "the highest break banked"),
+        Stat("breaks", "Breaks", "sum", "breaks banked (more than 0)"),
+        Stat("points_banked", "Points", "sum", "points banked from his breaks"),
+        Stat("pots_200", "200s", "sum", "whites potted in the 200 on shots that scored"),
+        Stat("reds_200", "Red in the 200", "sum", "the red potted in the 200 on shots that scored"),
+        Stat(
+            "black_pin_wipeouts",
+            "Black-pin wipe-outs",
+            "sum",
+            "shots whose applied foul was pin_200 (the black pin): the entire score lost",
+        ),
+        Stat("points_wiped", "Points wiped", "sum", "banked points lost to black-pin wipe-outs"),
+    )
+    display = (
+        ("scores", "Score"),
+        ("break", "Break"),
+        ("at_table", "At the table"),
+        ("player", "Player"),
+        ("next", "Next"),
+        ("balls_in_play", "Balls in play"),
+        ("cutoff", "Cut-off"),
+    )
     options = (
         Option(
             "sides",
@@ -260,6 +306,7 @@ class BarBilliards(Game[BBState]):
             "str",
             None,
             "the side that breaks off first (default: the first side)",
+            choices_from="sides",
         ),
         Option(
             "white_balls",
@@ -274,11 +321,12 @@ class BarBilliards(Game[BBState]):
             None,
             "side -> its players' names (one for singles, two for doubles; partners take "
             "alternate visits). Default: one unnamed player a side",
+            choices_from="sides",
             item=Field(
                 "names",
                 "list",
                 "a side's players, in playing order",
-                item=Field("name", "str", "a player's name, or null"),
+                item=Field("name", "str", "a player's name, or null", nullable=True),
             ),
         ),
     )
@@ -314,37 +362,13 @@ class BarBilliards(Game[BBState]):
         (6, 'trough', 1, (0, 1))
         """
         opts = validate_setup(self, setup)
-        sides = tuple(opts["sides"])
-        if len(sides) != 2 or not all(sides) or sides[0] == sides[1]:
-            raise InvalidEvent("bad_setup", "sides must be two different non-empty names", -1)
         first = opts["breaks_first"]
-        if first is None:
-            first = sides[0]
-        if first not in sides:
-            raise InvalidEvent(
-                "bad_setup", f"breaks_first must be one of the sides, not {first!r}", -1
-            )
-        named = opts["players"] or {}
-        for key in named:
-            if key not in sides:
-                raise InvalidEvent("bad_setup", f"players: {key!r} is not a side", -1)
-        players: list[tuple[str | None, ...]] = []
-        for side in sides:
-            names = tuple(named.get(side) or (None,))
-            if len(names) > 2:
-                raise InvalidEvent(
-                    "bad_setup", f"players: {side} has {len(names)} players (1 or 2)", -1
-                )
-            players.append(names)
-        at = sides.index(first)
+        seats = self.participants.seat(opts, first)
         return BBState(
-            sides=(sides[0], sides[1]),
-            players=(players[0], players[1]),
+            seats=seats,
             white_balls=opts["white_balls"],
             scores=(0, 0),
             brk=0,
-            at=at,
-            visits=(1, 0) if at == 0 else (0, 1),
             phase="play",
             bar=False,
             red="trough",
@@ -606,9 +630,10 @@ class BarBilliards(Game[BBState]):
         bank: bool,
     ) -> BBState:
         """Score the shot, end the visit if it ends, then check for the end of the frame."""
-        at = s.at
+        seats = s.seats
+        at = seats.turn
         me = _player(s)
-        scores, brk, visits = s.scores, s.brk, s.visits
+        scores, brk = s.scores, s.brk
         breaks, high, nfouls = s.breaks, s.high, s.fouls
         lost = wiped = banked = 0
         passed = True
@@ -629,8 +654,8 @@ class BarBilliards(Game[BBState]):
             if banked > high[at]:
                 high = _pair(high, at, banked)
         if passed:
-            at = 1 - at
-            visits = _pair(visits, at, visits[at] + 1)
+            seats = seats.advance()
+            at = seats.turn
         # the end of the frame, checked after every event once the bar is down
         phase, end = s.phase, s.end
         if s.bar:
@@ -638,7 +663,8 @@ class BarBilliards(Game[BBState]):
             over = False
             if left == 0:
                 over, end = True, "no_balls"
-                at, visits = s.at, s.visits  # no visit follows the last ball
+                seats = s.seats  # no visit follows the last ball
+                at = seats.turn
             elif left == 1 and s.phase == "play":
                 # the cut-off decides whether endgame play begins; once it has begun,
                 # play swaps until the ball is potted (rule 2i), whatever the gap becomes
@@ -678,13 +704,10 @@ class BarBilliards(Game[BBState]):
             wiped,
         )
         return BBState(
-            s.sides,
-            s.players,
+            seats,
             s.white_balls,
             scores,
             brk,
-            at,
-            visits,
             phase,
             s.bar,
             red,
@@ -769,20 +792,113 @@ class BarBilliards(Game[BBState]):
         True
         """
         data: dict[str, Any] = {k: _lists(v) for k, v in zip(BBState._fields, state, strict=True)}
-        data["v"] = 1
+        data["seats"] = state.seats.dump()
+        data["v"] = 2
         return data
 
     def load(self, data: Mapping[str, Any]) -> BBState:
-        """The internal state back from :meth:`dump` (ValueError if malformed)."""
+        """The internal state back from :meth:`dump` (ValueError if malformed). A version 1
+        dump (sides, players, at and visits instead of seats) is read too."""
         try:
-            if data.get("v") != 1:
-                raise ValueError(f"unknown state version {data.get('v')!r}")
-            values = {k: _tuples(data[k]) for k in BBState._fields}
+            version = data.get("v")
+            if version == 1:
+                data = _v1_to_v2(data)
+            elif version != 2:
+                raise ValueError(f"unknown state version {version!r}")
+            values = {k: _tuples(data[k]) for k in BBState._fields if k != "seats"}
             last = values["last"]
             values["last"] = None if last is None else Last(*last)
-            return BBState(**values)
-        except (KeyError, TypeError, AttributeError) as err:
+            return BBState(seats=Seating.load(data["seats"]), **values)
+        except (KeyError, TypeError, AttributeError, ValueError) as err:
             raise ValueError(f"not a dumped bar billiards state: {err}") from None
+
+    # ------------------------------------------------- seating, results, statistics
+
+    def seating(self, state: BBState) -> Seating:
+        """The two sides' seating."""
+        return state.seats
+
+    def outcome(self, state: BBState) -> Outcome:
+        """The result: the higher banked score wins, the other side loses; level is a
+        shared frame.
+
+        >>> bb = BarBilliards()
+        >>> bb.outcome(bb.initial({}))
+        Outcome(over=False, winner=None, loser=None, shared=False, \
+scores=mappingproxy({'home': 0, 'away': 0}))
+        """
+        sides = state.seats.parties
+        winner = loser = None
+        shared = False
+        if state.phase == "over":
+            a, b = state.scores
+            if a == b:
+                shared = True
+            else:
+                w = 0 if a > b else 1
+                winner, loser = sides[w], sides[1 - w]
+        return Outcome(
+            state.phase == "over",
+            winner,
+            loser,
+            shared,
+            {sides[0]: state.scores[0], sides[1]: state.scores[1]},
+        )
+
+    def player_statistics(
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """Each named player's figures for one frame, read from what each shot did
+        (``last``): the player at the table is credited (doubles-aware).
+
+        >>> bb = BarBilliards()
+        >>> st = bb.player_statistics({"players": {"home": ["Ann"], "away": ["Bob"]}}, [
+        ...     {"type": "shot", "pots": [{"ball": "white", "hole": 200},
+        ...                               {"ball": "red", "hole": 200}]},
+        ...     {"type": "shot"},
+        ...     {"type": "shot", "fouls": ["pin_200"]}])
+        >>> st["Ann"]["high_break"], st["Ann"]["pots_200"], st["Ann"]["reds_200"]
+        (600, 1, 1)
+        >>> st["Bob"]["black_pin_wipeouts"]
+        1
+        """
+        state = self.initial(setup)
+        names = state.seats.players
+        zero = dict.fromkeys((st.name for st in self.statistics), 0)
+        out: dict[str, dict[str, float]] = {name: dict(zero) for name in names}
+        for i, event in enumerate(events):
+            try:
+                state = self.apply(state, event)
+            except RuleError as err:
+                raise err.at(i) from None
+            last = state.last
+            if last is None or last.type != "shot" or last.player is None:
+                continue
+            c = out[last.player]
+            if last.banked > 0:
+                c["breaks"] += 1
+                c["points_banked"] += last.banked
+                c["high_break"] = max(c["high_break"], last.banked)
+            for ball, hole, points in last.pots:
+                if hole == 200 and points > 0:
+                    c["reds_200" if ball == "red" else "pots_200"] += 1
+            if last.foul == "pin_200":
+                c["black_pin_wipeouts"] += 1
+                c["points_wiped"] += last.wiped
+        return out
+
+
+def _v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A version 1 dump in version 2's shape: the seating rebuilt from sides, players, at
+    and visits (the partner due is the visits started, less the one in progress)."""
+    at, visits, players = data["at"], data["visits"], data["players"]
+    partner = [(visits[i] - (1 if i == at else 0)) % len(players[i]) for i in range(len(players))]
+    seats = Seating.of(data["sides"], players, sides=True)._replace(
+        turn=at, visits=tuple(visits), partner=tuple(partner)
+    )
+    out = {k: v for k, v in data.items() if k not in ("sides", "players", "at", "visits")}
+    out["seats"] = seats.dump()
+    return out
 
 
 def _lists(value: Any) -> Any:
@@ -796,8 +912,7 @@ def _where(red: str) -> str:
 
 
 def _player(s: BBState) -> str | None:
-    names = s.players[s.at]
-    return names[(s.visits[s.at] - 1) % len(names)]
+    return s.seats.player
 
 
 def _gap(scores: tuple[int, int], at: int, brk: int) -> int:
@@ -830,7 +945,7 @@ def _next(s: BBState) -> str:
     return "play"
 
 
-def _last_view(last: Last, sides: tuple[str, str]) -> dict[str, Any]:
+def _last_view(last: Last, sides: tuple[str, ...]) -> dict[str, Any]:
     return {
         "type": last.type,
         "side": sides[last.side],

@@ -68,9 +68,9 @@ Decisions where the book is silent or the spec leaves a choice:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from rules.core import (
     EventType,
@@ -80,6 +80,12 @@ from rules.core import (
     IllegalEvent,
     InvalidEvent,
     Option,
+    Outcome,
+    Participants,
+    RuleError,
+    Seating,
+    Stat,
+    player_field,
     validate_event,
     validate_setup,
 )
@@ -226,20 +232,18 @@ THREE_CUSHION = CaromRules(
 )
 
 
-@dataclass(frozen=True)
-class CaromState:
-    """The internal state of a carom game (immutable).
+class CaromState(NamedTuple):
+    """The internal state of a carom game (immutable; built with one constructor call).
 
-    ``turn`` indexes ``players``; ``run`` is what the player at the table has scored in
-    this inning; ``next`` is ``"opening"``, ``"stroke"`` or ``"none"``; ``space`` where
-    the object balls lie (a space name or None) and ``space_counts`` the counts made in
-    succession on them in this inning; ``limits`` the setup's space limits by kind.
+    ``seats`` is the :class:`~rules.core.Seating` (its ``visits`` are the innings); ``run``
+    is what the player at the table has scored in this inning; ``next`` is
+    ``"opening"``, ``"stroke"`` or ``"none"``; ``space`` where the object balls lie (a
+    space name or None) and ``space_counts`` the counts made in succession on them in this
+    inning; ``limits`` the setup's space limits by kind.
     """
 
-    players: tuple[str, ...]
+    seats: Seating
     scores: tuple[int, ...]
-    innings: tuple[int, ...]
-    turn: int
     target: int | None
     limits: tuple[tuple[str, int], ...]
     run: int = 0
@@ -250,6 +254,21 @@ class CaromState:
     winner: str | None = None
     shared: bool = False
     events: int = 0
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The two players, in seating order."""
+        return self.seats.parties
+
+    @property
+    def turn(self) -> int:
+        """The index of the player at the table."""
+        return self.seats.turn
+
+    @property
+    def innings(self) -> tuple[int, ...]:
+        """The innings each player has begun."""
+        return self.seats.visits
 
 
 @dataclass(frozen=True)
@@ -269,6 +288,29 @@ class CaromGame(Game[CaromState]):
 
     family = "carom"
     players = "2"
+    participants = Participants(("players",), min=2, max=2)
+    statistics = (
+        Stat("points", "Points", "sum", "points scored (a miss by the opponent included)"),
+        Stat("innings", "Innings", "sum", "innings begun"),
+        Stat(
+            "average",
+            "Average",
+            "ratio",
+            "points an inning: the sum of points over the sum of innings",
+            "points",
+            "innings",
+        ),
+        Stat("high_run", "High run", "max", "the most points scored in one inning"),
+        Stat("misses", "Misses", "sum", "strokes whose cue ball touched no object ball"),
+    )
+    display = (
+        ("scores", "Score"),
+        ("at_table", "At the table"),
+        ("run", "Run"),
+        ("innings", "Innings"),
+        ("target", "Target"),
+        ("next", "Next"),
+    )
 
     def __init__(self, rules: CaromRules) -> None:
         self.rules = rules
@@ -314,6 +356,7 @@ class CaromGame(Game[CaromState]):
                 "str",
                 None,
                 "the player who plays the opening stroke (default: the first player)",
+                choices_from="players",
             ),
             Option(
                 "target",
@@ -412,7 +455,7 @@ class CaromGame(Game[CaromState]):
             EventType(
                 "concede",
                 "a player refuses to go on: the game ends and the other player wins",
-                (Field("player", "str", "the player who concedes", required=True),),
+                (player_field("the player who concedes"),),
             ),
         ]
         return tuple(events)
@@ -435,14 +478,7 @@ class CaromGame(Game[CaromState]):
         if no_target:
             raw = {k: v for k, v in raw.items() if k != "target"}
         values = validate_setup(self, raw)
-        players = tuple(values["players"])
-        if len(players) != 2:
-            raise InvalidEvent("bad_setup", "exactly 2 players are needed", -1)
-        if not all(players) or len(set(players)) != 2:
-            raise InvalidEvent("bad_setup", "the players need distinct, non-empty names", -1)
-        leads = values["leads"] if values["leads"] is not None else players[0]
-        if leads not in players:
-            raise InvalidEvent("bad_setup", f"leads: {leads!r} is not a player", -1)
+        seats = self.participants.seat(values, values["leads"])
         target = None if no_target else values["target"]
         if target is not None and target < 1:
             raise InvalidEvent("bad_setup", "target must be at least 1, or null", -1)
@@ -454,15 +490,7 @@ class CaromGame(Game[CaromState]):
             if limit < 1:
                 raise InvalidEvent("bad_setup", f"space_limits.{kind.kind} must be at least 1", -1)
             limits.append((kind.kind, limit))
-        turn = players.index(leads)
-        return CaromState(
-            players=players,
-            scores=(0, 0),
-            innings=tuple(1 if i == turn else 0 for i in range(2)),
-            turn=turn,
-            target=target,
-            limits=tuple(limits),
-        )
+        return CaromState(seats, (0, 0), target, tuple(limits))
 
     # -- events ----------------------------------------------------------------
 
@@ -482,68 +510,95 @@ touched no object ball
         """
         if state.over:
             raise IllegalEvent("game_over", "the game is over")
-        validate_event(self, event)
+        validate_event(self, event, state)
         kind = event["type"]
-        done = replace(state, events=state.events + 1)
         if kind == STROKE:
-            return self._stroke(done, state, event)
+            return self._stroke(state, event)
         if kind == "spot_balls":
-            return replace(done, next=OPENING, space=None, space_counts=0)
+            return state._replace(next=OPENING, space=None, space_counts=0, events=state.events + 1)
         if kind == "time_up":
             best = max(state.scores)
             leaders = [p for p, s in zip(state.players, state.scores, strict=True) if s == best]
             return self._finish(
-                done, leaders[0] if len(leaders) == 1 else None, shared=len(leaders) > 1
+                state, leaders[0] if len(leaders) == 1 else None, shared=len(leaders) > 1
             )
-        # concede
-        player = event["player"]
-        if player not in state.players:
-            raise InvalidEvent("bad_value", f"concede: {player!r} is not a player")
-        other = state.players[1 - state.players.index(player)]
-        return self._finish(done, other)
+        # concede (the player is one of the two: checked against the setup above)
+        other = state.players[1 - state.players.index(event["player"])]
+        return self._finish(state, other)
 
-    def _stroke(self, done: CaromState, state: CaromState, event: Mapping[str, Any]) -> CaromState:
+    def _stroke(self, state: CaromState, event: Mapping[str, Any]) -> CaromState:
         contacts = tuple(event.get("contacts") or ())
         fouls = frozenset(event.get("fouls") or ())
         off_table = tuple(event.get("off_table") or ())
         space = event.get("space")
         returned = bool(event.get("returned"))
-        for ball in off_table:
-            if off_table.count(ball) > 1:
-                raise IllegalEvent("impossible", f"the {ball} is listed twice in off_table")
-        touched = [c for c in contacts if c != CUSHION]
-        for ball in off_table:
-            if ball != CUE and not touched:
-                raise IllegalEvent(
-                    "impossible",
-                    f"the {ball} was forced off, but the cue ball touched no object ball",
-                )
+        if off_table:
+            touched = False
+            for c in contacts:
+                if c != CUSHION:
+                    touched = True
+                    break
+            for ball in off_table:
+                if off_table.count(ball) > 1:
+                    raise IllegalEvent("impossible", f"the {ball} is listed twice in off_table")
+            for ball in off_table:
+                if ball != CUE and not touched:
+                    raise IllegalEvent(
+                        "impossible",
+                        f"the {ball} was forced off, but the cue ball touched no object ball",
+                    )
         if returned and (state.space is None or space != state.space):
             raise IllegalEvent(
                 "impossible", "returned: the balls were not in that space before the stroke"
             )
         count = self.count(state, contacts, fouls, space, returned)
-        striker, opponent = state.turn, 1 - state.turn
-        scores = list(state.scores)
-        scores[striker] += count.value
-        scores[opponent] += count.to_opponent
-        after = replace(
-            done,
-            scores=tuple(scores),
-            next=STROKE,
-            space=count.space,
-            space_counts=count.space_counts,
-        )
+        seats = state.seats
+        striker = seats.turn
+        scores = state.scores
+        if count.value or count.to_opponent:
+            s0, s1 = scores
+            if striker == 0:
+                scores = (s0 + count.value, s1 + count.to_opponent)
+            else:
+                scores = (s0 + count.to_opponent, s1 + count.value)
+        events = state.events + 1
         target = state.target
         if target is not None:
             for i, score in enumerate(scores):
                 if score >= target:
-                    return self._finish(after, state.players[i])
+                    return CaromState(
+                        seats,
+                        scores,
+                        target,
+                        state.limits,
+                        0,
+                        NONE,
+                        count.space,
+                        0,
+                        True,
+                        seats.parties[i],
+                        False,
+                        events,
+                    )
         if count.continues:
-            return replace(after, run=state.run + count.value)
-        innings = list(state.innings)
-        innings[opponent] += 1
-        return replace(after, turn=opponent, run=0, innings=tuple(innings))
+            run = state.run + count.value
+        else:
+            run = 0
+            seats = seats.advance()
+        return CaromState(
+            seats,
+            scores,
+            target,
+            state.limits,
+            run,
+            STROKE,
+            count.space,
+            count.space_counts,
+            False,
+            None,
+            False,
+            events,
+        )
 
     def count(
         self,
@@ -598,8 +653,14 @@ touched no object ball
         )
 
     def _finish(self, state: CaromState, winner: str | None, shared: bool = False) -> CaromState:
-        return replace(
-            state, over=True, winner=winner, shared=shared, run=0, next=NONE, space_counts=0
+        return state._replace(
+            over=True,
+            winner=winner,
+            shared=shared,
+            run=0,
+            next=NONE,
+            space_counts=0,
+            events=state.events + 1,
         )
 
     # -- output ----------------------------------------------------------------
@@ -631,6 +692,7 @@ touched no object ball
         True
         """
         return {
+            "seats": state.seats.dump(),
             "players": list(state.players),
             "scores": list(state.scores),
             "innings": list(state.innings),
@@ -649,22 +711,93 @@ touched no object ball
 
     def load(self, data: Mapping[str, Any]) -> CaromState:
         """The internal state back from :meth:`dump`."""
+        if "seats" in data:
+            seats = Seating.load(data["seats"])
+        else:  # a dump from before the seating (players, turn, innings)
+            seats = Seating.of(tuple(data["players"]))._replace(
+                turn=data["turn"], visits=tuple(data["innings"])
+            )
         return CaromState(
-            players=tuple(data["players"]),
-            scores=tuple(data["scores"]),
-            innings=tuple(data["innings"]),
-            turn=data["turn"],
-            target=data["target"],
-            limits=tuple(data["limits"].items()),
-            run=data["run"],
-            next=data["next"],
-            space=data["space"],
-            space_counts=data["space_counts"],
-            over=data["over"],
-            winner=data["winner"],
-            shared=data["shared"],
-            events=data["events"],
+            seats,
+            tuple(data["scores"]),
+            data["target"],
+            tuple(data["limits"].items()),
+            data["run"],
+            data["next"],
+            data["space"],
+            data["space_counts"],
+            data["over"],
+            data["winner"],
+            data["shared"],
+            data["events"],
         )
+
+    # -- seating, results, statistics ---------------------------------------------
+
+    def seating(self, state: CaromState) -> Seating:
+        """The players' seating (its visits are the innings)."""
+        return state.seats
+
+    def outcome(self, state: CaromState) -> Outcome:
+        """The result: the winner (the other player the loser), or a shared game.
+
+        >>> g = THREE_CUSHION_CAROM
+        >>> s = g.apply(g.initial({"players": ["Ann", "Bob"]}), {"type": "concede", "player": "Ann"})
+        >>> g.outcome(s)
+        Outcome(over=True, winner='Bob', loser='Ann', shared=False, scores=mappingproxy({'Ann': 0, 'Bob': 0}))
+        """
+        winner = state.winner
+        loser = None
+        if winner is not None:
+            loser = state.players[1 - state.players.index(winner)]
+        return Outcome(
+            state.over,
+            winner,
+            loser,
+            state.shared,
+            dict(zip(state.players, state.scores, strict=True)),
+        )
+
+    def player_statistics(
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """Each player's points, innings, average, high run and misses for one game.
+
+        >>> g = THREE_CUSHION_CAROM
+        >>> g.player_statistics({"players": ["Ann", "Bob"]}, [
+        ...     {"type": "stroke", "contacts": ["cushion"] * 3 + ["red", "white"]},
+        ...     {"type": "stroke", "contacts": []}])["Ann"]
+        {'points': 1, 'innings': 1, 'average': 1.0, 'high_run': 1, 'misses': 1}
+        """
+        state = self.initial(setup)
+        n = len(state.players)
+        high = [0] * n
+        misses = [0] * n
+        for i, event in enumerate(events):
+            try:
+                after = self.apply(state, event)
+            except RuleError as err:
+                raise err.at(i) from None
+            striker = state.turn
+            if event.get("type") == STROKE:
+                if not any(c != CUSHION for c in event.get("contacts") or ()):
+                    misses[striker] += 1
+                gained = after.scores[striker] - state.scores[striker]
+                run = state.run + gained
+                if run > high[striker]:
+                    high[striker] = run
+            state = after
+        out: dict[str, dict[str, float]] = {}
+        for i, name in enumerate(state.players):
+            points, innings = state.scores[i], state.innings[i]
+            out[name] = {
+                "points": points,
+                "innings": innings,
+                "average": points / innings if innings else 0,
+                "high_run": high[i],
+                "misses": misses[i],
+            }
+        return out
 
 
 #: Three-cushion carom, registered as ``three_cushion_carom`` (alias ``three_cushion``).

@@ -24,13 +24,17 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from dataclasses import field as dataclass_field
+from types import MappingProxyType
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 __all__ = [
     "FOULS",
     "JSON_TYPES",
+    "SEATING_CHOICES",
+    "STAT_AGGS",
     "EventType",
     "Field",
     "Foul",
@@ -38,18 +42,33 @@ __all__ = [
     "IllegalEvent",
     "InvalidEvent",
     "Option",
+    "Outcome",
+    "Participants",
     "RuleError",
+    "Seating",
+    "Stat",
     "Timeline",
+    "aggregate",
     "field_as_dict",
     "fill_defaults",
     "jsonable",
+    "player_field",
     "replay",
+    "set_lookup",
+    "setup_for",
     "validate_event",
     "validate_setup",
 ]
 
-#: The JSON types a :class:`Field` may declare.
-JSON_TYPES: tuple[str, ...] = ("int", "bool", "str", "list", "object", "number")
+#: The JSON types a :class:`Field` may declare (``union``: one of its ``variants``).
+JSON_TYPES: tuple[str, ...] = ("int", "bool", "str", "list", "object", "number", "union")
+
+#: The choice sets every game resolves from its seating (see :meth:`Game.choice_sets`).
+SEATING_CHOICES: dict[str, str] = {
+    "players": "the named players of the setup, in seating order (sides' members included)",
+    "parties": "the parties scores belong to: the players, or the sides in play between sides",
+    "sides": "the sides (empty in individual play)",
+}
 
 #: Marker for ``Field.choices``: the value must be one of the game's foul codes.
 #: A str field with ``choices=FOULS`` (usually the ``item`` of a ``fouls`` list) is
@@ -146,12 +165,21 @@ class Field:
     item: Field | None = None
     fields: tuple[Field, ...] = ()
     nullable: bool = False
+    choices_from: str | None = None
+    variants: tuple[Field, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
 
     def __post_init__(self) -> None:
         if self.type not in JSON_TYPES:
             raise ValueError(f"field {self.name!r}: unknown type {self.type!r}")
         if isinstance(self.choices, str) and self.choices != FOULS:
             raise ValueError(f"field {self.name!r}: choices must be a tuple or FOULS")
+        if (self.type == "union") != bool(self.variants):
+            raise ValueError(f"field {self.name!r}: a union needs variants, only a union has them")
+        kinds = [v.type for v in self.variants]
+        if len(set(kinds)) != len(kinds) or {"int", "number"} <= set(kinds) or "union" in kinds:
+            raise ValueError(f"field {self.name!r}: variants need distinct JSON types")
 
     def as_dict(self, fouls: Sequence[Foul] = ()) -> dict[str, Any]:
         """This field as JSON (see :func:`field_as_dict`)."""
@@ -168,6 +196,10 @@ def Option(  # noqa: N802 - a constructor by contract
     fields: tuple[Field, ...] = (),
     required: bool = False,
     nullable: bool = False,
+    choices_from: str | None = None,
+    variants: tuple[Field, ...] = (),
+    minimum: float | None = None,
+    maximum: float | None = None,
 ) -> Field:
     """A setup option: a :class:`Field` whose default comes before its doc.
 
@@ -175,7 +207,37 @@ def Option(  # noqa: N802 - a constructor by contract
     >>> opt.default, opt.choices, opt.required
     (7, (6, 7), False)
     """
-    return Field(name, type, doc, required, default, choices, item, fields, nullable)
+    return Field(
+        name,
+        type,
+        doc,
+        required,
+        default,
+        choices,
+        item,
+        fields,
+        nullable,
+        choices_from,
+        variants,
+        minimum,
+        maximum,
+    )
+
+
+def player_field(
+    doc: str, *, name: str = "player", required: bool = True, choices_from: str = "players"
+) -> Field:
+    """The field naming who made an event other than the player at the table (a
+    ``concede``, a ``proclaim``, a ``foul`` by a named player, a bet): by convention
+    ``player``, a player's name from the setup (``choices_from="players"``). Name a
+    *party* (a side's name in play between sides) with ``name="by"`` and
+    ``choices_from="parties"``, as the 1908 snooker's ``obstruction`` does.
+
+    >>> f = player_field("the player who concedes")
+    >>> f.name, f.type, f.required, f.choices_from
+    ('player', 'str', True, 'players')
+    """
+    return Field(name, "str", doc, required=required, choices_from=choices_from)
 
 
 @dataclass(frozen=True)
@@ -232,8 +294,9 @@ def jsonable(value: Any) -> Any:
 
 
 def field_as_dict(f: Field, fouls: Sequence[Foul] = ()) -> dict[str, Any]:
-    """A field as JSON with every key present: ``name, type, doc, required, default,
-    choices, item, fields``. ``choices=FOULS`` is spelled out as the list of foul codes.
+    """A field as JSON with every key present: ``name, type, doc, required, nullable,
+    default, choices, choices_from, minimum, maximum, item, fields, variants``.
+    ``choices=FOULS`` is spelled out as the list of foul codes.
 
     >>> d = field_as_dict(Field("pots", "list", "balls potted", default=(),
     ...                         item=Field("ball", "str", "a ball", choices=("white", "red"))))
@@ -252,8 +315,12 @@ def field_as_dict(f: Field, fouls: Sequence[Foul] = ()) -> dict[str, Any]:
         "nullable": f.nullable or (not f.required and f.default is None),
         "default": jsonable(f.default),
         "choices": choices,
+        "choices_from": f.choices_from,
+        "minimum": f.minimum,
+        "maximum": f.maximum,
         "item": None if f.item is None else field_as_dict(f.item, fouls),
         "fields": [field_as_dict(sub, fouls) for sub in f.fields],
+        "variants": [field_as_dict(v, fouls) for v in f.variants],
     }
 
 
@@ -288,43 +355,104 @@ _JSON_NAMES = {
 }
 
 
-def _check_value(f: Field, value: Any, path: str, foul_codes: frozenset[str]) -> None:
+class _Ctx:
+    """What a check needs beyond the field: the game's foul codes and, lazily, the
+    resolved choice sets (``resolve`` is called at most once, on the first field that
+    declares ``choices_from``)."""
+
+    __slots__ = ("codes", "fouls", "resolve", "sets")
+
+    def __init__(
+        self,
+        fouls: frozenset[str],
+        resolve: Callable[[], Mapping[str, Sequence[Any]]] | None = None,
+        codes: Mapping[str, str] | None = None,
+    ) -> None:
+        self.fouls = fouls
+        self.resolve = resolve
+        self.sets: Mapping[str, Sequence[Any]] | None = None
+        self.codes: Mapping[str, str] = codes or {}
+
+    def choice_set(self, name: str) -> Sequence[Any] | None:
+        if self.resolve is None:
+            return None
+        if self.sets is None:
+            self.sets = self.resolve()
+        found = self.sets.get(name)
+        if found is None:
+            raise KeyError(f"the game resolves no choice set {name!r}")
+        return found
+
+
+def _type_name(f: Field) -> str:
+    if f.type == "union":
+        return " or ".join(_type_name(v) for v in f.variants)
+    return _JSON_NAMES[f.type]
+
+
+def _in_set(value: Any, allowed: Sequence[Any]) -> bool:
+    return value in allowed and any(type(value) is type(c) for c in allowed if c == value)
+
+
+def _check_value(f: Field, value: Any, path: str, ctx: _Ctx) -> None:
     """Check one value against its field; raise InvalidEvent (index None)."""
     if value is None:
         if f.nullable or (not f.required and f.default is None):
             return
-        raise InvalidEvent("bad_value", f"{path} must be {_JSON_NAMES[f.type]}, not null")
-    if not _type_ok(f.type, value):
+        raise InvalidEvent("bad_value", f"{path} must be {_type_name(f)}, not null")
+    if f.type == "union":
+        for variant in f.variants:
+            if _type_ok(variant.type, value):
+                _check_value(variant, value, path, ctx)
+                break
+        else:
+            raise InvalidEvent(
+                "bad_value", f"{path} must be {_type_name(f)}, not {_json_repr(value)}"
+            )
+    elif not _type_ok(f.type, value):
         raise InvalidEvent(
             "bad_value", f"{path} must be {_JSON_NAMES[f.type]}, not {_json_repr(value)}"
         )
     if f.choices is not None:
         if f.choices == FOULS:
-            if value not in foul_codes:
+            if value not in ctx.fouls:
                 raise InvalidEvent("unknown_foul", f"{path}: no foul code {value!r}")
-        elif value not in f.choices or not any(
-            type(value) is type(c) for c in f.choices if c == value
-        ):
+        elif not _in_set(value, f.choices):
             allowed = ", ".join(repr(c) for c in f.choices)
             raise InvalidEvent(
                 "bad_value", f"{path} must be one of {allowed}, not {_json_repr(value)}"
             )
+    if f.minimum is not None and value < f.minimum:
+        raise InvalidEvent("bad_value", f"{path} must be at least {f.minimum:g}, not {value}")
+    if f.maximum is not None and value > f.maximum:
+        raise InvalidEvent("bad_value", f"{path} must be at most {f.maximum:g}, not {value}")
+    if f.choices_from is not None:
+        allowed_set = ctx.choice_set(f.choices_from)
+        if allowed_set is not None:
+            keys = list(value) if isinstance(value, Mapping) else [value]
+            for key in keys:
+                if not _in_set(key, allowed_set):
+                    listed = ", ".join(repr(c) for c in allowed_set) or "none"
+                    what = f"{path}: key {key!r}" if isinstance(value, Mapping) else path
+                    raise InvalidEvent(
+                        ctx.codes.get(f.choices_from, "bad_value"),
+                        f"{what} must be one of the {f.choices_from} ({listed}), "
+                        f"not {_json_repr(key)}",
+                    )
     if f.type == "list" and f.item is not None:
         for i, element in enumerate(value):
-            _check_value(f.item, element, f"{path}[{i}]", foul_codes)
+            _check_value(f.item, element, f"{path}[{i}]", ctx)
     elif f.type == "object":
         if f.fields:
-            _check_object(f.fields, value, path, foul_codes)
+            _check_object(f.fields, value, path, ctx)
         elif f.item is not None:
             for key, element in value.items():
                 if not isinstance(key, str):
                     raise InvalidEvent("bad_value", f"{path}: keys must be strings")
-                _check_value(f.item, element, f"{path}.{key}", foul_codes)
+                _check_value(f.item, element, f"{path}.{key}", ctx)
 
 
-def _check_object(
-    fields: Sequence[Field], obj: Mapping[str, Any], path: str, foul_codes: frozenset[str]
-) -> None:
+def _check_object(fields: Sequence[Field], obj: Mapping[str, Any], path: str, ctx: _Ctx) -> None:
     names = {f.name for f in fields}
     for key in obj:
         if key not in names:
@@ -336,7 +464,7 @@ def _check_object(
             if f.required:
                 raise InvalidEvent("missing_field", f"{sub} is required")
             continue
-        _check_value(f, obj[f.name], sub, foul_codes)
+        _check_value(f, obj[f.name], sub, ctx)
 
 
 def _json_repr(value: Any) -> str:
@@ -350,10 +478,18 @@ def _json_repr(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _uses_choices_from(f: Field) -> bool:
+    return (
+        f.choices_from is not None
+        or (f.item is not None and _uses_choices_from(f.item))
+        or any(_uses_choices_from(sub) for sub in (*f.fields, *f.variants))
+    )
+
+
 class _Index:
     """Per-game lookup tables for validation (built once, on first use)."""
 
-    __slots__ = ("events", "fouls", "names")
+    __slots__ = ("dynamic", "events", "fouls", "names", "setup_dynamic")
 
     def __init__(self, game: Any) -> None:
         self.events: dict[str, EventType] = {e.type: e for e in game.events}
@@ -361,6 +497,11 @@ class _Index:
         self.names: dict[str, frozenset[str]] = {
             e.type: frozenset(f.name for f in e.fields) | {"type"} for e in game.events
         }
+        #: event types with a field that takes its choices from the setup or state
+        self.dynamic: frozenset[str] = frozenset(
+            e.type for e in game.events if any(_uses_choices_from(f) for f in e.fields)
+        )
+        self.setup_dynamic: bool = any(_uses_choices_from(f) for f in game.options)
 
 
 def _index(game: Any) -> _Index:
@@ -374,13 +515,16 @@ def _index(game: Any) -> _Index:
     return idx
 
 
-def validate_event(game: Any, event: Any) -> None:
+def validate_event(game: Any, event: Any, state: Any = None) -> None:
     """Check ``event`` against ``game.events`` and ``game.fouls``; raise
     :class:`InvalidEvent` (index None) if it is malformed.
 
     Codes: ``unknown_type`` (not an object, no ``type`` or an unknown one),
     ``unknown_field``, ``missing_field``, ``bad_value`` (wrong JSON type, bool given for
-    an int, value outside its choices) and ``unknown_foul``.
+    an int, value outside its choices or range) and ``unknown_foul``. With ``state``,
+    fields declaring ``choices_from`` are checked against ``game.choice_sets(state)``
+    (``bad_value``, or the code ``game.choice_errors`` gives for that set); without it
+    they are not checked.
 
     >>> from rules import get
     >>> bb = get("bar_billiards_4pin")
@@ -393,6 +537,11 @@ def validate_event(game: Any, event: Any) -> None:
     Traceback (most recent call last):
     ...
     rules.core.InvalidEvent: bad_value: cushion must be true or false, not 1
+    >>> cc = get("three_cushion_carom")
+    >>> validate_event(cc, {"type": "concede", "player": "Cat"}, cc.initial({}))
+    Traceback (most recent call last):
+    ...
+    rules.core.InvalidEvent: bad_value: player must be one of the players ('P1', 'P2'), not 'Cat'
     """
     if not isinstance(event, Mapping):
         raise InvalidEvent(
@@ -410,12 +559,20 @@ def validate_event(game: Any, event: Any) -> None:
     for key in event:
         if key not in names:
             raise InvalidEvent("unknown_field", f"{kind}: unknown field {key!r}")
+    resolve = None
+    if state is not None and kind in idx.dynamic:
+
+        def resolve() -> Mapping[str, Sequence[Any]]:
+            sets: Mapping[str, Sequence[Any]] = game.choice_sets(state)
+            return sets
+
+    ctx = _Ctx(idx.fouls, resolve, getattr(game, "choice_errors", None))
     for f in declared.fields:
         if f.name not in event:
             if f.required:
                 raise InvalidEvent("missing_field", f"{kind}: {f.name} is required")
             continue
-        _check_value(f, event[f.name], f.name, idx.fouls)
+        _check_value(f, event[f.name], f.name, ctx)
 
 
 def fill_defaults(fields: Iterable[Field], values: Mapping[str, Any]) -> dict[str, Any]:
@@ -438,6 +595,8 @@ def validate_setup(game: Any, setup: Mapping[str, Any] | None) -> dict[str, Any]
 
     Any problem (not an object, an unknown key, a wrong type, a value outside its
     choices, a missing required key) raises ``InvalidEvent("bad_setup", ..., -1)``.
+    Options declaring ``choices_from`` are checked against
+    ``game.setup_choice_sets(values)`` (the players and sides the setup names).
     Games check impossible combinations themselves after this.
 
     >>> from rules import get
@@ -452,11 +611,617 @@ def validate_setup(game: Any, setup: Mapping[str, Any] | None) -> dict[str, Any]
         setup = {}
     if not isinstance(setup, Mapping):
         raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
+    idx = _index(game)
     try:
-        _check_object(game.options, setup, "", _index(game).fouls)
+        _check_object(game.options, setup, "", _Ctx(idx.fouls))
     except InvalidEvent as err:
         raise InvalidEvent("bad_setup", err.message, -1) from None
-    return fill_defaults(game.options, setup)
+    values = fill_defaults(game.options, setup)
+    if idx.setup_dynamic:
+        ctx = _Ctx(idx.fouls, lambda: game.setup_choice_sets(values))
+        try:
+            for f in game.options:
+                if setup.get(f.name) is not None:
+                    _check_value(f, setup[f.name], f.name, ctx)
+        except InvalidEvent as err:
+            raise InvalidEvent("bad_setup", err.message, -1) from None
+    return values
+
+
+# -------------------------------------------------------------------------- seating
+
+
+class Seating(NamedTuple):
+    """Who plays, in what order, and whose turn it is: one immutable value, cheap to copy.
+
+    ``parties`` are whoever scores belong to: the players in individual play, the sides in
+    play between sides. ``members[i]`` are party i's players in the order they take its
+    visits (in individual play, the player alone; ``None`` for an unnamed member).
+    ``turn`` indexes the party at the table, ``partner[i]`` the member of party i who takes
+    its current (for the party at the table) or next visit, ``visits[i]`` the visits
+    (innings, turns) party i has begun. ``out[i]``: knocked out (passed over until
+    revived). ``skips[i]``: turns party i will be passed over. ``playoff``: the parties
+    (indices, rotation order) of a play-off among a subset; empty when everyone plays.
+    ``round`` counts rounds (from 1): a new one begins when the rotation comes back round
+    to a party whose first member is due. ``balls`` is the allotment of balls a turn (0:
+    no allotment, the game ends visits itself) and ``balls_left`` what the seat at the
+    table has still to play.
+
+    The order between sides is the canonical one: sides play in the listed order, and a
+    side's members take that side's visits in turn (Ann, Bob, Al, Bea for sides A = Ann,
+    Al and B = Bob, Bea); a member may keep his side's visits (``advance(rotate=False)``).
+
+    >>> s = Seating.of(("A", "B"), (("Ann", "Al"), ("Bob", "Bea")), sides=True)
+    >>> order = []
+    >>> for _ in range(5):
+    ...     order.append(s.player)
+    ...     s = s.advance()
+    >>> order, s.round
+    (['Ann', 'Bob', 'Al', 'Bea', 'Ann'], 2)
+    >>> s = Seating.of(("Ann", "Bob", "Cat")).knock_out(1)
+    >>> s.advance().at_table
+    'Cat'
+    """
+
+    parties: tuple[str, ...]
+    members: tuple[tuple[str | None, ...], ...]
+    sides: bool = False
+    turn: int = 0
+    partner: tuple[int, ...] = ()
+    visits: tuple[int, ...] = ()
+    out: tuple[bool, ...] = ()
+    skips: tuple[int, ...] = ()
+    playoff: tuple[int, ...] = ()
+    round: int = 1
+    balls: int = 0
+    balls_left: int = 0
+
+    @classmethod
+    def of(
+        cls,
+        parties: Sequence[str],
+        members: Sequence[Sequence[str | None]] | None = None,
+        *,
+        sides: bool = False,
+        first: int = 0,
+        balls: int = 0,
+    ) -> Seating:
+        """A new seating: ``first`` (an index) begins the first visit.
+
+        >>> s = Seating.of(("Ann", "Bob"), first=1)
+        >>> s.at_table, s.visits, s.player
+        ('Bob', (0, 1), 'Bob')
+        """
+        n = len(parties)
+        mem = tuple((p,) for p in parties) if members is None else tuple(tuple(m) for m in members)
+        return cls(
+            tuple(parties),
+            mem,
+            sides,
+            first,
+            (0,) * n,
+            tuple(1 if i == first else 0 for i in range(n)),
+            (False,) * n,
+            (0,) * n,
+            (),
+            1,
+            balls,
+            balls,
+        )
+
+    # -- reading ------------------------------------------------------------------
+
+    @property
+    def at_table(self) -> str:
+        """The party at the table (a player, or a side)."""
+        return self.parties[self.turn]
+
+    @property
+    def player(self) -> str | None:
+        """The player at the table (a side's member due; None when unnamed)."""
+        return self.members[self.turn][self.partner[self.turn]]
+
+    def player_of(self, party: int) -> str | None:
+        """The member of ``party`` who takes (or is taking) its visit."""
+        return self.members[party][self.partner[party]]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Every named player, in seating order (parties in order, members in order)."""
+        return tuple(name for names in self.members for name in names if name is not None)
+
+    def index_of(self, party: str) -> int:
+        """The index of a party by name (ValueError if none)."""
+        return self.parties.index(party)
+
+    def party_of(self, player: str) -> int | None:
+        """The index of the party ``player`` plays for, or None."""
+        for i, names in enumerate(self.members):
+            if player in names:
+                return i
+        return None
+
+    def in_play(self, party: int) -> bool:
+        """The party takes turns now: not knocked out, and in the play-off if one runs."""
+        return not self.out[party] and (not self.playoff or party in self.playoff)
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """The parties in play, in rotation order."""
+        order = self.playoff or range(len(self.parties))
+        return tuple(i for i in order if not self.out[i])
+
+    def choice_sets(self) -> dict[str, list[Any]]:
+        """The choice sets a seating resolves (:data:`SEATING_CHOICES`)."""
+        return {
+            "players": list(self.players),
+            "parties": list(self.parties),
+            "sides": list(self.parties) if self.sides else [],
+        }
+
+    # -- changing -----------------------------------------------------------------
+
+    def advance(self, rotate: bool = True) -> Seating:
+        """The next visit: the party at the table passes to the next party in play
+        (passing over knocked-out parties and those with skips, whose count drops by one);
+        with ``rotate`` its next visit goes to its next member. The new party's visit
+        count goes up, and the allotment of balls is renewed. With nobody else in play, the
+        same party plays on.
+
+        >>> s = Seating.of(("A", "B", "C")).skip(1)
+        >>> s = s.advance()
+        >>> s.at_table, s.skips
+        ('C', (0, 0, 0))
+        """
+        n = len(self.parties)
+        turn = self.turn
+        partner = self.partner
+        if rotate:
+            size = len(self.members[turn])
+            if size > 1:
+                partner = _set(partner, turn, (partner[turn] + 1) % size)
+        skips = self.skips
+        order = self.playoff or tuple(range(n))
+        pos = order.index(turn) if turn in order else -1
+        nxt = turn
+        wrapped = False
+        for _ in range(2 * len(order) + sum(skips) + 1):
+            pos += 1
+            if pos >= len(order):
+                pos = 0
+                wrapped = True
+            cand = order[pos]
+            if self.out[cand]:
+                continue
+            if skips[cand] > 0 and cand != turn:
+                skips = _set(skips, cand, skips[cand] - 1)
+                continue
+            nxt = cand
+            break
+        rnd = self.round + 1 if (wrapped or nxt == turn) and partner[nxt] == 0 else self.round
+        return Seating(
+            self.parties,
+            self.members,
+            self.sides,
+            nxt,
+            partner,
+            _set(self.visits, nxt, self.visits[nxt] + 1),
+            self.out,
+            skips,
+            self.playoff,
+            rnd,
+            self.balls,
+            self.balls,
+        )
+
+    def ball(self) -> Seating:
+        """One ball of the allotment played: ``balls_left`` drops, and the visit passes
+        when it is used up.
+
+        >>> s = Seating.of(("A", "B"), balls=2).ball()
+        >>> s.at_table, s.balls_left, s.ball().at_table
+        ('A', 1, 'B')
+        """
+        if self.balls_left > 1:
+            return self._replace(balls_left=self.balls_left - 1)
+        return self.advance()
+
+    def pass_to(self, party: int) -> Seating:
+        """A new visit for ``party`` now (e.g. the player named to break), whatever the
+        rotation says."""
+        return self._replace(
+            turn=party,
+            visits=_set(self.visits, party, self.visits[party] + 1),
+            balls_left=self.balls,
+        )
+
+    def knock_out(self, party: int) -> Seating:
+        """``party`` is out: passed over until revived (the turn does not move)."""
+        return self._replace(out=_set(self.out, party, True))
+
+    def revive(self, party: int) -> Seating:
+        """``party`` is back in the rotation, in its own seat."""
+        return self._replace(out=_set(self.out, party, False))
+
+    def skip(self, party: int, turns: int = 1) -> Seating:
+        """``party`` will be passed over ``turns`` more times."""
+        return self._replace(skips=_set(self.skips, party, self.skips[party] + turns))
+
+    def start_playoff(self, parties: Sequence[int]) -> Seating:
+        """Only ``parties`` play on (in seat order), beginning with the first of them: a
+        new round."""
+        order = tuple(sorted(parties))
+        first = order[0]
+        return self._replace(
+            playoff=order,
+            turn=first,
+            visits=_set(self.visits, first, self.visits[first] + 1),
+            round=self.round + 1,
+            balls_left=self.balls,
+        )
+
+    def dump(self) -> list[Any]:
+        """The seating as JSON (a list); :meth:`load` reads it back."""
+        return [
+            list(self.parties),
+            [list(m) for m in self.members],
+            self.sides,
+            self.turn,
+            list(self.partner),
+            list(self.visits),
+            list(self.out),
+            list(self.skips),
+            list(self.playoff),
+            self.round,
+            self.balls,
+            self.balls_left,
+        ]
+
+    @classmethod
+    def load(cls, data: Sequence[Any]) -> Seating:
+        """A seating back from :meth:`dump`.
+
+        >>> s = Seating.of(("A", "B"), ((None,), ("Bob",)), sides=True).advance()
+        >>> Seating.load(s.dump()) == s
+        True
+        """
+        p, m, sides, turn, partner, visits, out, skips, playoff, rnd, balls, left = data
+        return cls(
+            tuple(p),
+            tuple(tuple(x) for x in m),
+            sides,
+            turn,
+            tuple(partner),
+            tuple(visits),
+            tuple(out),
+            tuple(skips),
+            tuple(playoff),
+            rnd,
+            balls,
+            left,
+        )
+
+
+def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*t[:i], value, *t[i + 1 :])
+
+
+@dataclass(frozen=True)
+class Participants:
+    """How a game is seated, declared once: ``describe()["participants"]``, the setup
+    parsing of :meth:`seat` and :func:`setup_for` all read it.
+
+    ``forms``: ``"players"`` (individuals in rotation: ``"players": [names]``, or a whole
+    number n for P1..Pn when ``count``) and/or ``"sides"`` (``"sides": [names]`` with
+    ``"players": {side: [names]}``); the first form is the game's ``kind``. ``min`` /
+    ``max`` bound the number of parties (players, or sides; ``max`` None: no bound).
+    ``per_side``: the allowed numbers of members a side (empty: any number from 1; a
+    side's list may not be empty, null or left out: one unnamed member); ``equal_sides``: every side the
+    same size. ``default_sides``: the sides when the setup names none (a sides-only game).
+    """
+
+    forms: tuple[str, ...] = ("players",)
+    min: int = 2
+    max: int | None = 2
+    per_side: tuple[int, ...] = (1, 2)
+    equal_sides: bool = False
+    count: bool = False
+    default_sides: tuple[str, ...] = ("home", "away")
+
+    @property
+    def kind(self) -> str:
+        """``"players"`` or ``"sides"``: the game's first (usual) form."""
+        return self.forms[0]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The declaration as JSON (``describe()["participants"]``).
+
+        >>> Participants(("sides",), per_side=(1, 2)).as_dict()["per_side"]
+        [1, 2]
+        """
+        return {
+            "kind": self.kind,
+            "forms": list(self.forms),
+            "min": self.min,
+            "max": self.max,
+            "per_side": list(self.per_side) if "sides" in self.forms else None,
+            "equal_sides": self.equal_sides,
+            "count": self.count,
+        }
+
+    def seat(self, values: Mapping[str, Any], first: str | None = None) -> Seating:
+        """The seating a validated setup describes (``players`` / ``sides``); impossible
+        combinations raise ``bad_setup`` (index -1). ``first`` names the party that
+        begins (default: the first).
+
+        >>> p = Participants(("players",), max=None, count=True)
+        >>> p.seat({"players": 3}).parties
+        ('P1', 'P2', 'P3')
+        >>> p.seat({"players": ["Ann", "Ann"]})
+        Traceback (most recent call last):
+        ...
+        rules.core.InvalidEvent: bad_setup: player names must be distinct (event -1)
+        """
+        raw_sides = values.get("sides")
+        players = values.get("players")
+        if "sides" in self.forms and (raw_sides is not None or self.kind == "sides"):
+            sides = tuple(raw_sides if raw_sides is not None else self.default_sides)
+            self._bounds(len(sides), "sides")
+            _distinct(sides, "side")
+            if players is not None and not isinstance(players, Mapping):
+                raise InvalidEvent(
+                    "bad_setup", "players must be an object (side -> names) with sides", -1
+                )
+            given = players or {}
+            for side in given:
+                if side not in sides:
+                    raise InvalidEvent("bad_setup", f"players: {side!r} is not a side", -1)
+            members = tuple(
+                (None,) if given.get(side) is None else tuple(given[side]) for side in sides
+            )
+            for side, side_names in zip(sides, members, strict=True):
+                if not side_names:
+                    raise InvalidEvent("bad_setup", f"players: side {side!r} has nobody", -1)
+                if self.per_side and len(side_names) not in self.per_side:
+                    allowed = " or ".join(str(k) for k in self.per_side)
+                    raise InvalidEvent(
+                        "bad_setup",
+                        f"players: {side} has {len(side_names)} players ({allowed})",
+                        -1,
+                    )
+            if self.equal_sides and len({len(m) for m in members}) > 1:
+                raise InvalidEvent("bad_setup", "every side needs the same number of players", -1)
+            _distinct(tuple(n for m in members for n in m if n is not None), "player")
+            seats = Seating.of(sides, members, sides=True)
+        else:
+            if players is None:
+                players = ("P1", "P2")
+            if isinstance(players, Mapping):
+                raise InvalidEvent("bad_setup", "players must be a list of names", -1)
+            if isinstance(players, int) and not isinstance(players, bool):
+                if not self.count:
+                    raise InvalidEvent("bad_setup", "players must be a list of names", -1)
+                players = tuple(f"P{i}" for i in range(1, players + 1))
+            names = tuple(cast(Sequence[str], players))
+            self._bounds(len(names), "players")
+            _distinct(names, "player")
+            seats = Seating.of(names)
+        if first is not None:
+            if first not in seats.parties:
+                raise InvalidEvent("bad_setup", f"{first!r} is not a party of the game", -1)
+            seats = Seating.of(
+                seats.parties, seats.members, sides=seats.sides, first=seats.index_of(first)
+            )
+        return seats
+
+    def _bounds(self, n: int, what: str) -> None:
+        if n < self.min or (self.max is not None and n > self.max):
+            if self.max == self.min:
+                need = f"exactly {self.min}"
+            elif self.max is None:
+                need = f"at least {self.min}"
+            else:
+                need = f"{self.min} to {self.max}"
+            raise InvalidEvent("bad_setup", f"{need} {what} are needed, not {n}", -1)
+
+
+def _distinct(names: Sequence[Any], what: str) -> None:
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise InvalidEvent("bad_setup", f"a {what} needs a non-empty name", -1)
+    if len(set(names)) != len(names):
+        raise InvalidEvent("bad_setup", f"{what} names must be distinct", -1)
+
+
+def setup_for(
+    game: Game[Any],
+    participants: Sequence[str] | Mapping[str, Sequence[str | None]],
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A valid setup for ``game`` from names, whatever the game: ``participants`` is a
+    list of player names (a friendly game) or a mapping side -> its players' names (a
+    league frame: ``{"home": [...], "away": [...]}``). ``options`` are merged in. The
+    setup is checked with ``game.initial`` (a :class:`RuleError` if it cannot be used).
+
+    * a sides game given a mapping: ``sides`` and ``players`` as given (a side with no
+      names gets one unnamed player; with no names at all, only ``sides``);
+    * a players-only game given a mapping: the sides' players in order, home first (no
+      names at all: the game's default players);
+    * a sides game given a list: each player is a side of one.
+
+    >>> from rules import get
+    >>> setup_for(get("bar_billiards_4pin"), {"home": ["Ann"], "away": ["Bob", "Cy"]})
+    {'sides': ['home', 'away'], 'players': {'home': ['Ann'], 'away': ['Bob', 'Cy']}}
+    >>> setup_for(get("three_cushion_carom"), {"home": ["Ann"], "away": ["Bob"]})
+    {'players': ['Ann', 'Bob']}
+    >>> setup_for(get("bar_billiards_4pin"), ["Ann", "Bob"])["players"]
+    {'Ann': ['Ann'], 'Bob': ['Bob']}
+    """
+    decl = game.participants
+    setup: dict[str, Any] = {}
+    if isinstance(participants, Mapping):
+        names = {str(side): list(ps) for side, ps in participants.items()}
+        named = any(n for ps in names.values() for n in ps)
+        if "sides" in decl.forms:
+            setup["sides"] = list(names)
+            if named:
+                setup["players"] = {side: ps or [None] for side, ps in names.items()}
+        elif named:
+            setup["players"] = [n for ps in names.values() for n in ps if n is not None]
+    else:
+        players = list(participants)
+        if "players" in decl.forms:
+            setup["players"] = players
+        else:
+            setup["sides"] = players
+            setup["players"] = {name: [name] for name in players}
+    setup.update(options or {})
+    game.initial(setup)
+    return setup
+
+
+# -------------------------------------------------------------------------- outcome
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a game, typed (modelled on python-chess's ``Outcome``): the only
+    thing a caller needs to read a result.
+
+    ``over``: the game has ended. ``winner``: the winning party, or None (not over, shared,
+    or no single winner). ``loser``: the losing party where the game names one (two-party
+    games: the other party; games where the lowest loses), else None. ``shared``: the game
+    ended level. ``scores``: party -> number (may be negative or fractional).
+
+    >>> o = Outcome(True, "home", "away", False, {"home": 320, "away": 150})
+    >>> o.result("home"), o.result("away"), o.as_dict()["scores"]
+    ('win', 'loss', {'home': 320, 'away': 150})
+    """
+
+    over: bool
+    winner: str | None = None
+    loser: str | None = None
+    shared: bool = False
+    scores: Mapping[str, float] = dataclass_field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scores", MappingProxyType(dict(self.scores)))
+
+    def __hash__(self) -> int:
+        return hash((self.over, self.winner, self.loser, self.shared, tuple(self.scores.items())))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Outcome):
+            return NotImplemented
+        return (self.over, self.winner, self.loser, self.shared, dict(self.scores)) == (
+            other.over,
+            other.winner,
+            other.loser,
+            other.shared,
+            dict(other.scores),
+        )
+
+    def result(self, party: str) -> str | None:
+        """``"win"``, ``"loss"``, ``"shared"`` or ``"none"`` (over, neither won nor lost)
+        for ``party``; None while the game runs."""
+        if not self.over:
+            return None
+        if self.shared:
+            return "shared"
+        if party == self.winner:
+            return "win"
+        if party == self.loser or (self.winner is not None and self.loser is None):
+            return "loss"
+        return "none"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The outcome as JSON."""
+        return {
+            "over": self.over,
+            "winner": self.winner,
+            "loser": self.loser,
+            "shared": self.shared,
+            "scores": dict(self.scores),
+        }
+
+
+# ----------------------------------------------------------------------- statistics
+
+#: The aggregations a :class:`Stat` may declare.
+STAT_AGGS: tuple[str, ...] = ("sum", "max", "min", "count", "ratio")
+
+
+@dataclass(frozen=True)
+class Stat:
+    """A player statistic a game computes from the event log
+    (:meth:`Game.player_statistics`), with how a league aggregates it over games:
+
+    * ``sum``: the total of the per-game values;
+    * ``max`` / ``min``: the highest / lowest per-game value;
+    * ``count``: the number of games in which the value was non-zero;
+    * ``ratio``: the sum of the ``numerator`` stat over the games divided by the sum of
+      the ``denominator`` stat (both named stats of the same game); never the mean of
+      per-game ratios. Its per-game value is that game's ratio (0 when the denominator
+      is 0).
+
+    >>> Stat("average", "Average", "ratio", "points an inning", "points", "innings").as_dict()["agg"]
+    'ratio'
+    """
+
+    name: str
+    label: str
+    agg: str
+    doc: str
+    numerator: str | None = None
+    denominator: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.agg not in STAT_AGGS:
+            raise ValueError(f"stat {self.name!r}: unknown agg {self.agg!r}")
+        if (self.agg == "ratio") != (self.numerator is not None and self.denominator is not None):
+            raise ValueError(f"stat {self.name!r}: a ratio names its numerator and denominator")
+
+    def as_dict(self) -> dict[str, Any]:
+        """This stat as JSON."""
+        return {
+            "name": self.name,
+            "label": self.label,
+            "agg": self.agg,
+            "doc": self.doc,
+            "numerator": self.numerator,
+            "denominator": self.denominator,
+        }
+
+
+def aggregate(stats: Sequence[Stat], lines: Iterable[Mapping[str, float]]) -> dict[str, float]:
+    """One player's per-game stat lines aggregated as each :class:`Stat` declares.
+
+    >>> stats = (Stat("pts", "Points", "sum", ""), Stat("inn", "Innings", "sum", ""),
+    ...          Stat("avg", "Average", "ratio", "", "pts", "inn"),
+    ...          Stat("hi", "High run", "max", ""), Stat("won", "Games with a run", "count", ""))
+    >>> aggregate(stats, [{"pts": 10, "inn": 4, "hi": 3, "won": 1},
+    ...                   {"pts": 5, "inn": 6, "hi": 5, "won": 0}])
+    {'pts': 15, 'inn': 10, 'avg': 1.5, 'hi': 5, 'won': 1}
+    """
+    rows = list(lines)
+    out: dict[str, float] = {}
+    for st in stats:
+        values = [row.get(st.name, 0) for row in rows]
+        if st.agg == "sum":
+            out[st.name] = sum(values)
+        elif st.agg == "max":
+            out[st.name] = max(values, default=0)
+        elif st.agg == "min":
+            out[st.name] = min(values, default=0)
+        elif st.agg == "count":
+            out[st.name] = sum(1 for v in values if v)
+    for st in stats:
+        if st.agg == "ratio":
+            assert st.numerator is not None and st.denominator is not None
+            num = sum(row.get(st.numerator, 0) for row in rows)
+            den = sum(row.get(st.denominator, 0) for row in rows)
+            out[st.name] = num / den if den else 0
+    return {st.name: out[st.name] for st in stats}
 
 
 # ----------------------------------------------------------------------------- game
@@ -482,6 +1247,16 @@ class Game(Generic[S]):
     events: tuple[EventType, ...] = ()
     fouls: tuple[Foul, ...] = ()
     state_doc: dict[str, str] = {}  # read-only by convention
+    #: how the game is seated (describe()["participants"], setup_for, the seating)
+    participants: Participants = Participants()
+    #: the player statistics player_statistics computes
+    statistics: tuple[Stat, ...] = ()
+    #: (state key, label): what a scoring pad shows, in order
+    display: tuple[tuple[str, str], ...] = ()
+    #: choice set -> its doc, for the sets beyond SEATING_CHOICES the game resolves
+    choice_set_doc: dict[str, str] = {}
+    #: choice set -> the code a value outside it answers (default bad_value)
+    choice_errors: dict[str, str] = {}
 
     def initial(self, setup: Mapping[str, Any] | None) -> S:
         """The state before the first event; a bad setup raises ``bad_setup`` (index -1)."""
@@ -503,9 +1278,69 @@ class Game(Generic[S]):
         """The internal state back from :meth:`dump`'s output."""
         raise NotImplementedError
 
-    def validate(self, event: Any) -> None:
+    def validate(self, event: Any, state: S | None = None) -> None:
         """Shorthand for :func:`validate_event` on this game."""
-        validate_event(self, event)
+        validate_event(self, event, state)
+
+    # -- seating, choices --------------------------------------------------------
+
+    def seating(self, state: S) -> Seating | None:
+        """The state's :class:`Seating` (None for a game that keeps none)."""
+        return None
+
+    def choice_sets(self, state: S) -> dict[str, list[Any]]:
+        """The resolved choice sets for ``state``: every name a field's ``choices_from``
+        may use, mapped to the allowed values (what a UI offers). The default gives the
+        seating's ``players``, ``parties`` and ``sides``; games add their own sets
+        (``balls``, ``cups``) by overriding and extending this.
+
+        >>> from rules import get
+        >>> g = get("three_cushion_carom")
+        >>> g.choice_sets(g.initial({"players": ["Ann", "Bob"]}))["players"]
+        ['Ann', 'Bob']
+        """
+        seats = self.seating(state)
+        if seats is None:
+            return {name: [] for name in SEATING_CHOICES}
+        return seats.choice_sets()
+
+    def setup_choice_sets(self, values: Mapping[str, Any]) -> dict[str, list[Any]]:
+        """The choice sets setup options may use (``choices_from``), from the setup's
+        values (defaults filled in): by default the seating
+        ``self.participants.seat(values)`` describes."""
+        return self.participants.seat(values).choice_sets()
+
+    # -- results -----------------------------------------------------------------
+
+    def outcome(self, state: S) -> Outcome:
+        """The result as a typed :class:`Outcome`: the only way a caller should read a
+        result. The default reads the view's ``over``, ``winner``, ``shared``, ``scores``
+        and ``loser`` (when the view has it; else, in a two-party game with a winner,
+        the other party); games override it to read their state directly."""
+        v = self.view(state)
+        scores = dict(v.get("scores") or {})
+        winner = v.get("winner")
+        loser = v.get("loser")
+        if loser is None and winner is not None and len(scores) == 2:
+            loser = next(p for p in scores if p != winner)
+        return Outcome(bool(v.get("over")), winner, loser, bool(v.get("shared")), scores)
+
+    def player_statistics(
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """Each named player's statistics (:attr:`statistics`) for one game, computed
+        from its event log: player name (as named in the setup) -> stat name -> number.
+        Unnamed players are left out; every declared stat is present for each player
+        named. A refused event raises its :class:`RuleError` with its index."""
+        return {}
+
+    def setup_for(
+        self,
+        participants: Sequence[str] | Mapping[str, Sequence[str | None]],
+        options: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Shorthand for :func:`setup_for` on this game."""
+        return setup_for(self, participants, options)
 
     def foul(self, code: str) -> Foul:
         """The declared foul with this code (KeyError if none)."""
@@ -520,8 +1355,9 @@ class Game(Generic[S]):
 
         >>> from rules import get
         >>> d = get("bar_billiards_4pin").describe()
-        >>> sorted(d)
-        ['aliases', 'events', 'family', 'fouls', 'id', 'name', 'players', 'setup', 'state']
+        >>> sorted(d)  # doctest: +NORMALIZE_WHITESPACE
+        ['aliases', 'choice_sets', 'display', 'events', 'family', 'fouls', 'id', 'name',
+         'participants', 'players', 'setup', 'state', 'statistics']
         >>> [e["type"] for e in d["events"]]
         ['shot', 'bar_down', 'invoke_endgame']
         """
@@ -535,6 +1371,10 @@ class Game(Generic[S]):
             "events": [e.as_dict(self.fouls) for e in self.events],
             "fouls": [f.as_dict() for f in self.fouls],
             "state": dict(self.state_doc),
+            "participants": self.participants.as_dict(),
+            "choice_sets": {**SEATING_CHOICES, **self.choice_set_doc},
+            "statistics": [st.as_dict() for st in self.statistics],
+            "display": [{"key": key, "label": label} for key, label in self.display],
         }
 
     def summary(self) -> dict[str, Any]:
@@ -551,11 +1391,23 @@ class Game(Generic[S]):
         return f"<{type(self).__name__} {self.id}>"
 
 
+#: How a game named by a string is found: the registry installs its ``get`` here when it
+#: is imported (``import rules`` does), so this module needs no import of the registry.
+_lookup: Callable[[str], Game[Any]] | None = None
+
+
+def set_lookup(lookup: Callable[[str], Game[Any]]) -> None:
+    """Install the function :func:`replay` and :class:`Timeline` use to find a game named
+    by a string (the registry's ``get``; it calls this when imported)."""
+    global _lookup
+    _lookup = lookup
+
+
 def _resolve(game: Game[Any] | str) -> Game[Any]:
     if isinstance(game, str):
-        from rules.registry import get  # late: the registry imports this module
-
-        return get(game)
+        if _lookup is None:  # pragma: no cover - importing rules installs the registry
+            raise LookupError("no game registry: import rules first")
+        return _lookup(game)
     return game
 
 
@@ -640,6 +1492,15 @@ class Timeline:
         self._events.pop()
         self._states.pop()
         return self._states[-1]
+
+    def choices(self) -> dict[str, list[Any]]:
+        """The resolved choice sets now (:meth:`Game.choice_sets`): what a UI offers for
+        fields with ``choices_from``."""
+        return self.game.choice_sets(self._states[-1])
+
+    def outcome(self) -> Outcome:
+        """The result now (:meth:`Game.outcome`)."""
+        return self.game.outcome(self._states[-1])
 
     def __len__(self) -> int:
         return len(self._events)

@@ -78,9 +78,9 @@ l. When the last ball is down the highest balance wins; equal highest balances s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from rules.core import (
     FOULS,
@@ -91,6 +91,12 @@ from rules.core import (
     IllegalEvent,
     InvalidEvent,
     Option,
+    Outcome,
+    Participants,
+    RuleError,
+    Seating,
+    Stat,
+    player_field,
     validate_event,
     validate_setup,
 )
@@ -217,23 +223,18 @@ HOYLE = SnookerRules(
 # -------------------------------------------------------------------------- the state
 
 
-@dataclass(frozen=True)
-class PoolState:
+class PoolState(NamedTuple):
     """The internal state of a snooker-type pool game (immutable).
 
-    ``parties`` are the players (individual play) or the sides; ``members[i]`` are the
-    players of party i (one, itself, in individual play; ``None`` for an unnamed
-    partner); ``partner[i]`` is the index of the member who takes party i's next visit.
-    ``turn`` is the index of the party at the table. ``on`` is ``"red"``, ``"colour"``, a
-    pool ball, or None when over. ``reds`` and ``colours`` are the balls on the table;
-    ``break_`` what the striker has scored in this visit.
+    ``seats`` is the :class:`~rules.core.Seating`: the parties (players in individual
+    play, or sides), their members (``None`` for an unnamed partner), the party at the
+    table and each side's partner due. ``on`` is ``"red"``, ``"colour"``, a pool ball, or
+    None when over. ``reds`` and ``colours`` are the balls on the table; ``break_`` what
+    the striker has scored in this visit.
     """
 
-    parties: tuple[str, ...]
-    members: tuple[tuple[str | None, ...], ...]
+    seats: Seating
     balances: tuple[int, ...]
-    turn: int
-    partner: tuple[int, ...]
     on: str | None
     reds: int
     colours: tuple[str, ...]
@@ -242,11 +243,31 @@ class PoolState:
     events: int = 0
 
     @property
+    def parties(self) -> tuple[str, ...]:
+        """The parties, in the order of play."""
+        return self.seats.parties
+
+    @property
+    def members(self) -> tuple[tuple[str | None, ...], ...]:
+        """Each party's players (one, itself, in individual play)."""
+        return self.seats.members
+
+    @property
+    def turn(self) -> int:
+        """The index of the party at the table."""
+        return self.seats.turn
+
+    @property
+    def partner(self) -> tuple[int, ...]:
+        """Each party's member due (index into its members)."""
+        return self.seats.partner
+
+    @property
     def striker(self) -> str | None:
         """The name of the player at the table (None for an unnamed partner or when over)."""
         if self.over:
             return None
-        return self.members[self.turn][self.partner[self.turn]]
+        return self.seats.player
 
 
 @dataclass(frozen=True)
@@ -278,22 +299,6 @@ class Verdict:
     plays_on: bool
 
 
-class _Vocabulary:
-    """A stand-in game for :func:`validate_event` / :func:`validate_setup`, where the
-    declared vocabulary cannot say it (a required field that may be null; ``players``
-    as a list or, with ``sides``, as an object)."""
-
-    def __init__(
-        self,
-        events: tuple[EventType, ...] = (),
-        fouls: tuple[Foul, ...] = (),
-        options: tuple[Field, ...] = (),
-    ) -> None:
-        self.events = events
-        self.fouls = fouls
-        self.options = options
-
-
 # --------------------------------------------------------------------------- the game
 
 
@@ -311,6 +316,40 @@ class SnookerPool(Game[PoolState]):
 
     family = "ledger"
     players = "2+"
+    participants = Participants(("players", "sides"), min=2, max=None, per_side=())
+    choice_errors = {"players": "unknown_player", "parties": "unknown_player"}
+    statistics = (
+        Stat(
+            "balls_potted",
+            "Balls potted",
+            "sum",
+            "object balls he potted in strokes that scored (in a receive-and-pay stroke, "
+            "the ball on only)",
+        ),
+        Stat(
+            "penalties_paid",
+            "Penalties",
+            "sum",
+            "the penalties of his strokes (out-of-turn fines included), each counted once "
+            "though paid to every other party",
+        ),
+        Stat(
+            "net",
+            "Net balance",
+            "sum",
+            "his party's net balance at the end (his own in individual play, his side's "
+            "in play between sides); may be negative",
+        ),
+    )
+    display = (
+        ("scores", "Balance"),
+        ("at_table", "At the table"),
+        ("player", "Striker"),
+        ("on", "On"),
+        ("break", "Break"),
+        ("reds", "Reds left"),
+        ("colours", "Colours"),
+    )
 
     def __init__(self, rules: SnookerRules) -> None:
         self.rules = rules
@@ -342,16 +381,32 @@ class SnookerPool(Game[PoolState]):
     # -- vocabulary ------------------------------------------------------------
 
     def _options(self) -> tuple[Field, ...]:
+        name = Field("player", "str", "a player's name")
         return (
             Option(
                 "players",
-                "list",
-                ("P1", "P2"),
-                "the players in the order of play (at least 2 distinct names). With "
+                "union",
+                None,
+                "the players in the order of play (at least 2 distinct names; default "
+                '["P1", "P2"]). With '
                 "`sides`, an object instead: side -> its players in the order they take "
                 "the side's visits (names distinct across sides; null for an unnamed "
                 "partner); left out, each side has one unnamed player",
-                item=Field("player", "str", "a player's name"),
+                variants=(
+                    Field("players", "list", "individual play: the players in order", item=name),
+                    Field(
+                        "by_side",
+                        "object",
+                        "play between sides: side -> its players in order",
+                        item=Field(
+                            "names",
+                            "list",
+                            "a side's players, in the order they take its visits",
+                            item=Field("player", "str", "a player's name, or null", nullable=True),
+                        ),
+                        choices_from="sides",
+                    ),
+                ),
             ),
             Option(
                 "sides",
@@ -409,11 +464,10 @@ class SnookerPool(Game[PoolState]):
                 "Otherwise it may be left out, and if given must be the ball on",
                 object_balls,
             ),
-            Field(
-                "player",
-                "str",
+            player_field(
                 "who struck (default: the player at the table); another player struck "
                 "out of turn (r20)",
+                required=False,
             ),
         ]
         if self.rules.misplaced_balls:
@@ -425,6 +479,8 @@ class SnookerPool(Game[PoolState]):
                     "respotted (r4) or any ball out of place (r5); he pays 1 to each "
                     "player per ball (0 to 22)",
                     default=0,
+                    minimum=0,
+                    maximum=_MAX_MISPLACED,
                 )
             )
         return EventType(
@@ -442,64 +498,16 @@ class SnookerPool(Game[PoolState]):
         >>> SNOOKER_POOL_HOYLE.initial({"players": ["Ann"]})
         Traceback (most recent call last):
         ...
-        rules.core.InvalidEvent: bad_setup: at least 2 players are needed (event -1)
+        rules.core.InvalidEvent: bad_setup: at least 2 players are needed, not 1 (event -1)
         """
-        raw = {} if setup is None else setup
-        if isinstance(raw, Mapping) and raw.get("sides") is not None:
-            parties, members = self._sides_setup(raw)
-        else:
-            values = validate_setup(self, raw)
-            parties = tuple(values["players"])
-            members = tuple((name,) for name in parties)
-            if len(parties) < 2:
-                raise InvalidEvent("bad_setup", "at least 2 players are needed", -1)
-            _distinct(parties, "player")
+        seats = self.participants.seat(validate_setup(self, setup))
         return PoolState(
-            parties=parties,
-            members=members,
-            balances=(0,) * len(parties),
-            turn=0,
-            partner=(0,) * len(parties),
+            seats=seats,
+            balances=(0,) * len(seats.parties),
             on=RED if self.rules.reds else _COLOURS[0],
             reds=self.rules.reds,
             colours=_COLOURS,
         )
-
-    def _sides_setup(
-        self, raw: Mapping[str, Any]
-    ) -> tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]:
-        sides_form = _Vocabulary(
-            options=(
-                Option(
-                    "players",
-                    "object",
-                    None,
-                    "side -> its players",
-                    item=Field(
-                        "players",
-                        "list",
-                        "a side's players",
-                        item=Field("player", "str", "a player's name"),
-                    ),
-                ),
-                self.options[1],
-            )
-        )
-        values = validate_setup(sides_form, raw)
-        parties = tuple(values["sides"])
-        if len(parties) < 2:
-            raise InvalidEvent("bad_setup", "at least 2 sides are needed", -1)
-        _distinct(parties, "side")
-        given = values["players"] or {}
-        for side in given:
-            if side not in parties:
-                raise InvalidEvent("bad_setup", f"players: {side!r} is not a side", -1)
-        members = tuple(tuple(given.get(side, (None,))) for side in parties)
-        for side, names in zip(parties, members, strict=True):
-            if not names:
-                raise InvalidEvent("bad_setup", f"players: side {side!r} has nobody", -1)
-        _distinct(tuple(n for names in members for n in names if n is not None), "player")
-        return parties, members
 
     # -- events ----------------------------------------------------------------
 
@@ -521,7 +529,7 @@ say which (aim)
             validate_event(self, event)  # raises unknown_type
         if state.over:
             raise IllegalEvent("game_over", "every ball is down: the game is over")
-        validate_event(self, event)
+        validate_event(self, event, state)  # player: unknown_player
         stroke = self._stroke(event)
         party = self._party_of(state, stroke.player)
         self._check(state, stroke)
@@ -531,11 +539,7 @@ say which (aim)
         return self._play(state, verdict)
 
     def _stroke(self, event: Mapping[str, Any]) -> Stroke:
-        misplaced = event.get("misplaced_balls") or 0
-        if not 0 <= misplaced <= _MAX_MISPLACED:
-            raise InvalidEvent(
-                "bad_value", f"misplaced_balls must be 0 to {_MAX_MISPLACED}, not {misplaced}"
-            )
+        misplaced = event.get("misplaced_balls") or 0  # 0 to 22: checked by the vocabulary
         return Stroke(
             first_hit=event["first_hit"],
             simultaneous=event.get("simultaneous"),
@@ -550,10 +554,10 @@ say which (aim)
     def _party_of(self, state: PoolState, player: str | None) -> int:
         if player is None:
             return state.turn
-        for i, names in enumerate(state.members):
-            if player in names:
-                return i
-        raise InvalidEvent("unknown_player", f"player: nobody called {player!r} plays")
+        party = state.seats.party_of(player)
+        if party is None:  # pragma: no cover - validate_event checked the name
+            raise InvalidEvent("unknown_player", f"player: nobody called {player!r} plays")
+        return party
 
     def _check(self, state: PoolState, stroke: Stroke) -> None:
         """The checks of specs/ledger.md §2.1 and §3.13 (IllegalEvent)."""
@@ -677,34 +681,42 @@ say which (aim)
         balances = transfer(state.balances, state.turn, verdict.score)
         balances = transfer(balances, state.turn, -verdict.penalty)
         reds = state.reds - verdict.reds_gone
-        colours = tuple(c for c in state.colours if c != verdict.down)
-        base = replace(
-            state, balances=balances, reds=reds, colours=colours, events=state.events + 1
-        )
+        colours = state.colours
+        if verdict.down is not None:
+            colours = tuple(c for c in colours if c != verdict.down)
+        events = state.events + 1
         if not reds and not colours:
-            return replace(base, on=None, over=True, break_=state.break_ + verdict.score)
+            return PoolState(
+                state.seats,
+                balances,
+                None,
+                reds,
+                colours,
+                state.break_ + verdict.score,
+                True,
+                events,
+            )
         if not verdict.plays_on:
-            return self._end_visit(base)
+            # the turn passes: the side's next partner comes in next time, the next party
+            # plays, on a red while reds remain
+            return PoolState(
+                state.seats.advance(),
+                balances,
+                RED if reds else colours[0],
+                reds,
+                colours,
+                0,
+                False,
+                events,
+            )
         if state.on == RED:
             on = COLOUR if reds or self.rules.last_red_choice else colours[0]
         elif state.on == COLOUR:
             on = RED if reds else colours[0]
         else:
             on = colours[0]
-        return replace(base, on=on, break_=state.break_ + verdict.score)
-
-    def _end_visit(self, state: PoolState) -> PoolState:
-        """The turn passes: the side's next partner comes in next time, the next party
-        plays, on a red while reds remain."""
-        turn = state.turn
-        partner = list(state.partner)
-        partner[turn] = (partner[turn] + 1) % len(state.members[turn])
-        return replace(
-            state,
-            turn=(turn + 1) % len(state.parties),
-            partner=tuple(partner),
-            on=RED if state.reds else state.colours[0],
-            break_=0,
+        return PoolState(
+            state.seats, balances, on, reds, colours, state.break_ + verdict.score, False, events
         )
 
     def out_of_turn(self, state: PoolState, party: int, verdict: Verdict) -> PoolState:
@@ -712,11 +724,12 @@ say which (aim)
 
         Hoyle r20: the offender's party pays the fine to each party besides the stroke's
         penalty; nothing is received, the balls are put back, and the player at the table
-        plays next (the 1908 rules would override this with a forfeited turn).
+        plays next (the 1908 rules would override this with a forfeited turn:
+        ``state.seats.skip(party)``).
         """
         owed = self.rules.out_of_turn_fine + verdict.penalty
-        return replace(
-            state, balances=transfer(state.balances, party, -owed), events=state.events + 1
+        return state._replace(
+            balances=transfer(state.balances, party, -owed), events=state.events + 1
         )
 
     # -- output ----------------------------------------------------------------
@@ -754,6 +767,7 @@ say which (aim)
         True
         """
         return {
+            "seats": state.seats.dump(),
             "parties": list(state.parties),
             "members": [list(m) for m in state.members],
             "balances": list(state.balances),
@@ -769,12 +783,16 @@ say which (aim)
 
     def load(self, data: Mapping[str, Any]) -> PoolState:
         """The internal state back from :meth:`dump`."""
+        if "seats" in data:
+            seats = Seating.load(data["seats"])
+        else:  # a dump from before the seating
+            parties = tuple(data["parties"])
+            seats = Seating.of(parties, data["members"], sides=False)._replace(
+                turn=data["turn"], partner=tuple(data["partner"])
+            )
         return PoolState(
-            parties=tuple(data["parties"]),
-            members=tuple(tuple(m) for m in data["members"]),
+            seats=seats,
             balances=tuple(data["balances"]),
-            turn=data["turn"],
-            partner=tuple(data["partner"]),
             on=data["on"],
             reds=data["reds"],
             colours=tuple(data["colours"]),
@@ -783,13 +801,77 @@ say which (aim)
             events=data["events"],
         )
 
+    # -- seating, results, statistics ---------------------------------------------
 
-def _distinct(names: Sequence[str], what: str) -> None:
-    for name in names:
-        if not name:
-            raise InvalidEvent("bad_setup", f"a {what} needs a non-empty name", -1)
-    if len(set(names)) != len(names):
-        raise InvalidEvent("bad_setup", f"{what} names must be distinct", -1)
+    def seating(self, state: PoolState) -> Seating:
+        """The parties' seating."""
+        return state.seats
+
+    def outcome(self, state: PoolState) -> Outcome:
+        """The result: the highest balance wins (level: shared); with two parties the
+        other one loses.
+
+        >>> g = SNOOKER_POOL_HOYLE
+        >>> g.outcome(g.initial({"players": ["Ann", "Bob", "Cat"]})).over
+        False
+        """
+        winner: str | None = None
+        loser: str | None = None
+        shared = False
+        if state.over:
+            best = max(state.balances)
+            leaders = [p for p, b in zip(state.parties, state.balances, strict=True) if b == best]
+            shared = len(leaders) > 1
+            winner = None if shared else leaders[0]
+            if winner is not None and len(state.parties) == 2:
+                loser = state.parties[1 - state.parties.index(winner)]
+        return Outcome(
+            state.over, winner, loser, shared, dict(zip(state.parties, state.balances, strict=True))
+        )
+
+    def player_statistics(
+        self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+    ) -> dict[str, dict[str, float]]:
+        """Each named player's balls potted, penalties paid and net balance for one game.
+
+        >>> g = SNOOKER_POOL_HOYLE
+        >>> st = g.player_statistics({"players": ["Ann", "Bob"]}, [
+        ...     {"type": "stroke", "first_hit": "red", "pots": ["red"]},
+        ...     {"type": "stroke", "first_hit": "pink", "aim": "black"}])
+        >>> st["Ann"], st["Bob"]["net"]
+        ({'balls_potted': 1, 'penalties_paid': 7, 'net': -6}, 6)
+        """
+        state = self.initial(setup)
+        seats = state.seats
+        potted = dict.fromkeys(seats.players, 0)
+        penalties = dict.fromkeys(seats.players, 0)
+        for i, event in enumerate(events):
+            try:
+                after = self.apply(state, event)
+            except RuleError as err:
+                raise err.at(i) from None
+            stroke = self._stroke(event)
+            verdict = self.judge(state, stroke)
+            who = stroke.player if stroke.player is not None else state.striker
+            if who is not None:
+                out_of_turn = stroke.player is not None and stroke.player != state.striker
+                paid = verdict.penalty
+                if out_of_turn:
+                    paid += self.rules.out_of_turn_fine
+                elif verdict.score > 0:
+                    potted[who] += sum(1 for b in stroke.pots if b == verdict.ball_on)
+                penalties[who] += paid
+            state = after
+        out: dict[str, dict[str, float]] = {}
+        for name in seats.players:
+            party = seats.party_of(name)
+            assert party is not None
+            out[name] = {
+                "balls_potted": potted[name],
+                "penalties_paid": penalties[name],
+                "net": state.balances[party],
+            }
+        return out
 
 
 #: Hoyle's Snooker Pool, registered as ``snooker_pool_hoyle`` (alias ``snooker_pool``).

@@ -18,7 +18,7 @@ import importlib
 import threading
 from typing import Any, TypeVar
 
-from rules.core import Game
+from rules.core import Game, set_lookup
 
 __all__ = ["GAME_MODULES", "UnknownGame", "games", "get", "register"]
 
@@ -107,3 +107,6 @@ def games() -> list[Game[Any]]:
     """Every registered game, sorted by id."""
     _load()
     return [_GAMES[k] for k in sorted(_GAMES)]
+
+
+set_lookup(get)  # rules.core.replay("game id", ...) finds games here

@@ -1,8 +1,15 @@
-"""Plausible bar billiards frames, for the demo league, benchmarks and tests.
+"""Plausible games, for the demo league, the soak test, benchmarks and tests.
 
-A seeded random referee: each shot pots what a club player might pot from the balls that
-are really on the table, fouls now and then, and the bar drops after a set number of
-shots, so every generated frame is one the engine accepts and plays to its end.
+A seeded random referee: each event is one a club player might make from the position
+really on the table, so every generated game is one the engine accepts.
+:func:`simulate_game` plays any registered game: each family registers its event
+generator with :func:`register_simulator` (bar billiards, carom and ledger are here); a
+game that has not reached its end after ``max_events`` gets the family's closing event
+(``time_up`` where the game has one).
+
+Bar billiards (:func:`simulate_frame`): each shot pots what might be potted from the balls
+that are really on the table, fouls now and then, and the bar drops after a set number of
+shots, so every frame plays to its end.
 
 >>> from rules import replay
 >>> events = simulate_frame(seed=1)
@@ -16,11 +23,12 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .bar_billiards import BBState
-from .core import RuleError, Timeline
+from .carom import CaromGame
+from .core import Game, RuleError, Timeline
 from .registry import get
 
 HOLES = (10, 20, 20, 30, 30, 50, 50, 100, 200)
@@ -28,7 +36,30 @@ HOLE_WEIGHTS = (5, 4, 4, 3, 3, 3, 3, 2, 1)
 COMMON_FOULS = ("miss", "pin_50", "ball_in_baulk", "pin_100", "off_table", "pin_200")
 FOUL_WEIGHTS = (5, 4, 3, 2, 1, 1)
 
-__all__ = ["plausible_event", "simulate_frame"]
+__all__ = [
+    "SIMULATORS",
+    "plausible_event",
+    "register_simulator",
+    "simulate_frame",
+    "simulate_game",
+]
+
+#: An event generator: (game, state, rng, events so far) -> the next event.
+Simulator = Callable[[Game[Any], Any, random.Random, int], dict[str, Any]]
+
+#: family -> its event generator (see :func:`register_simulator`).
+SIMULATORS: dict[str, Simulator] = {}
+
+
+def register_simulator(family: str) -> Callable[[Simulator], Simulator]:
+    """Decorator: ``fn(game, state, rng, n)`` makes a plausible next event for a game of
+    ``family`` (``n`` events already played); :func:`simulate_game` uses it."""
+
+    def deco(fn: Simulator) -> Simulator:
+        SIMULATORS[family] = fn
+        return fn
+
+    return deco
 
 
 def plausible_event(
@@ -95,3 +126,99 @@ def simulate_frame(
             continue
         events.append(event)
     return events
+
+
+# ---------------------------------------------------------------------- any game
+
+
+def simulate_game(
+    game: Game[Any] | str,
+    setup: Mapping[str, Any] | None = None,
+    *,
+    seed: int = 0,
+    max_events: int = 3000,
+) -> list[dict[str, Any]]:
+    """The events of one seeded, plausible game of ``game`` from ``setup``, played to its
+    end (or, after ``max_events``, closed with ``time_up`` where the game has it).
+
+    >>> from rules import get, replay
+    >>> g = get("three_cushion_carom")
+    >>> events = simulate_game(g, {"players": ["Ann", "Bob"], "target": 5}, seed=2)
+    >>> g.outcome(replay(g, {"players": ["Ann", "Bob"], "target": 5}, events)).over
+    True
+    >>> simulate_game(g, {"target": 5}, seed=2) == simulate_game(g, {"target": 5}, seed=2)
+    True
+    """
+    g = get(game) if isinstance(game, str) else game
+    make = SIMULATORS.get(g.family)
+    if make is None:
+        raise LookupError(f"no simulator for the {g.family!r} family")
+    if g.family == "bar_billiards":
+        return simulate_frame(setup, seed=seed, max_events=max_events)
+    rng = random.Random(seed)
+    timeline = Timeline(g, dict(setup or {}))
+    events: list[dict[str, Any]] = []
+    tries = 0
+    while not g.outcome(timeline.state).over and len(events) < max_events:
+        event = make(g, timeline.state, rng, len(events))
+        tries += 1
+        try:
+            timeline.push(event)
+        except RuleError:  # pragma: no cover - the generators only make legal events
+            if tries > 10 * max_events:
+                break
+            continue
+        events.append(event)
+    if not g.outcome(timeline.state).over and any(e.type == "time_up" for e in g.events):
+        events.append({"type": "time_up"})
+    return events
+
+
+@register_simulator("bar_billiards")
+def _bar_billiards(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
+    return plausible_event(rng, state, bar_now=n >= 80)
+
+
+@register_simulator("carom")
+def _carom(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
+    """A stroke: a three-cushion count about one time in three, else a near miss, a
+    clean miss now and then, the odd foul."""
+    need = game.rules.cushions if isinstance(game, CaromGame) else 0
+    first = "red" if state.next == "opening" else rng.choice(("red", "white"))
+    other = "white" if first == "red" else "red"
+    roll = rng.random()
+    if roll < 0.35:
+        contacts = ["cushion"] * rng.randint(0, need) + [first]
+        contacts += ["cushion"] * max(0, need + 1 - contacts.count("cushion")) + [other]
+    elif roll < 0.9:
+        contacts = [first] + ["cushion"] * rng.randint(0, need + 1)
+    else:
+        contacts = ["cushion"] * rng.randint(0, 2)
+    event: dict[str, Any] = {"type": "stroke", "contacts": contacts}
+    if rng.random() < 0.02:
+        event["fouls"] = [rng.choice(("push", "double_hit", "touched_ball"))]
+    return event
+
+
+_COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
+
+
+@register_simulator("ledger")
+def _ledger(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
+    """A snooker-type stroke: the ball on potted about half the time, else missed or
+    touched without a pot, the odd in-off."""
+    on = state.on
+    ball = rng.choice(_COLOURS[-3:] if rng.random() < 0.6 else _COLOURS) if on == "colour" else on
+    if on == "colour" and ball not in state.colours:
+        ball = state.colours[-1]
+    event: dict[str, Any] = {"type": "stroke", "first_hit": ball}
+    if on == "colour":
+        event["aim"] = ball
+    roll = rng.random()
+    if roll < 0.5:
+        event["pots"] = [ball]
+    elif roll < 0.55:
+        event["pots"] = ["white"]
+    elif roll < 0.6:
+        event = {"type": "stroke", "first_hit": None} if on != "colour" else event
+    return event

@@ -76,7 +76,12 @@ def play(
 def position(setup: Mapping[str, Any] | None = None, **fields: Any) -> BBState:
     """A state built directly (for endgame positions that take many shots to reach)."""
     state: BBState = BB.initial(setup or {})
-    return state._replace(**fields)
+    seats = state.seats
+    if "at" in fields:
+        seats = seats._replace(turn=fields.pop("at"))
+    if "visits" in fields:
+        seats = seats._replace(visits=tuple(fields.pop("visits")))
+    return state._replace(seats=seats, **fields)
 
 
 def run(state: BBState, *events: Mapping[str, Any]) -> BBState:

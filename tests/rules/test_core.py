@@ -237,8 +237,12 @@ def test_describe_is_complete_json():
         "nullable",
         "default",
         "choices",
+        "choices_from",
+        "minimum",
+        "maximum",
         "item",
         "fields",
+        "variants",
     }
     assert d["setup"][0]["default"] == 0
     assert d["state"] == {"value": "the count"}
