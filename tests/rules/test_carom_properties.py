@@ -13,7 +13,6 @@ over has no one at the table; the dump does not grow with the game.
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from typing import Any
@@ -23,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import RuleError, Timeline, get, replay
-from rules.registry import games
+from rules.carom import plausible_event
 from tests.rules.conftest import (
     assert_refusals_change_nothing,
     assert_replay_deterministic_and_round_trips,
@@ -51,17 +50,6 @@ CAROM_GAMES = FAMILY[:11]
 #: Games where only the striker's own score moves.
 STRIKER_ONLY = ("spanish_billiards", "russian_pool")
 
-_REGISTERED = {g.id for g in games()}
-_SIMULATED = hasattr(importlib.import_module("rules.carom"), "plausible_event")
-
-
-def _pending(game: str) -> Any:
-    return pytest.mark.xfail(
-        game not in _REGISTERED or not _SIMULATED,
-        reason=f"{game} or the family's random games are not built yet",
-        strict=True,
-    )
-
 
 GARBAGE: list[Any] = [
     {"type": "pot"},
@@ -85,8 +73,6 @@ GARBAGE: list[Any] = [
 
 def _events(game: Any, rng: random.Random, n: int, setup: dict[str, Any]) -> list[Any]:
     """Up to ``n`` events tried on ``game``: each with whether it was accepted."""
-    from rules.carom import plausible_event
-
     t = Timeline(game, setup)
     tried: list[tuple[Any, bool]] = []
     for _ in range(n):
@@ -130,7 +116,7 @@ def random_games(draw: st.DrawFn, game_id: str) -> dict[str, Any]:
 
 
 _PROPS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-_GAMES = [pytest.param(g, marks=_pending(g)) for g in FAMILY]
+_GAMES = [pytest.param(g) for g in FAMILY]
 
 
 @pytest.mark.parametrize("game_id", _GAMES)
