@@ -116,7 +116,8 @@ CAROM_FOULS: tuple[Foul, ...] = (
     Foul(
         "touched_own_ball",
         "no_count_opponent_1",
-        "he touched his own ball before playing it: the opponent scores 1, as for a miss (H 573)",
+        "he touched his own ball before playing it (H 573): in the carom games the opponent "
+        "scores 1, as for a miss; in the Spanish game it costs what a miss costs",
         common=True,
     ),
     Foul(
@@ -491,6 +492,9 @@ class CaromGame(Game[CaromState]):
             )
             self._allowed[f.name] = frozenset(choices if isinstance(choices, tuple) else ())
         self.state_doc = dict(_STATE_DOC)
+        if not rules.spaces:
+            self.state_doc["space"] = "always null: this game has no restricted spaces"
+            self.state_doc["space_counts"] = "always 0: this game has no restricted spaces"
 
     # -- vocabulary ------------------------------------------------------------
 
@@ -1364,7 +1368,7 @@ RULES: tuple[CaromRules, ...] = (
     CaromRules(
         id="three_ball_carom",
         name="Three-ball carom",
-        aliases=("three_ball", "straight_rail"),
+        aliases=("straight_rail",),
         source=f"{_H}, lines 485-593",
         summary="a carom counts 1; a miss gives the opponent 1; crotched balls allow 3 counts",
     ),
@@ -1406,7 +1410,7 @@ RULES: tuple[CaromRules, ...] = (
     CaromRules(
         id="progressive_carom",
         name="Progressive carom",
-        aliases=("progressive",),
+        aliases=(),
         source=f"{_H}, lines 765-769",
         summary="a carom counts 1 per cushion the cue ball met in making it (at least 1)",
         progressive=True,
@@ -1414,7 +1418,7 @@ RULES: tuple[CaromRules, ...] = (
     CaromRules(
         id="four_ball_carom",
         name="Four-ball carom",
-        aliases=("four_ball",),
+        aliases=(),
         source=f"{_H}, lines 771-791",
         summary="any two of the three object balls count 1; the game opens with a lay-off",
         object_balls=("white", "deep_red", "light_red"),
@@ -1475,7 +1479,7 @@ RULES: tuple[CaromRules, ...] = (
     CaromRules(
         id="english_billiards",
         name="English billiards (championship rules)",
-        aliases=("english",),
+        aliases=(),
         source=f"{_H}, lines 847-929",
         summary="cannon 2, white 2, red 3, in-offs valued by the first ball; miss 1, coup 3",
         opening_ball=None,
@@ -1488,7 +1492,7 @@ RULES: tuple[CaromRules, ...] = (
     CaromRules(
         id="spanish_billiards",
         name="The Spanish game",
-        aliases=("spanish",),
+        aliases=("spanish_game",),
         source=f"{_H}, lines 931-942",
         summary="pins 2 (the middle pin alone 5), red 3, white 2, carom 2; forfeits",
         spaces=(),
