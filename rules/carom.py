@@ -88,6 +88,7 @@ NONE = "none"
 POCKETS = ("top_left", "top_right", "middle_left", "middle_right", "baulk_left", "baulk_right")
 
 _NO_COUNT = "no_count"
+_NO_FOULS: frozenset[str] = frozenset()
 _LIST_FIELDS = frozenset({"contacts", "fouls", "off_table", "pins", "pins_before_ball"})
 
 #: The foul codes of every game of the family: the general foul rules (H 485-539) and the
@@ -398,23 +399,25 @@ def read_stroke(event: Mapping[str, Any]) -> Stroke:
             cushions_before = cushions
     if completed is None:
         cushions_before = 0
-    pots = tuple((p["ball"], p.get("pocket")) for p in event.get("pots") or ())
+    get = event.get
+    raw_pots = get("pots")
+    fouls = get("fouls")
     return Stroke(
-        contacts=contacts,
-        touched=tuple(touched),
-        first=first,
-        completed=completed,
-        cushions_before=cushions_before,
-        cushions_first=cushions_first,
-        fouls=frozenset(event.get("fouls") or ()),
-        off_table=tuple(event.get("off_table") or ()),
-        pots=pots,
-        space=event.get("space"),
-        returned=bool(event.get("returned")),
-        pins=tuple(event.get("pins") or ()),
-        pins_before_ball=tuple(event.get("pins_before_ball") or ()),
-        nominate=event.get("nominate"),
-        choice=event.get("choice"),
+        contacts,
+        tuple(touched),
+        first,
+        completed,
+        cushions_before,
+        cushions_first,
+        frozenset(fouls) if fouls else _NO_FOULS,
+        tuple(get("off_table") or ()),
+        tuple((p["ball"], p.get("pocket")) for p in raw_pots) if raw_pots else (),
+        get("space"),
+        bool(get("returned")),
+        tuple(get("pins") or ()),
+        tuple(get("pins_before_ball") or ()),
+        get("nominate"),
+        get("choice"),
     )
 
 
@@ -882,34 +885,48 @@ ball touched no object ball
         return self._finish(done, other)
 
     def _impossible(self, state: CaromState, st: Stroke) -> None:
-        seen: set[str] = set()
-        for ball in st.potted:
-            if ball in seen:
-                raise IllegalEvent("impossible", f"pots: the {ball} is listed twice")
-            seen.add(ball)
-        off: set[str] = set()
-        for ball in st.off_table:
-            if ball in off:
-                raise IllegalEvent("impossible", f"off_table: the {ball} is listed twice")
-            if ball in seen:
-                raise IllegalEvent("impossible", f"off_table: the {ball} was also potted")
-            off.add(ball)
-        pins: set[str] = set()
-        for pin in (*st.pins, *st.pins_before_ball):
-            if pin in pins:
-                raise IllegalEvent("impossible", f"pins: the {pin} pin is listed twice")
-            pins.add(pin)
-        if st.miss:
-            for name, balls in (("pots", st.potted), ("off_table", st.off_table)):
-                for ball in balls:
-                    if ball != CUE:
-                        raise IllegalEvent(
-                            "impossible",
-                            f"{name}: the {ball} was "
-                            + ("potted" if name == "pots" else "forced off")
-                            + ", but the cue ball touched no object ball",
-                        )
-            if st.pins:
+        """The ``impossible`` refusals of carom.md, in the page's order."""
+        pots, off_table = st.pots, st.off_table
+        if pots or off_table:
+            seen: set[str] = set()
+            for ball, _ in pots:
+                if ball in seen:
+                    raise IllegalEvent("impossible", f"pots: the {ball} is listed twice")
+                seen.add(ball)
+            off: set[str] = set()
+            for ball in off_table:
+                if ball in off:
+                    raise IllegalEvent("impossible", f"off_table: the {ball} is listed twice")
+                if ball in seen:
+                    raise IllegalEvent(
+                        "impossible", f"off_table: the {ball} is also in pots (both)"
+                    )
+                off.add(ball)
+        pins, before = st.pins, st.pins_before_ball
+        if pins or before:
+            for name, listed in (("pins", pins), ("pins_before_ball", before)):
+                if len(set(listed)) != len(listed):
+                    raise IllegalEvent("impossible", f"{name}: a pin is listed twice")
+            both = set(pins) & set(before)
+            if both:
+                raise IllegalEvent(
+                    "impossible", f"pins_before_ball: the {min(both)} pin is also in pins"
+                )
+        if st.first is None:
+            for ball, _ in pots:
+                if ball != CUE:
+                    raise IllegalEvent(
+                        "impossible",
+                        f"pots: the {ball} was potted, but the cue ball touched no object ball",
+                    )
+            for ball in off_table:
+                if ball != CUE:
+                    raise IllegalEvent(
+                        "impossible",
+                        f"off_table: the {ball} was forced off, but the cue ball touched no "
+                        "object ball",
+                    )
+            if pins:
                 raise IllegalEvent(
                     "impossible", "pins: a pin fell, but the cue ball touched no object ball"
                 )
@@ -928,26 +945,46 @@ ball touched no object ball
             raise IllegalEvent("not_now", "stroke: the game opens with the leader's lay_off")
         self.check_stroke(state, st)
         score = self.score_stroke(state, st)
-        striker = state.turn
-        scores = list(state.scores)
-        scores[striker] += score.striker
-        if score.opponent:
-            scores[1 - striker] += score.opponent
-        after = state._replace(
-            scores=tuple(scores),
-            next=STROKE,
-            space=score.space,
-            space_counts=score.space_counts,
-            events=state.events + 1,
-        )
+        seats = state.seats
+        striker = seats.turn
+        scores = state.scores
+        if score.striker or score.opponent:
+            changed = list(scores)
+            changed[striker] += score.striker
+            if score.opponent:
+                changed[1 - striker] += score.opponent
+            scores = tuple(changed)
         target = state.target
+        over = False
+        winner = None
         if target is not None:
             for i, points in enumerate(scores):
                 if points >= target:
-                    return self._finish(after, state.players[i])
-        if score.continues:
-            return after._replace(run=state.run + score.striker)
-        return self._pass(after)
+                    over, winner = True, seats.parties[i]
+                    break
+        if over:  # the stroke that ends the game passes the table to no one
+            run, nxt, counts = 0, NONE, 0
+        elif score.continues:
+            run, nxt, counts = state.run + score.striker, STROKE, score.space_counts
+        else:
+            seats = seats.advance()
+            run, nxt, counts = 0, STROKE, 0
+        # one constructor call: the state is rebuilt whole, never patched
+        return CaromState(
+            seats,
+            scores,
+            target,
+            state.limits,
+            state.options,
+            run,
+            nxt,
+            score.space,
+            counts,
+            over,
+            winner,
+            False,
+            state.events + 1,
+        )
 
     def _pass(self, state: CaromState) -> CaromState:
         """The table passes to the next player in rotation, who begins an inning."""

@@ -225,3 +225,44 @@ def test_russian_pool_seats_any_number_of_players_and_rotates():
         state = game.apply(state, {"type": "stroke", "contacts": [nominate], "nominate": nominate})
     assert order == ["D", "E", "A", "B", "C", "D"]
     assert game.view(state)["innings"] == {"A": 1, "B": 1, "C": 1, "D": 2, "E": 2}
+
+
+# ------------------------------------------------------------------ command line
+
+
+def _golden(game_id: str) -> Any:
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parent / "data" / game_id
+    return sorted(data.glob("*.json"))[0]
+
+
+@pytest.mark.parametrize("game_id", list(PAGE))
+def test_cli_replays_each_golden_game_as_the_engine_does(game_id):
+    import json
+
+    from tests.rules.test_cli import cli
+
+    path = _golden(game_id)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    proc = cli("replay", str(path))
+    assert proc.returncode == 0, proc.stderr
+    game = get(game_id)
+    assert json.loads(proc.stdout) == game.view(replay(game, doc.get("setup"), doc["events"]))
+
+
+def test_cli_refuses_bad_input_with_exit_2_code_and_index():
+    import json
+
+    from tests.rules.test_cli import cli, error_of
+
+    doc = {
+        "game": "spanish_billiards",
+        "events": [{"type": "stroke", "contacts": ["red"]}, {"type": "stroke", "pins": ["king"]}],
+    }
+    err = error_of(cli("replay", "-", stdin=json.dumps(doc)))
+    assert (err["error"], err["index"]) == ("bad_value", 1)
+    assert "pins" in err["message"]
+    bad_setup = {"game": "russian_pool", "setup": {"players": ["Ann"]}, "events": []}
+    err = error_of(cli("replay", "-", stdin=json.dumps(bad_setup)))
+    assert (err["error"], err["index"]) == ("bad_setup", -1)
