@@ -21,6 +21,18 @@ run by a :class:`CaromGame`. The games differ in how a stroke is valued, and onl
 What every hook reads from a stroke (its first ball, a miss, a carom and where it was
 completed, the cushions before it) is worked out once by :func:`read_stroke`.
 
+Built on the core pieces: the players sit in a :class:`~rules.core.Seating` (Russian pool
+seats two or more; its ``visits`` are the innings begun, and the stroke that ends the game
+passes the table to no one), ``concede`` names its ``player`` with ``player_field`` and
+``leads`` is checked with ``choices_from``; each game declares its ``participants``, its
+``statistics`` (points, innings, average, high run, misses), its ``display`` and its
+:class:`~rules.core.Outcome`. Refusals follow carom.md's order (``unknown_field`` and
+``missing_field`` before ``bad_value``, ``impossible`` before ``not_now``).
+:func:`plausible_event` and :func:`simulate` play seeded legal games (the property tests,
+the bench, ``rules.simulate.simulate_game``). Each game's scoring language, with the points
+where the page and the book differ (the space game's allowance, four-ball's spotting), is
+in ``docs/games/<id>.md``.
+
 >>> from rules import replay
 >>> game = THREE_CUSHION_CAROM
 >>> s = replay(game, {"players": ["Ann", "Bob"]}, [
