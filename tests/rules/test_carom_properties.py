@@ -209,6 +209,13 @@ def test_family_invariants(game_id):
                 assert ev["type"] == "stroke"
                 if game_id in STRIKER_ONLY:
                     assert moved == [striker]
+            # no stroke raises two scores (carom.md "End": so no tie at the target)
+            assert len([p for p in moved if after["scores"][p] > before["scores"][p]]) <= 1
+            never_fall = game_id in ("english_billiards",) or (
+                game_id == "american_four_ball_pocket" and setup.get("penalty_to") != "self"
+            )
+            if never_fall:
+                assert all(after["scores"][p] >= before["scores"][p] for p in players)
             if game_id in CAROM_GAMES and ev["type"] == "stroke":
                 gains = {p: after["scores"][p] - before["scores"][p] for p in players}
                 assert min(gains.values()) >= 0
