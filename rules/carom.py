@@ -871,7 +871,9 @@ class CaromGame(Game[CaromState]):
 ball touched no object ball
         """
         if state.over:
-            raise IllegalEvent("game_over", "the game is over")
+            kind = event.get("type") if isinstance(event, Mapping) else None
+            what = f"{kind}: " if isinstance(kind, str) else ""
+            raise IllegalEvent("game_over", f"{what}the game is over: no event is accepted now")
         self.check_shape(event, state)
         kind = event["type"]
         if kind == STROKE:
