@@ -1084,3 +1084,33 @@ def test_russian_pool_three_players_in_rotation_h2135():
     assert v["scores"] == {"Ann": 0, "Bob": 9, "Cat": 0}
     assert v["at_table"] == "Ann"
     assert v["innings"] == {"Ann": 2, "Bob": 1, "Cat": 1}
+
+
+def test_page_state_example_is_the_new_three_ball_game():
+    """carom.md "State": the printed state is a new three-ball game with the default setup."""
+    printed = {
+        "game": "three_ball_carom",
+        "over": False,
+        "winner": None,
+        "shared": False,
+        "scores": {"P1": 0, "P2": 0},
+        "at_table": "P1",
+        "run": 0,
+        "innings": {"P1": 1, "P2": 0},
+        "next": "opening",
+        "space": None,
+        "space_counts": 0,
+        "events": 0,
+    }
+    state = view("three_ball_carom", [], {})
+    assert {k: state[k] for k in printed} == printed
+
+
+def test_page_setup_example_is_accepted():
+    """carom.md "Setup": the printed setup, Ann leading, 100 up."""
+    state = view("three_ball_carom", [], {"players": ["Ann", "Bob"], "leads": "Ann", "target": 100})
+    assert (state["at_table"], state["target"], state["innings"]) == (
+        "Ann",
+        100,
+        {"Ann": 1, "Bob": 0},
+    )
