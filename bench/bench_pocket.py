@@ -2,7 +2,7 @@
 
 Run from the repository root: ``.venv/bin/python bench/bench_pocket.py``.
 
-For each of the nine games of specs/pocket.md:
+For each of the nine games of the pocket scoring language:
 
 * events/second replaying random legal games (``rules.pocket.simulate``, long games:
   low skill, up to 1,000 events each), validation included;

@@ -1,5 +1,5 @@
 """The bagatelle family: games in which a turn is a fixed allotment of balls played one after
-another at cups, holes, arches or receptacles that carry values (specs/bagatelle.md).
+another at cups, holes, arches or receptacles that carry values (the bagatelle scoring language).
 
 Eighteen games, all run by one state machine, :class:`RoundOfBalls`, built on the core
 pieces: the seating and rotation (:class:`~rules.core.Seating`: individuals in rotation,
@@ -65,7 +65,7 @@ from rules.core import (
     validate_setup,
 )
 from rules.registry import register
-from rules.simulate import register_simulator
+from rules.simulators import register_simulator
 
 __all__ = [
     "GAMES",
@@ -91,7 +91,7 @@ BALL, COUNT, NONE = "ball", "count", "none"
 
 @dataclass(frozen=True)
 class Rules:
-    """One game of the family as parameters (specs/bagatelle.md, the game's section).
+    """One game of the family as parameters (the bagatelle scoring language, the game's section).
 
     ``balls``: balls (shots, spins, weights) a seat plays in a round (None: no allotment,
     Parepa). ``alternate``: a turn is one ball and the seats alternate until each has
@@ -434,7 +434,7 @@ STATISTICS: tuple[Stat, ...] = (
 
 
 class RoundOfBalls(Game[BState]):
-    """The machinery every game of the family shares (specs/bagatelle.md §1): the
+    """The machinery every game of the family shares (the bagatelle scoring language §1): the
     allotment, rounds and turns on the core seating, the table, the end of the game, ties
     and play-offs, the view, the outcome and the statistics.
 
@@ -597,7 +597,7 @@ class RoundOfBalls(Game[BState]):
                 raise InvalidEvent("bad_setup", "at least one of target and rounds is needed", -1)
 
     def initial(self, setup: Mapping[str, Any] | None) -> BState:
-        """The state before the first event (specs/bagatelle.md §1.6)."""
+        """The state before the first event (the bagatelle scoring language §1.6)."""
         cfg, seats = self.config(setup)
         n = len(cfg.names)
         table, cups, extra = self.fresh_table(cfg)
@@ -824,7 +824,7 @@ class RoundOfBalls(Game[BState]):
         return state.seats.balls_left
 
     def view(self, state: BState) -> dict[str, Any]:
-        """The public state (specs/bagatelle.md §1.6)."""
+        """The public state (the bagatelle scoring language §1.6)."""
         cfg = state.cfg
         names = cfg.names
         over = state.next == NONE

@@ -59,7 +59,7 @@ from rules.core import (
     validate_setup,
 )
 from rules.registry import register
-from rules.simulate import register_simulator
+from rules.simulators import register_simulator
 
 __all__ = [
     "BOUILLOTTE",

@@ -1,4 +1,4 @@
-"""The pocket family: nine pool games of the 1908 Brunswick handbook (specs/pocket.md).
+"""The pocket family: nine pool games of the 1908 Brunswick handbook (the pocket scoring language).
 
 Every game is played on a six-pocket table and entered stroke by stroke. Line numbers
 (``H 944``) are those of the source, the *Hand Book of Rules of Billiards* (Brunswick-Balke-
@@ -60,7 +60,7 @@ from rules.core import (
     validate_setup,
 )
 from rules.registry import register
-from rules.simulate import register_simulator
+from rules.simulators import register_simulator
 
 __all__ = [
     "GAMES",
@@ -369,7 +369,7 @@ def _no_duplicates(balls: Sequence[Any], where: str) -> None:
 
 @dataclass(frozen=True)
 class NumberedRules:
-    """One numbered-ball game as parameters (specs/pocket.md, "The numbered-ball games").
+    """One numbered-ball game as parameters (the pocket scoring language, "The numbered-ball games").
 
     ``face_value``: a counted ball scores its number (else 1). ``forfeit``: points off for
     a forfeit stroke (and ``out_of_turn``). ``failed_opening``/``match_failed_opening``:
@@ -951,7 +951,7 @@ class NumberedPool(PocketGame):
         return winner, None
 
     def view(self, state: NState) -> dict[str, Any]:
-        """The public state (specs/pocket.md "State")."""
+        """The public state (the pocket scoring language "State")."""
         players = state.players
         winner, loser = self.result(state)
         v: dict[str, Any] = {
@@ -1509,7 +1509,7 @@ class BBCPool(PocketGame):
         return lines
 
     def view(self, state: BState) -> dict[str, Any]:
-        """The public state (specs/pocket.md "State")."""
+        """The public state (the pocket scoring language "State")."""
         sides = state.seats.parties
         over = state.over
         return {
@@ -1739,7 +1739,7 @@ class GolfPool(PocketGame):
         return lines
 
     def view(self, state: GState) -> dict[str, Any]:
-        """The public state (specs/pocket.md "State")."""
+        """The public state (the pocket scoring language "State")."""
         over = state.hole > 6
         seats = state.seats
         parties = seats.parties
@@ -2210,7 +2210,7 @@ class TwoBallPool(LifePool):
         return state.next, state.plays_with, state.owners, False
 
     def view(self, state: TState) -> dict[str, Any]:
-        """The public state (specs/pocket.md "State")."""
+        """The public state (the pocket scoring language "State")."""
         players = state.players
         over = state.seats.out.count(False) <= 1
         winner, scores, pool = self._finish(players, state.lives, state.bal, state.pool, False)
@@ -2560,7 +2560,7 @@ class ColourBallPool(LifePool):
         return state.table, state.on, False
 
     def _settle(self, state: CState) -> CState:
-        """Settle ``on`` for the player at the table (specs/pocket.md)."""
+        """Settle ``on`` for the player at the table (the pocket scoring language)."""
         seats = state.seats
         if seats.out.count(False) <= 2 and self._over(state)[0]:
             return state
@@ -2579,7 +2579,7 @@ class ColourBallPool(LifePool):
         return state._replace(on=-1)
 
     def view(self, state: CState) -> dict[str, Any]:
-        """The public state (specs/pocket.md "State")."""
+        """The public state (the pocket scoring language "State")."""
         players = state.players
         over, shared = self._over(state)
         winner, scores, pool = self._finish(players, state.lives, state.bal, state.pool, shared)

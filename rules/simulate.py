@@ -3,7 +3,8 @@
 A seeded random referee: each event is one a club player might make from the position
 really on the table, so every generated game is one the engine accepts.
 :func:`simulate_game` plays any registered game: each family registers its event
-generator with :func:`register_simulator` (bar billiards, carom and ledger are here); a
+generator with :func:`register_simulator` (bar billiards is here; the others in their
+family modules); a
 game that has not reached its end after ``max_events`` gets the family's closing event
 (``time_up`` where the game has one).
 
@@ -23,13 +24,13 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .bar_billiards import BBState
-from .carom import CaromGame
 from .core import Game, RuleError, Timeline
 from .registry import get
+from .simulators import SIMULATORS, register_simulator
 
 HOLES = (10, 20, 20, 30, 30, 50, 50, 100, 200)
 HOLE_WEIGHTS = (5, 4, 4, 3, 3, 3, 3, 2, 1)
@@ -43,23 +44,6 @@ __all__ = [
     "simulate_frame",
     "simulate_game",
 ]
-
-#: An event generator: (game, state, rng, events so far) -> the next event.
-Simulator = Callable[[Game[Any], Any, random.Random, int], dict[str, Any]]
-
-#: family -> its event generator (see :func:`register_simulator`).
-SIMULATORS: dict[str, Simulator] = {}
-
-
-def register_simulator(family: str) -> Callable[[Simulator], Simulator]:
-    """Decorator: ``fn(game, state, rng, n)`` makes a plausible next event for a game of
-    ``family`` (``n`` events already played); :func:`simulate_game` uses it."""
-
-    def deco(fn: Simulator) -> Simulator:
-        SIMULATORS[family] = fn
-        return fn
-
-    return deco
 
 
 def plausible_event(
@@ -177,48 +161,3 @@ def simulate_game(
 @register_simulator("bar_billiards")
 def _bar_billiards(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
     return plausible_event(rng, state, bar_now=n >= 80)
-
-
-@register_simulator("carom")
-def _carom(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
-    """A stroke: a three-cushion count about one time in three, else a near miss, a
-    clean miss now and then, the odd foul."""
-    need = game.rules.cushions if isinstance(game, CaromGame) else 0
-    first = "red" if state.next == "opening" else rng.choice(("red", "white"))
-    other = "white" if first == "red" else "red"
-    roll = rng.random()
-    if roll < 0.35:
-        contacts = ["cushion"] * rng.randint(0, need) + [first]
-        contacts += ["cushion"] * max(0, need + 1 - contacts.count("cushion")) + [other]
-    elif roll < 0.9:
-        contacts = [first] + ["cushion"] * rng.randint(0, need + 1)
-    else:
-        contacts = ["cushion"] * rng.randint(0, 2)
-    event: dict[str, Any] = {"type": "stroke", "contacts": contacts}
-    if rng.random() < 0.02:
-        event["fouls"] = [rng.choice(("push", "double_hit", "touched_ball"))]
-    return event
-
-
-_COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
-
-
-@register_simulator("ledger")
-def _ledger(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
-    """A snooker-type stroke: the ball on potted about half the time, else missed or
-    touched without a pot, the odd in-off."""
-    on = state.on
-    ball = rng.choice(_COLOURS[-3:] if rng.random() < 0.6 else _COLOURS) if on == "colour" else on
-    if on == "colour" and ball not in state.colours:
-        ball = state.colours[-1]
-    event: dict[str, Any] = {"type": "stroke", "first_hit": ball}
-    if on == "colour":
-        event["aim"] = ball
-    roll = rng.random()
-    if roll < 0.5:
-        event["pots"] = [ball]
-    elif roll < 0.55:
-        event["pots"] = ["white"]
-    elif roll < 0.6:
-        event = {"type": "stroke", "first_hit": None} if on != "colour" else event
-    return event

@@ -1,6 +1,6 @@
 """The target family: twelve pool games where a player aims at an exact total, pins or corks.
 
-specs/target.md is the contract; the source is the Brunswick-Balke-Collender *Hand Book
+the target scoring language is the contract; the source is the Brunswick-Balke-Collender *Hand Book
 of Rules of Billiards* (1908), cited **H** with its line numbers. Every game is for any
 number of players in a fixed rotation; each races to a number that must be hit exactly (or
 to a set of pins), and the stroke that goes too far *bursts* him. ``docs/games/<id>.md``
@@ -133,7 +133,7 @@ def _fouls(*pairs: tuple[str, str], common: tuple[str, ...] = ()) -> tuple[Foul,
 
 @dataclass(frozen=True)
 class TargetRules:
-    """One game of the family as parameters (specs/target.md, the games table).
+    """One game of the family as parameters (the target scoring language, the games table).
 
     ``balls``: the object balls (names used in every list; ``()`` for Parisian);
     ``pocket``: a pocket game (``pots``, ``off_table``); ``pins`` and ``pin_by`` (the
@@ -294,7 +294,7 @@ BOTTLE_POOL = TargetRules(
 PARISIAN = TargetRules(
     id="parisian_31_pool",
     name="Pool for 31 on the Parisian board",
-    aliases=("parisian_pool", "la_barraque_31"),
+    aliases=("parisian_31", "la_barraque_31"),
     lines="1851-1865 (board 1875-1887)",
     summary="cup numbers added; exactly 31; burst: buy back in or out",
     fouls=(),
@@ -929,7 +929,7 @@ def _pin_field(rules: TargetRules, name: str, doc: str) -> Field:
 
 
 class TargetGame(Game[TargetState]):
-    """A game of specs/target.md, run from a :class:`TargetRules` config.
+    """A game of the target scoring language, run from a :class:`TargetRules` config.
 
     :meth:`judge` is the hook each game overrides: what one stroke does. Everything else
     (validation, rotation, out of turn, proclaim, privilege, retire, the end, payments)
@@ -1817,7 +1817,7 @@ class TargetGame(Game[TargetState]):
     # -- output ----------------------------------------------------------------
 
     def view(self, state: TargetState) -> dict[str, Any]:
-        """The public state (specs/target.md "State")."""
+        """The public state (the target scoring language "State")."""
         s = state
         names = s.players
         over = s.over
@@ -2770,7 +2770,7 @@ _MAKERS: dict[str, Callable[[TargetGame, random.Random, TargetState, bool], dict
 }
 
 
-from rules.simulate import register_simulator  # noqa: E402 - the games exist first
+from rules.simulators import register_simulator  # noqa: E402 - the games exist first
 
 
 @register_simulator("target")

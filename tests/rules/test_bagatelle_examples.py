@@ -1,4 +1,4 @@
-"""The bagatelle family: every worked example the page (specs/bagatelle.md) or the books
+"""The bagatelle family: every worked example the page (the bagatelle scoring language) or the books
 print, as a named test. "S000" is The Rules of Bagatelle (Masters Traditional Games), "H" the
 1908 handbook (Modern Billiards); numbers are the books' lines."""
 
@@ -30,7 +30,7 @@ BLACK_TO_9 = ball(1, first_hit="black", others=[{"ball": "black", "to": 9}])
 
 
 def test_page_initial_state_is_printed_victorian_state():
-    # specs/bagatelle.md 1.6 prints the state of a Victorian game before the first ball
+    # the bagatelle scoring language 1.6 prints the state of a Victorian game before the first ball
     assert play("victorian_bagatelle", []) == {
         "game": "victorian_bagatelle",
         "over": False,

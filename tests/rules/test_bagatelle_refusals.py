@@ -1,4 +1,4 @@
-"""The bagatelle family: every refusal specs/bagatelle.md 1.5 lists (and the sections'
+"""The bagatelle family: every refusal the bagatelle scoring language 1.5 lists (and the sections'
 own), each with its code AND the index of the event, the state left as it was."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The pocket family (specs/pocket.md): every worked example the page or the book prints.
+"""The pocket family (the pocket scoring language): every worked example the page or the book prints.
 
-Line numbers are those of the 1908 Brunswick handbook (seeds/billiards-handbook-1908.txt).
+Line numbers are those of the 1908 Brunswick handbook (The Billiard Handbook (1908)).
 Each expected value is worked out by hand in the test's comments.
 """
 

@@ -1,4 +1,4 @@
-"""The pocket family (specs/pocket.md "Refused input"): every refusal the page lists, with
+"""The pocket family (the pocket scoring language "Refused input"): every refusal the page lists, with
 its code at its own index, the state left as it was; and the refused setups (index -1)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The target family: every worked example of specs/target.md and of the 1908 handbook
+"""The target family: every worked example of the target scoring language and of the 1908 handbook
 (cited H + line), and the page's rules game by game, as named tests.
 
 Expected values are worked out by hand from the page and the book, in the comments.

@@ -1,4 +1,4 @@
-"""The target family's refusals (specs/target.md "Refused input"): each with its code, at
+"""The target family's refusals (the target scoring language "Refused input"): each with its code, at
 its own index, the state unchanged; the checks in the table's order; bad setups at -1;
 the command line's exit status 2."""
 
