@@ -24,7 +24,7 @@ from frames.models import Frame, Match, Side
 from frames.pad import events
 from leagues import publishing
 from leagues.models import Fixture, League, Registration
-from rules.simulate import simulate_frame
+from rules.simulate import simulate_game
 
 DEVICE = "demo-loader"
 
@@ -96,7 +96,7 @@ def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int 
     clock = start + timedelta(minutes=10)
     frames = Frame.objects.filter(match=match, status=Frame.Status.SCHEDULED).order_by("order")
     for index, frame in enumerate(frames):
-        shots = simulate_frame(frame.setup, seed=seed * 10 + frame.number)
+        shots = simulate_game(frame.game_id, frame.setup, seed=seed * 10 + frame.number)
         if frames_to_finish is not None and index > frames_to_finish:
             break
         if frames_to_finish is not None and index == frames_to_finish:
