@@ -182,7 +182,7 @@ GOOD: dict[str, list[Any]] = {
 
 
 @pytest.mark.parametrize("with_state", [False, True])
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1200, deadline=None)
 @given(data=st.data())
 def test_the_fast_path_never_accepts_what_the_generic_checks_refuse(data, with_state):
     kind = data.draw(st.sampled_from(["all", "all", "all", "bare"]))
