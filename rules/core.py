@@ -488,10 +488,248 @@ def _uses_choices_from(f: Field) -> bool:
     )
 
 
+# Fast path. ``validate_event`` first asks a predicate compiled once per game and event
+# type: True means the generic checks below would accept the event (no error, no choice
+# set to resolve), so it returns at once. Anything else (False) runs the generic checks,
+# which give every answer: codes, messages and order are theirs alone. A predicate may
+# therefore be stricter than the generic checks (it only costs time), never looser.
+
+_Pred = Callable[[Any], bool]
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _is_bool(value: Any) -> bool:
+    return value is True or value is False
+
+
+def _is_str(value: Any) -> bool:
+    return type(value) is str
+
+
+def _is_number(value: Any) -> bool:
+    t = type(value)
+    return t is int or (t is float and math.isfinite(value))
+
+
+def _is_list(value: Any) -> bool:
+    return type(value) is list or type(value) is tuple
+
+
+def _is_object(value: Any) -> bool:
+    return type(value) is dict
+
+
+_FAST_TYPES: dict[str, _Pred] = {
+    "int": _is_int,
+    "bool": _is_bool,
+    "str": _is_str,
+    "number": _is_number,
+    "list": _is_list,
+    "object": _is_object,
+}
+
+
+def _null_ok(f: Field) -> bool:
+    return f.nullable or (not f.required and f.default is None)
+
+
+def _fast_field(f: Field, fouls: frozenset[str], dynamic: bool) -> _Pred:
+    """A predicate for one field's (present) value: True only if ``_check_value`` would
+    accept it without resolving a choice set. ``dynamic``: choice sets are checked (an
+    event validated with a state), so a value under ``choices_from`` is left to the
+    generic checks."""
+    null_ok = _null_ok(f)
+    bounded = f.minimum is not None or f.maximum is not None
+    if dynamic and f.choices_from is not None:
+        return (lambda v: v is None) if null_ok else _never
+    if f.type == "union":
+        if f.choices is not None or bounded:
+            return _never
+        variants = tuple((_FAST_TYPES[v.type], _fast_field(v, fouls, dynamic)) for v in f.variants)
+
+        def union(v: Any) -> bool:
+            if v is None:
+                return null_ok
+            for is_type, check in variants:
+                if is_type(v):
+                    return check(v)
+            return False
+
+        return union
+    if f.type in ("list", "object"):
+        if f.choices is not None or bounded:
+            return _never
+        if f.type == "list":
+            return _fast_list(f, null_ok, fouls, dynamic)
+        return _fast_object(f, null_ok, fouls, dynamic)
+    return _fast_scalar(f, null_ok, fouls)
+
+
+def _fast_scalar(f: Field, null_ok: bool, fouls: frozenset[str]) -> _Pred:
+    kind = f.type
+    is_type = _FAST_TYPES[kind]
+    if (f.minimum is not None or f.maximum is not None) and kind not in ("int", "number"):
+        return _never
+    lo, hi = f.minimum, f.maximum
+    allowed: frozenset[Any] | None = None
+    pairs = False
+    if f.choices == FOULS:
+        allowed = fouls  # the generic check is a plain membership test too
+    elif f.choices is not None:
+        if kind == "number":  # an int choice admits only an int, a float only a float
+            allowed = frozenset((type(c), c) for c in f.choices if type(c) in (int, float))
+            pairs = True
+        else:
+            exact = {"int": int, "bool": bool, "str": str}[kind]
+            allowed = frozenset(c for c in f.choices if type(c) is exact)
+    if allowed is not None and lo is None and hi is None and not pairs:
+        if kind == "str":
+            choices = allowed
+
+            def str_in(v: Any) -> bool:
+                if type(v) is str:
+                    return v in choices
+                return v is None and null_ok
+
+            return str_in
+
+        def typed_in(v: Any) -> bool:
+            if v is None:
+                return null_ok
+            return is_type(v) and v in allowed
+
+        return typed_in
+    if allowed is None and lo is None and hi is None:
+        if null_ok:
+            return lambda v: v is None or is_type(v)
+        return is_type
+
+    def scalar(v: Any) -> bool:
+        if v is None:
+            return null_ok
+        if not is_type(v):
+            return False
+        if allowed is not None and ((type(v), v) if pairs else v) not in allowed:
+            return False
+        if lo is not None and v < lo:
+            return False
+        return hi is None or v <= hi
+
+    return scalar
+
+
+def _fast_list(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) -> _Pred:
+    if f.item is None:
+        return lambda v: (v is None and null_ok) or _is_list(v)
+    item = f.item
+    plain_str = (
+        item.type == "str"
+        and item.choices is not None
+        and item.minimum is None
+        and item.maximum is None
+        and not (dynamic and item.choices_from is not None)
+    )
+    if plain_str:  # the usual list: foul codes, balls, contacts
+        if item.choices == FOULS:
+            choices: frozenset[Any] = fouls
+        else:
+            assert isinstance(item.choices, tuple)
+            choices = frozenset(c for c in item.choices if type(c) is str)
+        item_null = _null_ok(item)
+
+        def str_list(v: Any) -> bool:
+            t = type(v)
+            if t is not list and t is not tuple:
+                return v is None and null_ok
+            for el in v:
+                if type(el) is str and el in choices:
+                    continue
+                if el is None and item_null:
+                    continue
+                return False
+            return True
+
+        return str_list
+    check = _fast_field(item, fouls, dynamic)
+
+    def items(v: Any) -> bool:
+        t = type(v)
+        if t is not list and t is not tuple:
+            return v is None and null_ok
+        for el in v:
+            if not check(el):
+                return False
+        return True
+
+    return items
+
+
+def _fast_object(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) -> _Pred:
+    if f.fields:
+        names = frozenset(sub.name for sub in f.fields)
+        plan = tuple((sub.name, sub.required, _fast_field(sub, fouls, dynamic)) for sub in f.fields)
+
+        def fixed(v: Any) -> bool:
+            if type(v) is not dict:
+                return v is None and null_ok
+            if not names.issuperset(v):
+                return False
+            for name, required, check in plan:
+                if name in v:
+                    if not check(v[name]):
+                        return False
+                elif required:
+                    return False
+            return True
+
+        return fixed
+    if f.item is not None:
+        check = _fast_field(f.item, fouls, dynamic)
+
+        def free(v: Any) -> bool:
+            if type(v) is not dict:
+                return v is None and null_ok
+            for key, element in v.items():
+                if type(key) is not str or not check(element):
+                    return False
+            return True
+
+        return free
+    return lambda v: (v is None and null_ok) or type(v) is dict
+
+
+def _fast_event(e: EventType, fouls: frozenset[str], dynamic: bool) -> _Pred:
+    """A predicate for a whole event of type ``e`` (a dict whose ``type`` is ``e.type``)."""
+    names = frozenset(f.name for f in e.fields) | {"type"}
+    plan = tuple((f.name, f.required, _fast_field(f, fouls, dynamic)) for f in e.fields)
+    if not plan:
+        return names.issuperset
+
+    def event_ok(event: Any) -> bool:
+        if not names.issuperset(event):
+            return False
+        for name, required, check in plan:
+            if name in event:
+                if not check(event[name]):
+                    return False
+            elif required:
+                return False
+        return True
+
+    return event_ok
+
+
 class _Index:
     """Per-game lookup tables for validation (built once, on first use)."""
 
-    __slots__ = ("dynamic", "events", "fouls", "names", "setup_dynamic")
+    __slots__ = ("dynamic", "events", "fast", "fast_state", "fouls", "names", "setup_dynamic")
 
     def __init__(self, game: Any) -> None:
         self.events: dict[str, EventType] = {e.type: e for e in game.events}
@@ -504,6 +742,14 @@ class _Index:
             e.type for e in game.events if any(_uses_choices_from(f) for f in e.fields)
         )
         self.setup_dynamic: bool = any(_uses_choices_from(f) for f in game.options)
+        #: event type -> its fast-path predicate, without a state and with one
+        self.fast: dict[str, _Pred] = {
+            e.type: _fast_event(e, self.fouls, False) for e in self.events.values()
+        }
+        self.fast_state: dict[str, _Pred] = {
+            kind: _fast_event(self.events[kind], self.fouls, True) if kind in self.dynamic else p
+            for kind, p in self.fast.items()
+        }
 
 
 def _index(game: Any) -> _Index:
@@ -545,6 +791,13 @@ def validate_event(game: Any, event: Any, state: Any = None) -> None:
     ...
     rules.core.InvalidEvent: bad_value: player must be one of the players ('P1', 'P2'), not 'Cat'
     """
+    if type(event) is dict:  # the fast path (see _fast_event); False: check in full
+        kind = event.get("type")
+        if type(kind) is str:
+            idx = _index(game)
+            fast = (idx.fast if state is None else idx.fast_state).get(kind)
+            if fast is not None and fast(event):
+                return
     if not isinstance(event, Mapping):
         raise InvalidEvent(
             "unknown_type", f"an event must be a JSON object, not {_json_repr(event)}"
@@ -782,6 +1035,34 @@ class Seating(NamedTuple):
             size = len(self.members[turn])
             if size > 1:
                 partner = _set(partner, turn, (partner[turn] + 1) % size)
+        skips = self.skips
+        if not self.playoff and not any(self.out) and not any(skips) and 0 <= turn < n:
+            # the usual case: everyone plays in seat order, so the next seat is next
+            nxt = turn + 1
+            wrapped = nxt >= n
+            if wrapped:
+                nxt = 0
+            return Seating(
+                self.parties,
+                self.members,
+                self.sides,
+                nxt,
+                partner,
+                _set(self.visits, nxt, self.visits[nxt] + 1),
+                self.out,
+                skips,
+                self.playoff,
+                self.round + 1 if (wrapped or nxt == turn) and partner[nxt] == 0 else self.round,
+                self.balls,
+                self.balls,
+            )
+        return self._advance_in_order(partner)
+
+    def _advance_in_order(self, partner: tuple[int, ...]) -> Seating:
+        """:meth:`advance` in every case (play-offs, knocked-out parties, skips), once
+        ``partner`` has been rotated."""
+        n = len(self.parties)
+        turn = self.turn
         skips = self.skips
         order = self.playoff or tuple(range(n))
         pos = order.index(turn) if turn in order else -1
