@@ -25,6 +25,10 @@ from tests.factories import (
     VenueFactory,
 )
 
+# Helper modules (not test files, imported by the tests after this conftest) whose asserts
+# still deserve pytest's detailed messages.
+pytest.register_assert_rewrite("tests.frames.matchnight_helpers", "tests.frames.pad_helpers")
+
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 

@@ -14,7 +14,7 @@ from frames.models import Frame, FrameEvent, Match, MatchLog
 from frames.pad import events
 from marker.errors import DomainError
 from rules import registry, replay
-from tests.frames.test_events_support import make_frame, make_match, referee_player, shot
+from tests.frames.pad_helpers import make_frame, make_match, referee_player, shot
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from frames.matchnight import signoff
 from frames.models import Frame, Match, MatchLog, Presence
 from leagues.models import Fixture
 
-from .test_match_support import drawn, fixture_of, frames_of, mark, open_match, roster, snapshot
+from .matchnight_helpers import drawn, fixture_of, frames_of, mark, open_match, roster, snapshot
 
 pytestmark = pytest.mark.django_db
 

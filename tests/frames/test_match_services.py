@@ -12,7 +12,7 @@ from leagues import services as league_services
 from leagues.models import Registration
 from tests.factories import PlayerFactory
 
-from .test_match_support import (
+from .matchnight_helpers import (
     NIGHT,
     as_draw,
     captain,

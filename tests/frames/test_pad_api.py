@@ -19,7 +19,7 @@ from frames.pad.serializers import (
     FrameStateSerializer,
     MatchLiveSerializer,
 )
-from tests.frames.test_events_support import body, make_frame, make_match, referee_player, shot
+from tests.frames.pad_helpers import body, make_frame, make_match, referee_player, shot
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from frames.matchnight import signoff
 from frames.models import Frame, FrameEvent, Match, MatchLog
 
-from .test_match_support import NIGHT, drawn, frames_of, later, mark, open_match, refused
+from .matchnight_helpers import NIGHT, drawn, frames_of, later, mark, open_match, refused
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from frames.models import Frame, Match, MatchLog
 from frames.results import tally
 from leagues.models import Fixture
 
-from .test_match_support import (
+from .matchnight_helpers import (
     drawn,
     fixture_of,
     frames_of,

@@ -26,7 +26,7 @@ from frames import engine
 from frames.models import Frame, FrameEvent
 from frames.pad import events
 from rules import RuleError, Timeline, registry
-from tests.frames.test_events_support import make_frame, make_match
+from tests.frames.pad_helpers import make_frame, make_match
 
 pytestmark = pytest.mark.django_db
 
