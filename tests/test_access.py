@@ -1,6 +1,6 @@
 """Walk every URL pattern × every role and prove who may read and write what.
 
-A URL pattern with no rule in tests/access/rules_*.py fails this test: a new page cannot
+A URL pattern with no rule in tests/access/matrix_*.py fails this test: a new page cannot
 ship unprotected. Allowed means the answer is not a denial (403, 401, or a redirect to the
 login page); denied means it is. Posts carry no data, so an allowed post is refused as
 invalid and changes nothing.
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db
 
 def _modules():
     for info in pkgutil.iter_modules(access_pkg.__path__):
-        if info.name.startswith("rules_"):
+        if info.name.startswith("matrix_"):
             yield importlib.import_module(f"tests.access.{info.name}")
 
 
