@@ -27,7 +27,7 @@ from tests.access.base import (
     SECRETARY,
     VICE,
 )
-from tests.conftest import make_league
+from tests.conftest import built_once, make_league
 
 pytestmark = pytest.mark.django_db
 
@@ -64,6 +64,13 @@ def _context():
     return ctx
 
 
+@pytest.fixture(scope="module")
+def ctx(django_db_setup, django_db_blocker):
+    """The league and every module's objects, built once: the walk only reads them, and
+    what its requests write rolls back with each test."""
+    yield from built_once(django_db_blocker, _context)
+
+
 def _client_for(role, ctx) -> Client:
     client = Client()
     users = {
@@ -98,9 +105,8 @@ def test_every_url_pattern_has_an_access_rule():
     assert not stale, f"access rules for URLs that no longer exist: {stale}"
 
 
-def test_every_role_gets_exactly_what_the_matrix_allows():
+def test_every_role_gets_exactly_what_the_matrix_allows(ctx):
     rules, method_checks = _rules()
-    ctx = _context()
     failures = []
     for name, rule in sorted(rules.items()):
         url = reverse(name, kwargs=rule.kwargs(ctx))
@@ -138,8 +144,7 @@ def test_every_role_gets_exactly_what_the_matrix_allows():
     assert not failures, "\n".join(failures)
 
 
-def test_admin_is_for_the_secretary_only():
-    ctx = _context()
+def test_admin_is_for_the_secretary_only(ctx):
     for role in ROLES:
         response = _client_for(role, ctx).get(reverse("admin:index"))
         assert (response.status_code == 200) == (role == SECRETARY), role

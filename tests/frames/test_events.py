@@ -18,6 +18,13 @@ from tests.frames.pad_helpers import make_frame, make_match, referee_player, sho
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 NOW = datetime(2026, 10, 6, 20, 0, tzinfo=UTC)
 BB = registry.get("bar_billiards_4pin")
 

@@ -17,6 +17,12 @@ from .matchnight_helpers import as_draw, drawn, fixture_of, roster, snapshot
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def api(user=None) -> APIClient:
     client = APIClient()
     if user is not None:

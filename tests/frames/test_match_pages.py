@@ -19,6 +19,12 @@ from .matchnight_helpers import drawn, fixture_of, frames_of, mark, open_match, 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def login(client, user):
     client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     return client

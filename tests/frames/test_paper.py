@@ -16,6 +16,12 @@ from .matchnight_helpers import NIGHT, drawn, frames_of, later, mark, open_match
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def add_shot(frame: Frame) -> None:
     FrameEvent.objects.create(
         frame=frame, seq=1, event_id=uuid.uuid4(), payload={"type": "shot"}, created_at=NIGHT

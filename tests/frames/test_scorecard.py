@@ -31,6 +31,12 @@ from .matchnight_helpers import (
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def finish(league, match, scores=None, when=None) -> Match:
     return key_all(league, match, scores, now=when or later(120))
 

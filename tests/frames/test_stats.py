@@ -21,7 +21,6 @@ from frames.stats import record
 from frames.stats import selectors as stats_selectors
 from leagues import services
 from leagues.models import Fixture, PlayerFrameStat
-from tests.conftest import make_league
 from tests.factories import FrameFactory, FramePlayerFactory, MatchFactory
 
 pytestmark = pytest.mark.django_db
@@ -74,9 +73,13 @@ DOUBLES = [
 ]
 
 
+LEAGUE_SIZE = {"teams_per_division": 4, "players_per_team": 4}
+
+
 @pytest.fixture
-def league(db):
-    return make_league(teams_per_division=4, players_per_team=4)
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def roster(team):
