@@ -105,6 +105,7 @@ def test_every_url_pattern_has_an_access_rule():
     assert not stale, f"access rules for URLs that no longer exist: {stale}"
 
 
+@pytest.mark.slow
 def test_every_role_gets_exactly_what_the_matrix_allows(ctx):
     rules, method_checks = _rules()
     failures = []

@@ -16,7 +16,7 @@ from .matchnight_helpers import fixture_of, roster
 
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

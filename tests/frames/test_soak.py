@@ -101,6 +101,7 @@ def soak_frame(league):
     return frame
 
 
+@pytest.mark.slow
 def test_two_flaky_devices_interleave_500_events_nothing_lost_nothing_doubled(
     live_server, league, soak_frame
 ):
