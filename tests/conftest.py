@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import socket
 import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
+from typing import TypeVar
 from urllib.parse import urlparse
 
 import pytest
 from celery.contrib.testing.worker import start_worker
-from django.db import connection
+from django.db import connection, transaction
 from kombu import pools
 
 from leagues import services
@@ -25,7 +28,12 @@ from tests.factories import (
     VenueFactory,
 )
 
+# Helper modules (not test files, imported by the tests after this conftest) whose asserts
+# still deserve pytest's detailed messages.
+pytest.register_assert_rewrite("tests.frames.matchnight_helpers", "tests.frames.pad_helpers")
+
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+T = TypeVar("T")
 
 
 @pytest.fixture(autouse=True)
@@ -94,6 +102,54 @@ def make_league(teams_per_division: int = 4, players_per_team: int = 6) -> Small
 @pytest.fixture
 def league(db) -> SmallLeague:
     return make_league()
+
+
+# A module whose tests only read the league (any write of theirs rolls back with the test)
+# builds it once instead of once a test: it overrides `league` with
+#
+#     @pytest.fixture
+#     def league(league_of_the_module):
+#         return league_of_the_module
+#
+# and may set LEAGUE_SIZE = {"teams_per_division": ..., "players_per_team": ...}.
+# Not for tests on `transactional_db` or `live_server` (their flush would empty the
+# module's transaction), nor threads or real workers (other connections cannot see it).
+
+
+def built_once(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
+    """For a module-scoped fixture (`yield from built_once(django_db_blocker, build)`):
+    `build()` runs in a transaction of the module's own, rolled back when the module's last
+    test is done; each test's `db` transaction is a savepoint inside it."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            built = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+            raise
+    try:
+        yield built
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def league_built_once(request, django_db_setup, django_db_blocker) -> Iterator[SmallLeague]:
+    """The small league built once for the module (sizes from its LEAGUE_SIZE)."""
+    sizes = getattr(request.module, "LEAGUE_SIZE", {})
+    yield from built_once(django_db_blocker, lambda: make_league(**sizes))
+
+
+@pytest.fixture
+def league_of_the_module(league_built_once, db) -> SmallLeague:
+    """The module's league, its rows as built; a deep copy of its objects for each test
+    (as Django does for setUpTestData), so a test changing one in memory changes it for
+    itself only."""
+    return copy.deepcopy(league_built_once)
 
 
 # ------------------------------------------------------------ a real worker on Redis

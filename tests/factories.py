@@ -1,11 +1,12 @@
-"""factory_boy factories for the league."""
+"""factory_boy factories for the league and for match night (matches, frames, who plays)."""
 
 from __future__ import annotations
 
 import factory
 from django.contrib.auth import get_user_model
 
-from leagues.models import Division, League, Player, Registration, Season, Team, Venue
+from frames.models import Frame, FramePlayer, Match
+from leagues.models import Division, Fixture, League, Player, Registration, Season, Team, Venue
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -77,4 +78,49 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
 
     team = factory.SubFactory(TeamFactory)
     season = factory.LazyAttribute(lambda r: r.team.season)
+    player = factory.SubFactory(PlayerFactory)
+
+
+class FixtureFactory(factory.django.DjangoModelFactory):
+    """Two new teams of one division, at the home team's venue."""
+
+    class Meta:
+        model = Fixture
+
+    division = factory.SubFactory(DivisionFactory)
+    season = factory.LazyAttribute(lambda f: f.division.season)
+    round = 1
+    home = factory.SubFactory(TeamFactory, division=factory.SelfAttribute("..division"))
+    away = factory.SubFactory(TeamFactory, division=factory.SelfAttribute("..division"))
+    venue = factory.LazyAttribute(lambda f: f.home.venue)
+
+
+class MatchFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Match
+
+    fixture = factory.SubFactory(FixtureFactory)
+    status = Match.Status.IN_PLAY
+
+
+class FrameFactory(factory.django.DjangoModelFactory):
+    """A scheduled singles frame of bar billiards, played in the order of its number."""
+
+    class Meta:
+        model = Frame
+
+    match = factory.SubFactory(MatchFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    order = factory.LazyAttribute(lambda f: f.number)
+    kind = "singles"
+    game_id = "bar_billiards_4pin"
+
+
+class FramePlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = FramePlayer
+
+    frame = factory.SubFactory(FrameFactory)
+    side = "home"
+    position = 1
     player = factory.SubFactory(PlayerFactory)

@@ -1,6 +1,6 @@
 """Walk every URL pattern × every role and prove who may read and write what.
 
-A URL pattern with no rule in tests/access/rules_*.py fails this test: a new page cannot
+A URL pattern with no rule in tests/access/matrix_*.py fails this test: a new page cannot
 ship unprotected. Allowed means the answer is not a denial (403, 401, or a redirect to the
 login page); denied means it is. Posts carry no data, so an allowed post is refused as
 invalid and changes nothing.
@@ -27,14 +27,14 @@ from tests.access.base import (
     SECRETARY,
     VICE,
 )
-from tests.conftest import make_league
+from tests.conftest import built_once, make_league
 
 pytestmark = pytest.mark.django_db
 
 
 def _modules():
     for info in pkgutil.iter_modules(access_pkg.__path__):
-        if info.name.startswith("rules_"):
+        if info.name.startswith("matrix_"):
             yield importlib.import_module(f"tests.access.{info.name}")
 
 
@@ -62,6 +62,13 @@ def _context():
         if hasattr(module, "setup"):
             module.setup(ctx)
     return ctx
+
+
+@pytest.fixture(scope="module")
+def ctx(django_db_setup, django_db_blocker):
+    """The league and every module's objects, built once: the walk only reads them, and
+    what its requests write rolls back with each test."""
+    yield from built_once(django_db_blocker, _context)
 
 
 def _client_for(role, ctx) -> Client:
@@ -98,9 +105,9 @@ def test_every_url_pattern_has_an_access_rule():
     assert not stale, f"access rules for URLs that no longer exist: {stale}"
 
 
-def test_every_role_gets_exactly_what_the_matrix_allows():
+@pytest.mark.slow
+def test_every_role_gets_exactly_what_the_matrix_allows(ctx):
     rules, method_checks = _rules()
-    ctx = _context()
     failures = []
     for name, rule in sorted(rules.items()):
         url = reverse(name, kwargs=rule.kwargs(ctx))
@@ -138,8 +145,7 @@ def test_every_role_gets_exactly_what_the_matrix_allows():
     assert not failures, "\n".join(failures)
 
 
-def test_admin_is_for_the_secretary_only():
-    ctx = _context()
+def test_admin_is_for_the_secretary_only(ctx):
     for role in ROLES:
         response = _client_for(role, ctx).get(reverse("admin:index"))
         assert (response.status_code == 200) == (role == SECRETARY), role

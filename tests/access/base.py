@@ -1,6 +1,6 @@
 """Vocabulary for the access matrix: roles, and what each URL allows each role.
 
-Each module in tests/access/ named `rules_*.py` exports `ACCESS: dict[url_name, Rule]`
+Each module in tests/access/ named `matrix_*.py` exports `ACCESS: dict[url_name, Rule]`
 and may export `setup(ctx)` to create the objects its URLs need. The walk in
 tests/test_access.py fails for any URL pattern that no module covers, so a new page
 cannot ship without its permissions being written down and proven.

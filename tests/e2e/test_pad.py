@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from frames.models import Frame, FrameEvent
 from rules import Timeline, registry
-from tests.frames.test_events_support import make_frame, make_match, referee_player, shot
+from tests.frames.pad_helpers import make_frame, make_match, referee_player, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -229,6 +229,7 @@ def slot_counts(draws: list[Draw], side: str) -> dict[str, Counter]:
     return slots
 
 
+@pytest.mark.slow
 def test_each_of_six_players_is_equally_likely_in_every_slot():
     trials = 4000
     draws = [draw_match(SIX, [n.lower() for n in SIX], seed) for seed in range(trials)]
@@ -244,6 +245,7 @@ def test_each_of_six_players_is_equally_likely_in_every_slot():
         assert_uniform(pairs, all_pairs, trials, f"{side} frame 7 pairs")
 
 
+@pytest.mark.slow
 def test_five_player_sides_draw_every_slot_and_both_redraws_uniformly():
     trials = 4000
     away = [n.lower() for n in FIVE]

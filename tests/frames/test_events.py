@@ -14,9 +14,16 @@ from frames.models import Frame, FrameEvent, Match, MatchLog
 from frames.pad import events
 from marker.errors import DomainError
 from rules import registry, replay
-from tests.frames.test_events_support import make_frame, make_match, referee_player, shot
+from tests.frames.pad_helpers import make_frame, make_match, referee_player, shot
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
 
 NOW = datetime(2026, 10, 6, 20, 0, tzinfo=UTC)
 BB = registry.get("bar_billiards_4pin")

@@ -12,9 +12,15 @@ from rest_framework.test import APIClient
 from frames.draw import commitment, derive_seed, validate_draw
 from frames.models import Match
 
-from .test_match_support import as_draw, drawn, fixture_of, roster, snapshot
+from .matchnight_helpers import as_draw, drawn, fixture_of, roster, snapshot
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def api(user=None) -> APIClient:

@@ -12,11 +12,11 @@ from frames.matchnight import squads
 from frames.models import Match, MatchLog
 from tests.conftest import make_league
 
-from .test_match_support import fixture_of, roster
+from .matchnight_helpers import fixture_of, roster
 
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

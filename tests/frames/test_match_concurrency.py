@@ -13,7 +13,7 @@ from frames.models import Match, MatchLog
 from leagues.models import Fixture
 from tests.conftest import make_league
 
-from .test_match_support import drawn, key_all, later
+from .matchnight_helpers import drawn, key_all, later
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -14,9 +14,15 @@ from frames.matchnight import signoff
 from frames.models import Frame, Match, MatchLog, Presence
 from leagues.models import Fixture
 
-from .test_match_support import drawn, fixture_of, frames_of, mark, open_match, roster, snapshot
+from .matchnight_helpers import drawn, fixture_of, frames_of, mark, open_match, roster, snapshot
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def login(client, user):

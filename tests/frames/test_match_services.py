@@ -12,7 +12,7 @@ from leagues import services as league_services
 from leagues.models import Registration
 from tests.factories import PlayerFactory
 
-from .test_match_support import (
+from .matchnight_helpers import (
     NIGHT,
     as_draw,
     captain,
@@ -28,6 +28,12 @@ from .test_match_support import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 # --------------------------------------------------------------------------- opening

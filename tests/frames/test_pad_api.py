@@ -19,9 +19,15 @@ from frames.pad.serializers import (
     FrameStateSerializer,
     MatchLiveSerializer,
 )
-from tests.frames.test_events_support import body, make_frame, make_match, referee_player, shot
+from tests.frames.pad_helpers import body, make_frame, make_match, referee_player, shot
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 @pytest.fixture

@@ -11,9 +11,15 @@ from django.urls import reverse
 from frames.matchnight import signoff
 from frames.models import Frame, FrameEvent, Match, MatchLog
 
-from .test_match_support import NIGHT, drawn, frames_of, later, mark, open_match, refused
+from .matchnight_helpers import NIGHT, drawn, frames_of, later, mark, open_match, refused
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def add_shot(frame: Frame) -> None:

@@ -19,7 +19,7 @@ from frames.models import Frame, Match, MatchLog
 from frames.results import tally
 from leagues.models import Fixture
 
-from .test_match_support import (
+from .matchnight_helpers import (
     drawn,
     fixture_of,
     frames_of,
@@ -29,6 +29,12 @@ from .test_match_support import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def finish(league, match, scores=None, when=None) -> Match:

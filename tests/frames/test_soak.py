@@ -23,7 +23,7 @@ from frames.models import Frame, FrameEvent
 from frames.pad.events import frame_rebuild
 from rules import Timeline, registry
 from rules.simulate import plausible_event
-from tests.frames.test_events_support import make_frame, make_match, referee_player
+from tests.frames.pad_helpers import make_frame, make_match, referee_player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -101,6 +101,7 @@ def soak_frame(league):
     return frame
 
 
+@pytest.mark.slow
 def test_two_flaky_devices_interleave_500_events_nothing_lost_nothing_doubled(
     live_server, league, soak_frame
 ):

@@ -26,9 +26,9 @@ from frames import engine
 from frames.models import Frame, FrameEvent
 from frames.pad import events
 from rules import RuleError, Timeline, registry
-from tests.frames.test_events_support import make_frame, make_match
+from tests.frames.pad_helpers import make_frame, make_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 BB = registry.get("bar_billiards_4pin")
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}

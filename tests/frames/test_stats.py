@@ -16,14 +16,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from frames.models import Frame, FramePlayer, Match
+from frames.models import Frame, Match
 from frames.pad.events import frame_confirm, frame_record_event
 from frames.stats import record
 from frames.stats import selectors as stats_selectors
 from leagues import services
 from leagues.models import Fixture, PlayerFrameStat
 from rules import registry
-from tests.conftest import make_league
+from tests.factories import FrameFactory, FramePlayerFactory, MatchFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -75,9 +75,13 @@ DOUBLES = [
 ]
 
 
+LEAGUE_SIZE = {"teams_per_division": 4, "players_per_team": 4}
+
+
 @pytest.fixture
-def league(db):
-    return make_league(teams_per_division=4, players_per_team=4)
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def roster(team):
@@ -86,16 +90,16 @@ def roster(team):
 
 def new_match(league, fixture=None):
     fixture = fixture or Fixture.objects.filter(division=league.premier).order_by("id").first()
-    return Match.objects.create(fixture=fixture, status=Match.Status.IN_PLAY)
+    return MatchFactory(fixture=fixture, status=Match.Status.IN_PLAY)
 
 
 def new_frame(match, number, home_players, away_players, kind="singles"):
-    frame = Frame.objects.create(
+    frame = FrameFactory(
         match=match, number=number, order=number, kind=kind, game_id="bar_billiards_4pin"
     )
     for side, players in (("home", home_players), ("away", away_players)):
         for position, player in enumerate(players, start=1):
-            FramePlayer.objects.create(frame=frame, side=side, position=position, player=player)
+            FramePlayerFactory(frame=frame, side=side, position=position, player=player)
     return frame
 
 

@@ -14,6 +14,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
+@pytest.fixture
 def api():
     return APIClient()
 

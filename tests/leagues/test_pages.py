@@ -11,6 +11,12 @@ from tests.conftest import make_league
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def _pages(lg):
     team = lg.teams[0]
     fixture = Fixture.objects.filter(home=team).first()

@@ -9,14 +9,17 @@ from django.core import mail
 
 from leagues import services, tasks
 from leagues.models import Fixture, SentNotification
-from tests.conftest import make_league
 
 pytestmark = pytest.mark.django_db
 
 
+LEAGUE_SIZE = {"teams_per_division": 4, "players_per_team": 1}
+
+
 @pytest.fixture
-def league(db):
-    return make_league(teams_per_division=4, players_per_team=1)
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def test_captains_of_tomorrows_fixtures_are_reminded_once(league):

@@ -20,6 +20,12 @@ from leagues.scheduling import (
 from marker.errors import DomainError
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def _check(divisions, tables, matches):
     venue_of = {t.id: t.venue for ts in divisions.values() for t in ts}
     for div, teams in divisions.items():

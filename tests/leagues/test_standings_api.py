@@ -12,14 +12,17 @@ from rest_framework.test import APIClient
 
 from leagues import services
 from leagues.models import Fixture, Publication
-from tests.conftest import make_league
 
 pytestmark = pytest.mark.django_db
 
 
+LEAGUE_SIZE = {"teams_per_division": 4, "players_per_team": 1}
+
+
 @pytest.fixture
-def league(db):
-    return make_league(teams_per_division=4, players_per_team=1)
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def api(user=None) -> APIClient:

@@ -8,6 +8,7 @@ from typing import Any
 
 from frames.models import Frame, FramePlayer, Match
 from leagues.models import Fixture
+from tests.factories import FixtureFactory, FrameFactory, FramePlayerFactory, MatchFactory
 
 BB = "bar_billiards_4pin"
 
@@ -18,7 +19,7 @@ def make_match(league, *, home: int = 1, away: int = 0) -> Match:
     home_team, away_team = league.teams[home], league.teams[away]
     fixture = Fixture.objects.filter(home=home_team, away=away_team, match__isnull=True).first()
     if fixture is None:
-        fixture = Fixture.objects.create(
+        fixture = FixtureFactory(
             season=league.season,
             division=league.second,
             round=90 + Fixture.objects.count(),
@@ -26,7 +27,7 @@ def make_match(league, *, home: int = 1, away: int = 0) -> Match:
             away=away_team,
             venue=home_team.venue,
         )
-    return Match.objects.create(fixture=fixture, status=Match.Status.IN_PLAY)
+    return MatchFactory(fixture=fixture, status=Match.Status.IN_PLAY)
 
 
 def team_players(team, count: int) -> list:
@@ -43,7 +44,7 @@ def make_frame(
     setup: dict | None = None,
 ) -> Frame:
     """A scheduled frame with one player a side (two in doubles), named in order."""
-    frame = Frame.objects.create(
+    frame = FrameFactory(
         match=match,
         number=number,
         order=number,
@@ -62,7 +63,7 @@ def make_frame(
             if p.pk not in taken and (referee is None or p.pk != referee.pk)
         ]
         for position, player in enumerate(candidates[:per_side], start=1):
-            FramePlayer.objects.create(frame=frame, side=side, position=position, player=player)
+            FramePlayerFactory(frame=frame, side=side, position=position, player=player)
     return frame
 
 

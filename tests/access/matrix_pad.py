@@ -3,7 +3,7 @@ frame's referee (PLAYER here), a captain or vice-captain of either team, the sec
 
 from __future__ import annotations
 
-from tests.frames.test_events_support import make_frame, make_match, referee_player
+from tests.frames.pad_helpers import make_frame, make_match, referee_player
 
 from .base import ANON, EVERYONE, NOBODY, OUTSIDER, Rule
 
