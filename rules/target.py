@@ -75,7 +75,7 @@ from rules.core import (
     validate_event,
     validate_setup,
 )
-from rules.registry import register
+from rules.registry import get, register
 
 __all__ = [
     "GAMES",
@@ -2579,8 +2579,6 @@ def simulate(
     >>> 0 < len(events) <= 50 and sorted(setup) == ["players", "private"]
     True
     """
-    from rules.registry import get
-
     g = get(game) if isinstance(game, str) else game
     assert isinstance(g, TargetGame)
     names = [f"P{k}" for k in range(1, players + 1)]
