@@ -27,6 +27,7 @@ events/s or more.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import platform
 import random
@@ -66,7 +67,13 @@ def league_setup(game: Game[Any]) -> dict[str, Any] | None:
     try:
         return game.setup_for({"home": ["Ann"], "away": ["Bob"]})
     except (RuleError, ValueError, TypeError):
-        return None
+        pass
+    if any(option["required"] for option in game.describe()["setup"]):
+        # what only the table can tell (the cards dealt): the family's generator deals it
+        family = importlib.import_module(type(game).__module__)
+        setup, _ = family.simulate(game, random.Random(0), 10)
+        return dict(setup)
+    return None
 
 
 def replay_games(
