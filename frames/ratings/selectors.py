@@ -38,7 +38,7 @@ from leagues.models import Division, Fixture, League, Player, PlayerFrameStat, R
 from rules import registry
 from rules.core import RuleError
 
-from .services import DEFAULT_PROVISIONAL, counted_frames, last_changes, model, played_on_expr
+from .services import DEFAULT_PROVISIONAL, counted_frames, last_states, model, played_on_expr
 
 #: Reasons a player page mentions ("ratings updated after a correction on …").
 NOTED = (RatingRun.Reason.CORRECTION, RatingRun.Reason.SETTLEMENT, RatingRun.Reason.ERASURE)
@@ -254,9 +254,8 @@ def ratings_before(game_id: str, player_ids: Iterable[int], day: date | None) ->
     ids = list(set(player_ids))
     if day is None:
         rows = Rating.objects.filter(game_id=game_id, player_id__in=ids)
-    else:
-        rows = last_changes(game_id, day).filter(player_id__in=ids)
-    return {pid: (mu, sigma) for pid, mu, sigma in rows.values_list("player_id", "mu", "sigma")}
+        return {pid: (mu, sigma) for pid, mu, sigma in rows.values_list("player_id", "mu", "sigma")}
+    return {pid: (mu, sigma) for pid, mu, sigma, *_ in last_states(game_id, day, ids)}
 
 
 def _chance(rater, states: Mapping[int, Any], home: list[int], away: list[int]) -> float:

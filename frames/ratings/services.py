@@ -27,9 +27,12 @@ rated yet).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from statistics import NormalDist
+from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import (
@@ -40,7 +43,6 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Value,
 )
 from django.db.models.functions import Coalesce, TruncDate
@@ -132,10 +134,15 @@ def rated_frames(game_id: str, since: date | None = None) -> list[RatedFrame]:
         "away_score",
     ):
         by_id[row[0]] = RatedFrame(*row)
-    players = FramePlayer.objects.filter(frame__in=frames.values("pk")).order_by(
-        "frame_id", "side", "position"
+    players = FramePlayer.objects.filter(
+        frame__game_id=game_id,
+        frame__status=Frame.Status.COMPLETE,
+        frame__match__status=Match.Status.CONFIRMED,
     )
-    for frame_id, side, player_id in players.values_list("frame_id", "side", "player_id"):
+    if since is not None:
+        players = players.filter(frame__pk__in=list(by_id))
+    rows = sorted(players.values_list("frame_id", "side", "position", "player_id"))
+    for frame_id, side, _position, player_id in rows:
         rated = by_id.get(frame_id)
         if rated is not None:
             (rated.home if side == Side.HOME else rated.away).append(player_id)
@@ -151,6 +158,28 @@ class State:
     sigma: float
     frames: int = 0
     last_played_on: date | None = None
+    #: OpenSkill's rating object for (mu, sigma), kept between frames (making one costs
+    #: a UUID).
+    rating: PlackettLuceRating | None = None
+
+    def openskill(self) -> PlackettLuceRating:
+        if self.rating is None or self.rating.mu != self.mu or self.rating.sigma != self.sigma:
+            self.rating = PlackettLuceRating(self.mu, self.sigma)
+        return self.rating
+
+
+_NORMAL = NormalDist()
+
+
+def win_chance(
+    rater: PlackettLuce, home: list[PlackettLuceRating], away: list[PlackettLuceRating]
+) -> float:
+    """The home side's chance of winning: OpenSkill's `predict_win` for two teams
+    (Φ((μa − μb) / √(2β² + σa² + σb²)), team μ and σ² the sums of their players'),
+    without its argument checks (a test holds it to `predict_win`)."""
+    mu = sum(r.mu for r in home) - sum(r.mu for r in away)
+    var = sum(r.sigma * r.sigma for r in home) + sum(r.sigma * r.sigma for r in away)
+    return _NORMAL.cdf(mu / math.sqrt(2 * rater.beta**2 + var))
 
 
 def _scores(frame: RatedFrame) -> list[float] | None:
@@ -197,9 +226,10 @@ def rate_frame(
             state = states.get(player_id)
             if state is None:
                 state = states[player_id] = State(rater.mu, rater.sigma)
-            team.append(PlackettLuceRating(state.mu, state.sigma))
+            team.append(state.openskill())
         teams.append(team)
-    chances = rater.predict_win(teams)
+    home_chance = win_chance(rater, teams[0], teams[1])
+    chances = (home_chance, 1 - home_chance)
     scores = _scores(frame)
     if scores is not None:
         new = rater.rate(teams, scores=scores)
@@ -212,7 +242,7 @@ def rate_frame(
         for player_id, rating in zip(ids, team, strict=True):
             state = states[player_id]
             delta = rating.mu - state.mu
-            state.mu, state.sigma = rating.mu, rating.sigma
+            state.mu, state.sigma, state.rating = rating.mu, rating.sigma, rating
             state.frames += 1
             state.last_played_on = frame.played_on
             out.append((player_id, str(side), state, delta, chance))
@@ -221,52 +251,75 @@ def rate_frame(
 
 def replay(
     frames: Iterable[RatedFrame], states: dict[int, State], game_id: str, first_seq: int
-) -> list[RatingChange]:
-    """Rate the frames in order from `states` (updated in place); the changes to store."""
+) -> list[tuple]:
+    """Rate the frames in order from `states` (updated in place); the changes to store,
+    as rows in the order of `CHANGE_COLUMNS` (plain tuples: a recompute makes 100,000)."""
     rater = model()
-    changes = []
+    rows: list[tuple] = []
     seq = first_seq
     for frame in frames:
         rated = rate_frame(rater, frame, states)
         if rated is None:
             continue
         for player_id, side, state, delta, chance in rated:
-            changes.append(
-                RatingChange(
-                    player_id=player_id,
-                    frame_id=frame.frame_id,
-                    fixture_id=frame.fixture_id,
-                    league_id=frame.league_id,
-                    game_id=game_id,
-                    seq=seq,
-                    played_on=frame.played_on,
-                    side=side,
-                    mu=state.mu,
-                    sigma=state.sigma,
-                    ordinal=state.mu - 3 * state.sigma,
-                    delta=delta,
-                    expected=chance,
-                    frames=state.frames,
-                    winner=frame.winner,
-                    shared=frame.shared,
-                    home_score=frame.home_score,
-                    away_score=frame.away_score,
+            rows.append(
+                (
+                    player_id,
+                    frame.frame_id,
+                    frame.fixture_id,
+                    frame.league_id,
+                    game_id,
+                    seq,
+                    frame.played_on,
+                    side,
+                    state.mu,
+                    state.sigma,
+                    state.mu - 3 * state.sigma,
+                    delta,
+                    chance,
+                    state.frames,
+                    frame.winner,
+                    frame.shared,
+                    frame.home_score,
+                    frame.away_score,
                 )
             )
         seq += 1
-    return changes
+    return rows
 
 
-def last_changes(game_id: str, before: date) -> QuerySet[RatingChange]:
-    """Each player's last change of the game before a day (one query, by index)."""
-    last = (
-        RatingChange.objects.filter(
-            game_id=game_id, player_id=OuterRef("player_id"), played_on__lt=before
-        )
-        .order_by("-seq")
-        .values("seq")[:1]
-    )
-    return RatingChange.objects.filter(game_id=game_id, played_on__lt=before, seq=Subquery(last))
+_LAST_STATES = """
+SELECT c.player_id, c.mu, c.sigma, c.frames, c.played_on, c.seq
+  FROM frames_ratingchange c
+  JOIN (SELECT player_id, MAX(seq) AS seq
+          FROM frames_ratingchange
+         WHERE game_id = %s AND played_on < %s{players}
+         GROUP BY player_id) m ON m.player_id = c.player_id AND m.seq = c.seq
+ WHERE c.game_id = %s
+"""
+
+
+def last_states(
+    game_id: str, before: date, player_ids: Iterable[int] | None = None
+) -> list[tuple[int, float, float, int, date, int]]:
+    """Each player's last change of the game before a day, (player, μ, σ, frames, day,
+    seq): one grouped query on the history's index (of some players only, if given)."""
+    params: list[Any] = [game_id, before]
+    players = ""
+    if player_ids is not None:
+        ids = sorted(set(player_ids))
+        if not ids:
+            return []
+        players = f" AND player_id IN ({', '.join(['%s'] * len(ids))})"
+        params += ids
+    params.append(game_id)
+    with connection.cursor() as cursor:
+        cursor.execute(_LAST_STATES.format(players=players), params)
+        rows = cursor.fetchall()
+    return [
+        (pid, mu, sigma, n, day if isinstance(day, date) else date.fromisoformat(day), seq)
+        for pid, mu, sigma, n, day, seq in rows
+    ]
 
 
 def prior_states(game_id: str, since: date | None) -> tuple[dict[int, State], int]:
@@ -275,9 +328,7 @@ def prior_states(game_id: str, since: date | None) -> tuple[dict[int, State], in
         return {}, 1
     states: dict[int, State] = {}
     top = 0
-    for player_id, mu, sigma, frames, played_on, seq in last_changes(game_id, since).values_list(
-        "player_id", "mu", "sigma", "frames", "played_on", "seq"
-    ):
+    for player_id, mu, sigma, frames, played_on, seq in last_states(game_id, since):
         states[player_id] = State(mu, sigma, frames, played_on)
         top = max(top, seq)
     return states, top + 1
@@ -285,7 +336,7 @@ def prior_states(game_id: str, since: date | None) -> tuple[dict[int, State], in
 
 # ------------------------------------------------------------------------- the writes
 
-_CHANGE_COLUMNS = (
+CHANGE_COLUMNS = (
     "player_id",
     "frame_id",
     "fixture_id",
@@ -307,21 +358,34 @@ _CHANGE_COLUMNS = (
 )
 
 
-def _store_changes(changes: list[RatingChange]) -> None:
-    """Insert the changes: PostgreSQL's COPY (a recompute writes 100,000 rows), else
-    bulk_create."""
-    if not changes:
+def _copy_value(value: Any) -> str:
+    if value is None:
+        return "\\N"
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, float):
+        return repr(value)  # every bit: the same numbers a from-scratch run writes
+    return str(value)
+
+
+def _store_changes(rows: list[tuple]) -> None:
+    """Insert the changes: PostgreSQL's COPY, one text buffer (a recompute writes
+    100,000 rows), else bulk_create. Values are ids, numbers, days and fixed codes:
+    nothing to escape."""
+    if not rows:
         return
     if connection.vendor != "postgresql":
-        RatingChange.objects.bulk_create(changes, batch_size=2000)
+        RatingChange.objects.bulk_create(
+            [RatingChange(**dict(zip(CHANGE_COLUMNS, row, strict=True))) for row in rows],
+            batch_size=2000,
+        )
         return
-    columns = ", ".join(_CHANGE_COLUMNS)
+    text = "".join("\t".join(map(_copy_value, row)) + "\n" for row in rows)
     table = RatingChange._meta.db_table
     with connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg's own cursor, for COPY
-        with raw.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for c in changes:
-                copy.write_row([getattr(c, name) for name in _CHANGE_COLUMNS])
+        with raw.copy(f"COPY {table} ({', '.join(CHANGE_COLUMNS)}) FROM STDIN") as copy:
+            copy.write(text)
 
 
 @dataclass(frozen=True)
@@ -346,7 +410,7 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
     before = {pid: (s.mu, s.sigma, s.frames) for pid, s in states.items()}
     changes = replay(frames, states, game_id, first_seq)
     _store_changes(changes)
-    touched |= {c.player_id for c in changes}
+    touched |= {row[0] for row in changes}
     ratings = Rating.objects.filter(game_id=game_id)
     if since is not None:
         ratings = ratings.filter(player_id__in=touched)

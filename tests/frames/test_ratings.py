@@ -188,3 +188,15 @@ def test_a_run_is_claimed_once_and_a_killed_run_is_healed(league, season):
     done = services.ratings_run(run_id=run.pk, now=later)
     assert done is not None and done.state == "done" and done.attempts == 2
     assert services.ratings_run(run_id=run.pk) is None  # done: nothing twice
+
+
+def test_the_chance_before_a_frame_is_openskills_predict_win():
+    rater = services.model()
+    home = [rater.rating(31.0, 4.0), rater.rating(22.0, 7.5)]
+    away = [rater.rating(27.0, 2.0), rater.rating(25.0, 8.3)]
+    assert services.win_chance(rater, home, away) == pytest.approx(
+        rater.predict_win([home, away])[0], abs=1e-12
+    )
+    assert services.win_chance(rater, home[:1], away[:1]) == pytest.approx(
+        rater.predict_win([home[:1], away[:1]])[0], abs=1e-12
+    )
