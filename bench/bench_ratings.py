@@ -61,14 +61,20 @@ def ensure_database() -> None:
             admin.execute(f'CREATE DATABASE "{cfg["NAME"]}"')
 
 
-def timed(fn, repeat: int) -> tuple[float, list[float], object]:
-    """Median wall time of `repeat` calls in ms (after one warm-up call), and the samples."""
+CPU: dict[str, float] = {}
+
+
+def timed(fn, repeat: int, name: str = "") -> tuple[float, list[float], object]:
+    """Median wall time of `repeat` calls in ms (after one warm-up call), and the samples;
+    the median CPU time of this process goes to CPU[name] (the database's is not in it)."""
     result = fn()
-    samples = []
+    samples, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         result = fn()
         samples.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    CPU[name] = statistics.median(cpu)
     return statistics.median(samples), samples, result
 
 
@@ -255,10 +261,10 @@ def main() -> None:
         with transaction.atomic():
             return ratings_recompute(game_id=GAME, since=last_weeks)
 
-    read_ms, read_samples, frames = timed(read, args.repeat)
-    full_ms, full_samples, result = timed(full, args.repeat)
-    read_ms2, read_samples2, _ = timed(read, args.repeat)
-    tail_ms, tail_samples, tail_result = timed(tail, args.repeat)
+    read_ms, read_samples, frames = timed(read, args.repeat, "read")
+    full_ms, full_samples, result = timed(full, args.repeat, "full")
+    read_ms2, read_samples2, _ = timed(read, args.repeat, "read2")
+    tail_ms, tail_samples, tail_result = timed(tail, args.repeat, "tail")
     read_med = statistics.median(read_samples + read_samples2)
     changes = RatingChange.objects.count()
     ratings = Rating.objects.count()
@@ -268,7 +274,10 @@ def main() -> None:
     print(
         f"seeded {data['players']:,} players, {data['frames']:,} frames over {data['weeks']} weeks in {seed_s:.1f} s"
     )
-    print(f"database: {connection.vendor}; repeat {args.repeat} (medians)")
+    print(
+        f"database: {connection.vendor}; repeat {args.repeat} (medians); load average "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+    )
     print(f"read the frames (rated_frames)       {read_med:9.1f} ms   ({len(frames):,} frames)")
     print(
         f"full recompute (ratings_recompute)   {full_ms:9.1f} ms   ({result.frames:,} frames, {changes:,} changes, {ratings:,} ratings)"
