@@ -242,13 +242,23 @@ def hole_map_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
 # ------------------------------------------------------------------ breaks
 
 
+def _nice(raw: float) -> float:
+    """The smallest of 1, 2, 2.5, 5 × 10ᵏ at least `raw`."""
+    if raw <= 0:
+        return 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+
+
 def histogram(values: Sequence[float], label: str, *, bins: int = 8) -> dict[str, Any] | None:
-    """How often each range of values came up: `bins` equal ranges from 0 (or the
-    lowest) to the highest."""
+    """How often each range of values came up: at most `bins` ranges of a round width
+    (1, 2, 2.5 or 5 × 10ᵏ) from 0 (or below, for negative values) to the highest."""
     if not values:
         return None
-    lo, hi = min(0.0, min(values)), max(values)
-    width = (hi - lo) / bins or 1.0
+    hi = max(values)
+    width = _nice((hi - min(0.0, min(values))) / bins or 1.0)
+    lo = math.floor(min(0.0, min(values)) / width) * width
+    bins = max(1, min(bins, math.floor((hi - lo) / width) + 1))
     counts = [0] * bins
     for v in values:
         counts[min(int((v - lo) / width), bins - 1)] += 1
@@ -266,8 +276,8 @@ def histogram(values: Sequence[float], label: str, *, bins: int = 8) -> dict[str
                 "y": r1(height - PAD - h),
                 "w": r1(step - 2),
                 "h": r1(h),
-                "from": f"{start:g}" if width >= 1 else f"{start:.2f}",
-                "to": f"{end:g}" if width >= 1 else f"{end:.2f}",
+                "from": f"{start:g}",
+                "to": f"{end:g}",
                 "count": c,
                 "title": f"{label} {start:g} to {end:g}: {c}",
             }

@@ -49,6 +49,10 @@ def assert_pictures_are_accessible(html: str, count: int) -> None:
 
 @pytest.fixture
 def night(league):
+    return make_night(league)
+
+
+def make_night(league):
     """One match scored on the pad (the stats tests' singles frame: Home 1,050 – Away
     130, an undone black pin), confirmed, with two weeks of paper results before it."""
     fixtures = fixtures_of(league)
