@@ -200,3 +200,45 @@ def test_the_chance_before_a_frame_is_openskills_predict_win():
     assert services.win_chance(rater, home[:1], away[:1]) == pytest.approx(
         rater.predict_win([home[:1], away[:1]])[0], abs=1e-12
     )
+
+
+# ------------------------------------------------------------------- the triggers
+
+
+def test_a_settlement_that_corrects_a_frame_recomputes_after_commit(
+    league, season, django_capture_on_commit_callbacks
+):
+    from frames.matchnight import signoff
+
+    run_all()
+    fixture = fixtures_of(league)[4]
+    h, a = roster(fixture.home), roster(fixture.away)
+    match = confirmed_match(fixture, date(2026, 9, 29), [([h[0]], [a[0]], 800, 200)])
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.COMPLETE, confirmed_at=None)
+    match.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        signoff.match_settle(
+            match=match, actor=league.secretary, decision="correct", scores={1: (200, 900)}
+        )
+    run = RatingRun.objects.get(match=match)
+    assert (run.reason, run.state, run.since) == ("correction", "done", date(2026, 9, 29))
+    assert run.frames_replayed == 1 and run.players_changed == 2
+    change = RatingChange.objects.get(frame__match=match, player=h[0])
+    assert (change.winner, change.home_score, change.delta < 0) == ("away", 200, True)
+    assert services.dirty_since() == {}
+
+
+def test_a_confirmation_without_a_correction_is_a_confirmation_run(
+    league, django_capture_on_commit_callbacks
+):
+    from frames.matchnight import signoff
+
+    fixture = fixtures_of(league)[0]
+    h, a = roster(fixture.home), roster(fixture.away)
+    match = confirmed_match(fixture, date(2026, 9, 1), [([h[0]], [a[0]], 800, 200)])
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.COMPLETE, confirmed_at=None)
+    match.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        signoff.match_settle(match=match, actor=league.secretary, decision="accept")
+    assert RatingRun.objects.get(match=match).reason == "settlement"
+    assert Rating.objects.count() == 2
