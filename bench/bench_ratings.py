@@ -286,6 +286,11 @@ def main() -> None:
     print(
         f"recompute of the last 4 weeks        {tail_ms:9.1f} ms   ({tail_result.frames:,} frames)"
     )
+    print(
+        f"this process's CPU (median): read {CPU['read']:.0f} ms, full {CPU['full']:.0f} ms, "
+        f"last 4 weeks {CPU['tail']:.0f} ms (the rest of the wall time is the database "
+        "and waiting for a core)"
+    )
     print()
     print("| measure | median |")
     print("|---|---|")
@@ -296,6 +301,10 @@ def main() -> None:
     print(f"| ratio full / read | {full_ms / read_med:.2f} |")
     print(
         f"| recompute from 4 weeks before the end ({tail_result.frames:,} frames) | {tail_ms:.0f} ms |"
+    )
+    print(
+        f"| this process's CPU: read / full / last 4 weeks | {CPU['read']:.0f} / "
+        f"{CPU['full']:.0f} / {CPU['tail']:.0f} ms |"
     )
     del read_ms, read_ms2
 
