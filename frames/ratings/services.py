@@ -435,7 +435,7 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
     )
     after = {pid: (s.mu, s.sigma, s.frames) for pid, s in states.items()}
     moved = sum(1 for pid in touched if before.get(pid) != after.get(pid))
-    return Recomputed(game_id, since, len(frames), moved)
+    return Recomputed(game_id, since, len({row[1] for row in changes}), moved)
 
 
 # ------------------------------------------------------------------------- the runs
@@ -565,7 +565,12 @@ def dirty_since() -> dict[str, tuple[date, str]]:
     for game_id, day in (
         counted_frames()
         .annotate(played=played_on_expr())
-        .filter(~Exists(rated), Exists(FramePlayer.objects.filter(frame_id=OuterRef("pk"))))
+        .filter(
+            ~Exists(rated),
+            Q(shared=True) | ~Q(winner=""),  # a frame with no result is never rated
+            Exists(FramePlayer.objects.filter(frame_id=OuterRef("pk"), side=Side.HOME)),
+            Exists(FramePlayer.objects.filter(frame_id=OuterRef("pk"), side=Side.AWAY)),
+        )
         .values("game_id")
         .annotate(day=Min("played"))
         .values_list("game_id", "day")

@@ -242,3 +242,24 @@ def test_a_confirmation_without_a_correction_is_a_confirmation_run(
         signoff.match_settle(match=match, actor=league.secretary, decision="accept")
     assert RatingRun.objects.get(match=match).reason == "settlement"
     assert Rating.objects.count() == 2
+
+
+def test_frames_that_cannot_be_rated_do_not_keep_the_sweeper_busy(league):
+    fixture = fixtures_of(league)[0]
+    h, a = roster(fixture.home), roster(fixture.away)
+    match = confirmed_match(fixture, date(2026, 9, 1), [([h[0]], [a[0]], 800, 200)])
+    Frame.objects.filter(match=match).update(winner="")  # no result
+    one_sided = Frame.objects.create(
+        match=match,
+        number=2,
+        order=2,
+        kind="singles",
+        game_id=BB,
+        status="complete",
+        home_score=10,
+        away_score=0,
+        winner="home",
+    )
+    one_sided.players.create(side="home", position=1, player=h[1])
+    assert services.dirty_since() == {}
+    assert run_all().frames_replayed == 0
