@@ -698,5 +698,16 @@ def division_positions(division: Division) -> dict[str, Any]:
     }
 
 
-def frames_played(player: Player) -> int:
-    return FramePlayer.objects.filter(player=player, frame__in=counted_frames()).count()
+def opponents(player: Player, count: int = 5) -> list[dict[str, Any]]:
+    """The players this player has met most often across the table in rated frames, for
+    head-to-head links (two queries)."""
+    mine = FramePlayer.objects.filter(player=player, frame__rating_changes__player=player)
+    sides = dict(mine.values_list("frame_id", "side"))
+    faced: dict[int, dict[str, Any]] = {}
+    for frame_id, side, pid, name in FramePlayer.objects.filter(
+        frame_id__in=mine.values("frame_id")
+    ).values_list("frame_id", "side", "player_id", "player__name"):
+        if side != sides.get(frame_id, side):
+            entry = faced.setdefault(pid, {"player_id": pid, "name": name, "frames": 0})
+            entry["frames"] += 1
+    return sorted(faced.values(), key=lambda e: (-e["frames"], e["name"], e["player_id"]))[:count]

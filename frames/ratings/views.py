@@ -8,7 +8,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from frames.models import Frame, FramePlayer, Match
+from frames.models import Frame, Match
 from leagues.models import Division, League, Player, Team
 
 from . import pictures, selectors
@@ -38,23 +38,7 @@ def player_context(player: Player) -> dict[str, Any]:
                 "breaks": pictures.histogram(breaks["values"], breaks["label"]),
             }
         )
-    return {"player": player, "games": games, "opponents": _opponents(player)}
-
-
-def _opponents(player: Player, count: int = 5) -> list[dict[str, Any]]:
-    """The players this player has met most often in rated frames (one query)."""
-    mine = FramePlayer.objects.filter(player=player, frame__rating_changes__player=player)
-    rows: dict[int, dict[str, Any]] = {}
-    for frame_id, side in mine.values_list("frame_id", "side"):
-        rows.setdefault(frame_id, {"side": side})
-    faced: dict[int, dict[str, Any]] = {}
-    for frame_id, side, pid, name in FramePlayer.objects.filter(
-        frame_id__in=list(rows)
-    ).values_list("frame_id", "side", "player_id", "player__name"):
-        if side != rows[frame_id]["side"]:
-            entry = faced.setdefault(pid, {"player_id": pid, "name": name, "frames": 0})
-            entry["frames"] += 1
-    return sorted(faced.values(), key=lambda e: (-e["frames"], e["name"], e["player_id"]))[:count]
+    return {"player": player, "games": games, "opponents": selectors.opponents(player)}
 
 
 @require_safe
