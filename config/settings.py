@@ -216,12 +216,15 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": crontab(hour=10, minute=0),
     },
     "stats-sync-frames": {"task": "frames.stats.tasks.sync_frame_stats", "schedule": 300.0},
+    # Ratings: re-queue recomputes whose worker vanished; recompute where results changed.
+    "ratings-sweep": {"task": "frames.ratings.tasks.sweep_ratings", "schedule": 300.0},
     # Match night: confirm results left unconfirmed past their league's period (48 h).
     "match-autoconfirm": {"task": "frames.matchnight.tasks.autoconfirm_matches", "schedule": 900.0},
 }
 CELERY_IMPORTS = [
     "frames.matchnight.tasks",
     "frames.stats.tasks",
+    "frames.ratings.tasks",
     "leagues.invitations",
     "leagues.publishing",
 ]  # tasks beside their sub-domain

@@ -12,10 +12,12 @@ urlpatterns = [
     path("api/", include("frames.matchnight.api_urls")),
     path("api/", include("frames.pad.api_urls")),
     path("api/", include("frames.friendly.api_urls")),
+    path("api/", include("frames.ratings.api_urls")),
     path("api/", include("leagues.api_urls")),
     path("", include("frames.matchnight.urls")),
     path("", include("frames.pad.urls")),
     path("", include("frames.friendly.urls")),
     path("", include("frames.stats.urls")),
+    path("", include("frames.ratings.urls")),
     path("", include("leagues.urls")),
 ]

@@ -17,7 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from leagues.models import Fixture, Player, Team
+from leagues.models import Fixture, League, Player, Team
 
 
 class Side(models.TextChoices):
@@ -307,3 +307,140 @@ class FrameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.frame_id}#{self.seq} {self.kind}"
+
+
+# --------------------------------------------------------------------------- ratings
+
+
+class Rating(models.Model):
+    """A person's current rating in one game, across every league of the instance
+    (OpenSkill's Plackett-Luce model: `frames.ratings.services`). Derived: rebuilt from
+    the `RatingChange` history, which is rebuilt from confirmed frames."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    game_id = models.CharField(max_length=60)
+    mu = models.FloatField(help_text="The estimated skill.")
+    sigma = models.FloatField(help_text="The uncertainty of mu (one standard deviation).")
+    ordinal = models.FloatField(help_text="The conservative rating: mu − 3σ.")
+    frames = models.PositiveIntegerField(default=0, help_text="Rated frames so far.")
+    last_played_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "-ordinal", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game_id"], name="one_rating_per_game"),
+        ]
+        indexes = [models.Index(fields=["game_id", "-ordinal"], name="rating_game_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.game_id} {self.mu:.2f}±{self.sigma:.2f}"
+
+
+class RatingChange(models.Model):
+    """One person's rating after one rated frame (the history the chart draws and a
+    recompute starts from). `seq` is the frame's place in its game's order of play
+    (fixture date, fixture, frame order); the result fields are what was rated, so a
+    frame corrected since is found by comparing them with the frame."""
+
+    # Derived rows written 100,000 at a time: no foreign-key checks in the database (the
+    # ORM still cascades) and no single-column indexes (the composite ones cover them).
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_constraint=False,
+        db_index=False,
+    )
+    frame = models.ForeignKey(
+        Frame,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_constraint=False,
+        db_index=False,
+    )
+    fixture = models.ForeignKey(
+        Fixture, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    game_id = models.CharField(max_length=60)
+    seq = models.PositiveIntegerField()
+    played_on = models.DateField()
+    side = models.CharField(max_length=4, choices=Side.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    delta = models.FloatField(help_text="The change of mu this frame made.")
+    expected = models.FloatField(help_text="The side's chance of winning, before the frame.")
+    frames = models.PositiveIntegerField(help_text="Rated frames so far, this one included.")
+    winner = models.CharField(max_length=4, blank=True)
+    shared = models.BooleanField(default=False)
+    home_score = models.IntegerField(null=True, blank=True)
+    away_score = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "seq", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["frame", "player"], name="one_change_per_frame"),
+        ]
+        indexes = [
+            models.Index(fields=["game_id", "played_on"], name="rating_change_cut"),
+            models.Index(fields=["player", "game_id", "seq"], name="rating_change_history"),
+            models.Index(fields=["league", "game_id", "player"], name="rating_change_league"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after frame {self.frame_id}: {self.mu:.2f}"
+
+
+class RatingRun(models.Model):
+    """A recompute of one game's ratings from a date on (None: from scratch), and what it
+    did. The row is the job's source of truth: the task claims it with a conditional
+    UPDATE (queued → running, or running with a stale heartbeat → running); the beat
+    sweeper re-queues stale rows and asks for runs the results need. A request while
+    one is queued widens it (`since` goes back), so there is one queued run a game."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    class Reason(models.TextChoices):
+        CONFIRMATION = "confirmation", "a confirmed result"
+        CORRECTION = "correction", "a correction"
+        SETTLEMENT = "settlement", "a settlement"
+        ERASURE = "erasure", "an erasure"
+        HEAL = "heal", "a check of the results"
+        REBUILD = "rebuild", "a rebuild"
+
+    game_id = models.CharField(max_length=60)
+    since = models.DateField(null=True, blank=True, help_text="Frames played from this day on.")
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="rating_runs"
+    )
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    frames_replayed = models.PositiveIntegerField(default=0)
+    players_changed = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_id"],
+                condition=Q(state="queued"),
+                name="one_queued_rating_run_per_game",
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "heartbeat_at"], name="rating_run_sweep")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} since {self.since or 'the start'} ({self.state})"

@@ -17,6 +17,7 @@ from django.utils import timezone
 from leagues.services import fixture_record_result
 
 from .models import SIDES, Frame, Match, MatchLog, Side
+from .ratings.tasks import match_result_counted
 from .stats.tasks import record_frame_stats
 
 User = Any  # settings.AUTH_USER_MODEL instance (or None for the system)
@@ -192,6 +193,7 @@ def record_result(match: Match, actor: User, now: datetime, how: str) -> Match:
         away_score=match.away_score,
         confirmed_at=now,
     )
+    match_result_counted(match, how)  # the ratings from its day on, after commit
     MatchLog.add(
         match,
         actor,

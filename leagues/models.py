@@ -42,6 +42,11 @@ class League(models.Model):
     confirm_after_hours = models.PositiveSmallIntegerField(
         default=48, help_text="A match result is confirmed automatically after this many hours."
     )
+    provisional_frames = models.PositiveSmallIntegerField(
+        default=10,
+        help_text="A player's rating counts as provisional until they have played this many "
+        "rated frames.",
+    )
 
     class Meta:
         ordering = ["name"]

@@ -1,0 +1,341 @@
+"""The geometry of the pictures (server-rendered SVG, no charting framework in the
+browser): pure functions of the figures the selectors read, so the same data always
+draws the same bytes. Numbers are rounded to one decimal; presentation attributes only
+(the CSP forbids style attributes). Each picture's template gives it a <title> and an
+aria-label, and a table of the same figures."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+WIDTH = 320
+PAD = 24
+HOME_COLOUR, AWAY_COLOUR = "#0b6e4f", "#b3261e"
+PALETTE = (
+    "#0b6e4f",
+    "#b3261e",
+    "#1f5fa8",
+    "#9a6700",
+    "#6f3fa0",
+    "#0f7c8c",
+    "#a1457a",
+    "#4d5b1f",
+    "#c2541b",
+    "#34495e",
+    "#7a6f00",
+    "#5b3a29",
+)
+
+
+def r1(value: float) -> float:
+    """One decimal, and never "-0.0"."""
+    out = round(value, 1)
+    return 0.0 if out == 0 else out
+
+
+def _scale(lo: float, hi: float, top: float, bottom: float):
+    span = (hi - lo) or 1.0
+    return lambda v: r1(bottom - (v - lo) * (bottom - top) / span)
+
+
+def _ticks(lo: float, hi: float, count: int = 4) -> list[float]:
+    if hi <= lo:
+        return [lo]
+    raw = (hi - lo) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(lo / step) * step
+    out = []
+    v = first
+    while v <= hi + 1e-9:
+        out.append(round(v, 6))
+        v += step
+    return out
+
+
+# ------------------------------------------------------------------ rating history
+
+
+def history_chart(history: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """μ after each rated frame as a line, μ ± σ as a band, and the conservative rating
+    (μ − 3σ) as a dashed line; x is the frame's place in the player's history."""
+    if not history:
+        return None
+    height = 160
+    lows = [h["mu"] - 3 * h["sigma"] for h in history]
+    highs = [h["mu"] + h["sigma"] for h in history]
+    lo, hi = min(min(lows), 0.0), max(highs)
+    y = _scale(lo, hi, PAD / 2, height - PAD)
+    n = len(history)
+    step = (WIDTH - 2 * PAD) / max(n - 1, 1)
+
+    def x(i: int) -> float:
+        return r1(PAD + i * step)
+
+    mu = " ".join(f"{x(i)},{y(h['mu'])}" for i, h in enumerate(history))
+    upper = [f"{x(i)},{y(h['mu'] + h['sigma'])}" for i, h in enumerate(history)]
+    lower = [f"{x(i)},{y(h['mu'] - h['sigma'])}" for i, h in enumerate(history)]
+    band = " ".join(upper + lower[::-1])
+    ordinal = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(lows))
+    ticks = [{"y": y(t), "label": f"{t:g}"} for t in _ticks(lo, hi)]
+    dots = [
+        {
+            "x": x(i),
+            "y": y(h["mu"]),
+            "fill": {"won": HOME_COLOUR, "lost": AWAY_COLOUR}.get(h.get("result", ""), "#9a6700"),
+            "title": f"{h['played_on']:%-d %b %Y} v {h.get('opponent', '')}: {h.get('result', '')}, "
+            f"μ {h['mu']:.1f} (σ {h['sigma']:.1f})",
+        }
+        for i, h in enumerate(history)
+    ]
+    last = history[-1]
+    return {
+        "width": WIDTH,
+        "height": height,
+        "mu": mu,
+        "band": band,
+        "ordinal": ordinal,
+        "ticks": ticks,
+        "left": PAD,
+        "right": WIDTH - PAD / 2,
+        "dots": dots if n <= 60 else [],
+        "summary": f"Rating over {n} rated frame{'s' if n != 1 else ''}: from μ "
+        f"{history[0]['mu']:.1f} to {last['mu']:.1f}, uncertainty σ {last['sigma']:.1f}, "
+        f"conservative rating {last['mu'] - 3 * last['sigma']:.1f}.",
+    }
+
+
+# ------------------------------------------------------------------ worm
+
+
+def worm_chart(points: Sequence[Mapping[str, Any]], home: str, away: str) -> dict[str, Any] | None:
+    """Each side's score after every shot: two stepped lines from 0."""
+    if len(points) < 2:
+        return None
+    height = 180
+    top = max(max(p["home"], p["away"]) for p in points)
+    lo = min(0.0, min(min(p["home"], p["away"]) for p in points))
+    y = _scale(lo, max(top, 1.0), PAD / 2, height - PAD)
+    n = len(points) - 1
+    step = (WIDTH - 2 * PAD) / max(n, 1)
+
+    def line(side: str) -> str:
+        out = []
+        prev = None
+        for p in points:
+            px = r1(PAD + p["shot"] * step)
+            if prev is not None:
+                out.append(f"{px},{y(prev)}")
+            out.append(f"{px},{y(p[side])}")
+            prev = p[side]
+        return " ".join(out)
+
+    end = points[-1]
+    return {
+        "width": WIDTH,
+        "height": height,
+        "home": line("home"),
+        "away": line("away"),
+        "home_colour": HOME_COLOUR,
+        "away_colour": AWAY_COLOUR,
+        "ticks": [{"y": y(t), "label": f"{t:g}"} for t in _ticks(lo, max(top, 1.0))],
+        "left": PAD,
+        "right": WIDTH - PAD / 2,
+        "base": y(0),
+        "summary": f"The worm: {home} and {away}'s scores over {n} shot{'s' if n != 1 else ''}, "
+        f"ending {end['home']:g}–{end['away']:g}.",
+    }
+
+
+# ------------------------------------------------------------------ hole map
+
+
+def _pocket_position(name: str, index: int, count: int) -> tuple[float, float]:
+    """Where a pocket named like `head_left`, `side_right`, `bottom_middle` sits on a
+    table seen from above (0–1 each way); names without a hint go round the rim."""
+    parts = str(name).lower().split("_")
+    y = (
+        0.0
+        if {"head", "top"} & set(parts)
+        else 1.0
+        if {"foot", "bottom", "base"} & set(parts)
+        else 0.5
+        if {"side", "middle", "centre", "center"} & set(parts)
+        else None
+    )
+    x = 0.0 if "left" in parts else 1.0 if "right" in parts else 0.5 if y is not None else None
+    if x is None or y is None:
+        angle = 2 * math.pi * index / max(count, 1)
+        return 0.5 + 0.5 * math.cos(angle), 0.5 + 0.5 * math.sin(angle)
+    return x, y
+
+
+def hole_map_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The player's pots by place on a drawing of the table, seen from above: numbered
+    holes (their values) across a bar-billiards style bed, the highest at the back, the
+    lowest nearest the player; named pockets where their names put them on a pocket
+    table. Each circle's area follows the share of the pots."""
+    places = list(data.get("places") or [])
+    if not places:
+        return None
+    total = sum(p["pots"] for p in places)
+    most = max((p["pots"] for p in places), default=0) or 1
+    height = 300
+    left, right, top, bottom = 60.0, WIDTH - 60.0, 20.0, height - 30.0
+    spots = []
+    if data.get("place") == "hole" and all(isinstance(p["place"], int | float) for p in places):
+        ordered = sorted(places, key=lambda p: p["place"])
+        n = len(ordered)
+        for i, p in enumerate(ordered):
+            depth = (i + 1) / n  # 0 near the player … 1 at the back
+            offset = (1 - depth) * 0.42 * (1 if i % 2 else -1)
+            spots.append((p, 0.5 + offset, 1 - depth * 0.85 - 0.05))
+        shape = "bed"
+    else:
+        for i, p in enumerate(places):
+            px, py = _pocket_position(p["place"], i, len(places))
+            spots.append((p, px, py))
+        shape = "pockets"
+    circles = []
+    for p, px, py in spots:
+        share = p["pots"] / total if total else 0.0
+        radius = 7 + 18 * math.sqrt(p["pots"] / most) if p["pots"] else 7
+        label = str(p["place"]).replace("_", " ")
+        circles.append(
+            {
+                "cx": r1(left + px * (right - left)),
+                "cy": r1(top + py * (bottom - top)),
+                "r": r1(radius),
+                "opacity": r1(0.25 + 0.75 * (p["pots"] / most)) if p["pots"] else 0.1,
+                "label": label,
+                "pots": p["pots"],
+                "share": round(100 * share),
+                "title": f"{label}: {p['pots']} pot{'s' if p['pots'] != 1 else ''} ({round(100 * share)}%)",
+            }
+        )
+    busiest = max(places, key=lambda p: p["pots"]) if total else None
+    return {
+        "width": WIDTH,
+        "height": height,
+        "shape": shape,
+        "table": {
+            "x": r1(left - 24),
+            "y": r1(top - 12),
+            "w": r1(right - left + 48),
+            "h": r1(bottom - top + 24),
+        },
+        "circles": circles,
+        "total": total,
+        "summary": (
+            f"Where {total} pots went"
+            + (
+                f"; most into {str(busiest['place']).replace('_', ' ')} ({busiest['pots']})."
+                if busiest
+                else "."
+            )
+        ),
+    }
+
+
+# ------------------------------------------------------------------ breaks
+
+
+def _nice(raw: float) -> float:
+    """The smallest of 1, 2, 2.5, 5 × 10ᵏ at least `raw`."""
+    if raw <= 0:
+        return 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+
+
+def histogram(values: Sequence[float], label: str, *, bins: int = 8) -> dict[str, Any] | None:
+    """How often each range of values came up: at most `bins` ranges of a round width
+    (1, 2, 2.5 or 5 × 10ᵏ) from 0 (or below, for negative values) to the highest."""
+    if not values:
+        return None
+    hi = max(values)
+    width = _nice((hi - min(0.0, min(values))) / bins or 1.0)
+    lo = math.floor(min(0.0, min(values)) / width) * width
+    bins = max(1, min(bins, math.floor((hi - lo) / width) + 1))
+    counts = [0] * bins
+    for v in values:
+        counts[min(int((v - lo) / width), bins - 1)] += 1
+    height = 150
+    most = max(counts)
+    inner = WIDTH - 2 * PAD
+    step = inner / bins
+    bars = []
+    for i, c in enumerate(counts):
+        start, end = lo + i * width, lo + (i + 1) * width
+        h = (height - 2 * PAD) * c / most if most else 0
+        bars.append(
+            {
+                "x": r1(PAD + i * step + 1),
+                "y": r1(height - PAD - h),
+                "w": r1(step - 2),
+                "h": r1(h),
+                "from": f"{start:g}",
+                "to": f"{end:g}",
+                "count": c,
+                "title": f"{label} {start:g} to {end:g}: {c}",
+            }
+        )
+    return {
+        "width": WIDTH,
+        "height": height,
+        "bars": bars,
+        "base": height - PAD,
+        "left": PAD,
+        "right": WIDTH - PAD,
+        "label": label,
+        "summary": f"{label}: {len(values)} frames, highest {hi:g}, median "
+        f"{sorted(values)[len(values) // 2]:g}.",
+    }
+
+
+# ------------------------------------------------------------------ positions
+
+
+def positions_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Each team's position after every round: one line a team, 1st at the top."""
+    rounds = data.get("rounds") or []
+    teams = data.get("teams") or []
+    if not rounds or not teams:
+        return None
+    n = len(teams)
+    height = max(120, 22 * n + 2 * PAD)
+    label_w = 110
+    inner = WIDTH - PAD - label_w
+    step = inner / max(len(rounds) - 1, 1)
+
+    def y(pos: int) -> float:
+        return r1(PAD + (pos - 1) * (height - 2 * PAD) / max(n - 1, 1))
+
+    lines = []
+    for i, team in enumerate(sorted(teams, key=lambda t: t["positions"][-1])):
+        pts = [f"{r1(PAD + j * step)},{y(p)}" for j, p in enumerate(team["positions"])]
+        last = team["positions"][-1]
+        lines.append(
+            {
+                "points": " ".join(pts),
+                "colour": PALETTE[i % len(PALETTE)],
+                "label_x": r1(PAD + (len(rounds) - 1) * step + 6),
+                "label_y": r1(y(last) + 4),
+                "name": team["name"],
+                "title": f"{team['name']}: "
+                + ", ".join(
+                    f"round {r} {p}" for r, p in zip(rounds, team["positions"], strict=True)
+                ),
+            }
+        )
+    return {
+        "width": WIDTH,
+        "height": height,
+        "lines": lines,
+        "rounds": [{"x": r1(PAD + j * step), "label": r} for j, r in enumerate(rounds)],
+        "base": height - 6,
+        "summary": f"Positions after each of {len(rounds)} round{'s' if len(rounds) != 1 else ''}; "
+        f"top now: {lines[0]['name']}.",
+    }

@@ -1,0 +1,21 @@
+"""Ratings and pictures pages (included from config/urls.py)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("players/<int:pk>/ratings/", views.player_ratings, name="player-ratings"),
+    path("leagues/<int:pk>/ratings/", views.league_ratings, name="league-ratings"),
+    path("matches/<int:pk>/expectation/", views.match_expectation, name="match-expectation"),
+    path("frames/<int:pk>/worm/", views.frame_worm, name="frame-worm"),
+    path("divisions/<int:pk>/positions/", views.division_positions, name="division-positions"),
+    path(
+        "head-to-head/players/<int:a>/<int:b>/",
+        views.head_to_head_players,
+        name="head-to-head-players",
+    ),
+    path(
+        "head-to-head/teams/<int:a>/<int:b>/", views.head_to_head_teams, name="head-to-head-teams"
+    ),
+]

@@ -1,0 +1,156 @@
+"""Ratings and pictures pages. Thin: look up (404), call a selector, draw, render.
+Everything here is public, like the statistics: results and ratings are the league's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+
+from frames.models import Frame, Match
+from leagues.models import Division, League, Player, Team
+
+from . import pictures, selectors
+
+
+def _int(request, name: str, default: int = 0, top: int = 1000) -> int:
+    try:
+        return max(0, min(int(request.GET.get(name, default)), top))
+    except ValueError:
+        return default
+
+
+def player_context(player: Player) -> dict[str, Any]:
+    """Everything the player's ratings section shows (a fixed number of queries)."""
+    rated = selectors.player_ratings(player)
+    games = []
+    for r in rated:
+        holes = selectors.hole_map(player, r.game_id)
+        breaks = selectors.break_values(player, r.game_id)
+        games.append(
+            {
+                "rating": r,
+                "history": pictures.history_chart(r.history),
+                "recent": r.history[-10:][::-1],
+                "holes": holes,
+                "hole_chart": pictures.hole_map_chart(holes) if holes and holes["total"] else None,
+                "breaks": pictures.histogram(breaks["values"], breaks["label"]),
+            }
+        )
+    return {"player": player, "games": games, "opponents": selectors.opponents(player)}
+
+
+@require_safe
+def player_ratings(request, pk: int):
+    """The player page with ratings and pictures; the section alone for htmx (the
+    league's player page loads it into its `player_ratings` block)."""
+    player = get_object_or_404(Player, pk=pk)
+    context = player_context(player)
+    if getattr(request, "htmx", False):
+        return render(request, "frames/ratings/_player.html", context)
+    context["registrations"] = player.registrations.select_related("team", "season").order_by(
+        "-season_id"
+    )
+    return render(request, "frames/ratings/player.html", context)
+
+
+@require_safe
+def league_ratings(request, pk: int):
+    league = get_object_or_404(League, pk=pk)
+    games = selectors.league_games(league)
+    game_id = request.GET.get("game", games[0])
+    if game_id not in games:
+        game_id = games[0]
+    min_frames = _int(request, "min")
+    provisional = request.GET.get("provisional", "show") != "hide"
+    rows = selectors.league_table(league, game_id, min_frames=min_frames, provisional=provisional)
+    return render(
+        request,
+        "frames/ratings/league.html",
+        {
+            "league": league,
+            "games": [(g, selectors.game_name(g)) for g in games],
+            "game_id": game_id,
+            "game": selectors.game_name(game_id),
+            "rows": rows,
+            "min_frames": min_frames,
+            "provisional": provisional,
+        },
+    )
+
+
+@require_safe
+def match_expectation(request, pk: int):
+    match = get_object_or_404(
+        Match.objects.select_related("fixture__home", "fixture__away", "fixture__division"), pk=pk
+    )
+    context = {
+        "match": match,
+        "fixture": match.fixture,
+        "expectation": selectors.match_expectation(match),
+        "worms": list(
+            Frame.objects.filter(match=match, last_seq__gt=0)
+            .order_by("order")
+            .values_list("pk", "number")
+        ),
+    }
+    if getattr(request, "htmx", False):
+        return render(request, "frames/ratings/_expectation.html", context)
+    return render(request, "frames/ratings/expectation.html", context)
+
+
+@require_safe
+def frame_worm(request, pk: int):
+    frame = get_object_or_404(
+        Frame.objects.select_related("match__fixture__home", "match__fixture__away", "friendly"),
+        pk=pk,
+    )
+    fixture = frame.match.fixture if frame.match else None
+    home = fixture.home.name if fixture else "Home"
+    away = fixture.away.name if fixture else "Away"
+    points = selectors.frame_worm(frame)
+    return render(
+        request,
+        "frames/ratings/worm.html",
+        {
+            "frame": frame,
+            "fixture": fixture,
+            "home": home,
+            "away": away,
+            "points": points[1:],
+            "chart": pictures.worm_chart(points, home, away),
+        },
+    )
+
+
+@require_safe
+def division_positions(request, pk: int):
+    division = get_object_or_404(Division.objects.select_related("season__league"), pk=pk)
+    data = selectors.division_positions(division)
+    return render(
+        request,
+        "frames/ratings/positions.html",
+        {"division": division, "data": data, "chart": pictures.positions_chart(data)},
+    )
+
+
+@require_safe
+def head_to_head_players(request, a: int, b: int):
+    first, second = get_object_or_404(Player, pk=a), get_object_or_404(Player, pk=b)
+    return render(
+        request,
+        "frames/ratings/h2h_players.html",
+        {"a": first, "b": second, "h2h": selectors.head_to_head_players(first, second)},
+    )
+
+
+@require_safe
+def head_to_head_teams(request, a: int, b: int):
+    first = get_object_or_404(Team.objects.select_related("season"), pk=a)
+    second = get_object_or_404(Team.objects.select_related("season"), pk=b)
+    return render(
+        request,
+        "frames/ratings/h2h_teams.html",
+        {"a": first, "b": second, "h2h": selectors.head_to_head_teams(first, second)},
+    )

@@ -1,0 +1,41 @@
+"""Who may open the ratings and pictures pages and endpoints: everyone (results and
+ratings are the league's, like the statistics); none of them takes a post."""
+
+from __future__ import annotations
+
+from .base import Rule
+
+
+def _players(c):
+    regs = c.league.teams[0].registrations.order_by("id")
+    return regs[0].player_id, c.league.teams[1].registrations.order_by("id")[0].player_id
+
+
+player = lambda c: {"pk": _players(c)[0]}  # noqa: E731
+pair = lambda c: {"a": _players(c)[0], "b": _players(c)[1]}  # noqa: E731
+teams = lambda c: {"a": c.league.teams[0].pk, "b": c.league.teams[1].pk}  # noqa: E731
+league = lambda c: {"pk": c.league.season.league_id}  # noqa: E731
+match = lambda c: {"pk": c.pad_match.pk}  # noqa: E731
+frame = lambda c: {"pk": c.pad_frame.pk}  # noqa: E731
+division = lambda c: {"pk": c.league.premier.pk}  # noqa: E731
+
+ACCESS = {
+    "player-ratings": Rule(kwargs=player),
+    "league-ratings": Rule(kwargs=league),
+    "match-expectation": Rule(kwargs=match),
+    "frame-worm": Rule(kwargs=frame),
+    "division-positions": Rule(kwargs=division),
+    "head-to-head-players": Rule(kwargs=pair),
+    "head-to-head-teams": Rule(kwargs=teams),
+    # API
+    "api-player-ratings": Rule(kwargs=player),
+    "api-player-hole-map": Rule(kwargs=player, note="400 without a game: not a denial"),
+    "api-player-breaks": Rule(kwargs=player, note="400 without a game: not a denial"),
+    "api-league-ratings": Rule(kwargs=league),
+    "api-match-expectation": Rule(kwargs=match),
+    "api-frame-worm": Rule(kwargs=frame),
+    "api-division-positions": Rule(kwargs=division),
+    "api-head-to-head-players": Rule(kwargs=pair),
+    "api-head-to-head-teams": Rule(kwargs=teams),
+    "api-rating-runs": Rule(),
+}
