@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import ProtectedError, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -235,7 +235,7 @@ def fixtures_generate(
 ) -> list[Fixture]:
     """Generate every division's home-and-away round robin for the season.
 
-    Replaces fixtures generated earlier, as long as none has a result.
+    Replaces fixtures generated earlier, as long as none has a result or a match night.
     """
     if season.fixtures.filter(result_confirmed_at__isnull=False).exists():
         raise DomainError(
@@ -259,7 +259,13 @@ def fixtures_generate(
         matches = double_round_robin(divisions, tables, nights, seed=seed)
     except ScheduleError as exc:
         raise DomainError(exc.code, exc.message) from None
-    season.fixtures.all().delete()
+    try:
+        season.fixtures.all().delete()
+    except ProtectedError:  # a match night was opened for one (frames protects it)
+        raise DomainError(
+            "fixtures_in_use",
+            "A match night has been opened for some fixtures; move fixtures one by one instead.",
+        ) from None
     venue_of = {team.pk: team.venue_id for team in teams}
     fixtures = Fixture.objects.bulk_create(
         [

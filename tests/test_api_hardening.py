@@ -466,3 +466,16 @@ def test_an_oversized_body_over_a_real_socket_gets_the_413_not_a_reset(live_serv
     body = json.loads(response.read())
     assert body["error"] == "too_large" and body["message"]
     connection.close()
+
+
+def test_regenerating_fixtures_once_a_match_night_is_open_is_a_400_not_a_500(league):
+    """Found by the fuzzing: the fixtures' delete hit the match's protected foreign key."""
+    open_match(league)
+    before = counts()
+    response = post_json(
+        signed_in(league.secretary),
+        reverse("api-fixtures-generate", args=[league.season.pk]),
+        {"start_date": "2027-01-05"},
+    )
+    assert_error(response, 400, "fixtures_in_use")
+    assert counts() == before
