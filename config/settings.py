@@ -167,6 +167,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "marker.login_names.axes_username"  # at most 150 characters, no NUL
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 
 # Request bodies: 1 MiB at most (the largest real one, a squad or a score sheet, is a few

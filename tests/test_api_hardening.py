@@ -479,3 +479,14 @@ def test_regenerating_fixtures_once_a_match_night_is_open_is_a_400_not_a_500(lea
     )
     assert_error(response, 400, "fixtures_in_use")
     assert counts() == before
+
+
+@pytest.mark.parametrize("username", ["x" * 300, "a\x00b", "y" * 255], ids=["300", "nul", "255"])
+def test_a_login_with_any_username_is_refused_not_a_500(db, username):
+    """django-axes records failed logins in a 255-character column: a longer username, or
+    one with a NUL, was a 500 on the login page."""
+    client = Client()
+    response = client.post("/accounts/login/", {"username": username, "password": "pw"})
+    assert response.status_code == 200  # the form again
+    attempts = list(AccessAttempt.objects.values_list("username", flat=True))
+    assert all(name is None or (len(name) <= 150 and "\x00" not in name) for name in attempts)
