@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
     "csp",
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "marker.middleware.RequestSizeLimit",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -165,26 +167,45 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "marker.login_names.axes_username"  # at most 150 characters, no NUL
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 
+# Request bodies: 1 MiB at most (the largest real one, a squad or a score sheet, is a few
+# KiB). marker.middleware.RequestSizeLimit answers 413 above it, before anything reads it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(1024 * 1024)))
+
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
-    ],
+    "DEFAULT_SCHEMA_CLASS": "marker.api_schema.AutoSchema",
+    # The pad and the pages use the session (with its CSRF token); nothing uses HTTP Basic,
+    # which would put every guessed username through django-axes.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["marker.permissions.ReadOnlyOrPredicate"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "marker.api_inputs.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "marker.api_inputs.Pagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "marker.api_errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Marker API",
-    "DESCRIPTION": "Leagues, fixtures, match nights and shot-by-shot frames for cue-sport leagues.",
+    "DESCRIPTION": (
+        "Leagues, fixtures, match nights and shot-by-shot frames for cue-sport leagues.\n\n"
+        'Every error, 4xx or 5xx, is JSON: `{"error": code, "message": text}` (the '
+        "`Error` schema), with `fields` when the input did not validate. Reads marked "
+        "public need no credentials; writes use the session cookie and its CSRF token "
+        "(`GET /api/pad/session/`). Request bodies are at most 1 MiB (413 `too_large`)."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # The docs page's assets are ours (drf-spectacular-sidecar): no CDN, and the CSP holds.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery: without a broker, tasks run in-process (eager) so `make run` needs nothing else.

@@ -11,6 +11,8 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from marker.api_inputs import int_param
+
 from . import publishing, selectors, services, standings
 from .models import (
     Division,
@@ -67,9 +69,13 @@ class DivisionViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Division.objects.all()
     serializer_class = DivisionSerializer
 
+    @extend_schema(parameters=[OpenApiParameter("season", int)])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
     def get_queryset(self):
         qs = super().get_queryset()
-        if season := self.request.query_params.get("season"):
+        if (season := int_param(self.request, "season")) is not None:
             qs = qs.filter(season_id=season)
         return qs
 
@@ -102,10 +108,9 @@ class TeamViewSet(
 
     def get_queryset(self):
         qs = super().get_queryset()
-        params = self.request.query_params
-        if season := params.get("season"):
+        if (season := int_param(self.request, "season")) is not None:
             qs = qs.filter(season_id=season)
-        if division := params.get("division"):
+        if (division := int_param(self.request, "division")) is not None:
             qs = qs.filter(division_id=division)
         return qs
 
@@ -114,7 +119,10 @@ class TeamViewSet(
             return [IsAuthenticated()]
         return super().get_permissions()
 
-    @extend_schema(request=TeamCreateSerializer, responses={201: TeamSerializer, **ERRORS})
+    @extend_schema(
+        request=TeamCreateSerializer,
+        responses={201: TeamSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+    )
     def create(self, request, *args, **kwargs):
         data = TeamCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -192,11 +200,10 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         qs = Fixture.objects.select_related("home", "away", "venue").order_by("date", "id")
-        params = self.request.query_params
         for key in ("season", "division", "venue"):
-            if value := params.get(key):
+            if (value := int_param(self.request, key)) is not None:
                 qs = qs.filter(**{f"{key}_id": value})
-        if team := params.get("team"):
+        if (team := int_param(self.request, "team")) is not None:
             qs = qs.filter(Q(home_id=team) | Q(away_id=team))
         return qs
 

@@ -55,6 +55,12 @@ class League(models.Model):
         return self.name
 
 
+#: The largest score a frame may be given (on paper, or when settled), and the largest
+#: aggregate awarded for a match: real scores are thousands, and a match of nine frames at
+#: the bound still fits the integer columns (2³¹ − 1) several times over.
+MAX_FRAME_SCORE = 1_000_000
+MAX_MATCH_SCORE = 10 * MAX_FRAME_SCORE
+
 #: The tie-breakers a season may choose from, in the words the table uses to explain itself.
 TIE_BREAKERS: dict[str, str] = {
     "points": "points",

@@ -5,8 +5,6 @@ the tasks that run them live here together, so neither imports the other in a ci
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 from datetime import datetime, timedelta
 
@@ -19,6 +17,7 @@ from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from marker import spreadsheet
 from marker.errors import DomainError
 
 from . import standings
@@ -153,11 +152,9 @@ def table_csv_rows(division: str, rows: list[dict]) -> list[list]:
 
 
 def _csv(lines: list[list]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    writer.writerows(lines)
-    return out.getvalue()
+    """The CSV of the tables; a team name like `=HYPERLINK(...)` is written as text, never
+    as a formula a spreadsheet would run (`marker.spreadsheet`)."""
+    return spreadsheet.write_rows([CSV_HEADER, *lines])
 
 
 def _snapshot(publication: Publication, table: standings.Table, now: datetime) -> TableSnapshot:

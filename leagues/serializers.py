@@ -4,7 +4,11 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
+from marker.api_errors import ErrorSerializer  # noqa: F401  (the API views import it from here)
+from marker.api_inputs import StrictPrimaryKeyRelatedField
+
 from .models import (
+    MAX_MATCH_SCORE,
     TIE_BREAKERS,
     Division,
     Fixture,
@@ -59,17 +63,17 @@ class TeamSerializer(serializers.ModelSerializer):
 
 
 class TeamCreateSerializer(serializers.Serializer):
-    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all())
+    season = StrictPrimaryKeyRelatedField(queryset=Season.objects.all())
     name = serializers.CharField(max_length=120)
-    venue = serializers.PrimaryKeyRelatedField(queryset=Venue.objects.all())
-    division = serializers.PrimaryKeyRelatedField(
+    venue = StrictPrimaryKeyRelatedField(queryset=Venue.objects.all())
+    division = StrictPrimaryKeyRelatedField(
         queryset=Division.objects.all(), required=False, allow_null=True
     )
 
 
 class TeamUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False)
-    venue = serializers.PrimaryKeyRelatedField(queryset=Venue.objects.all(), required=False)
+    venue = StrictPrimaryKeyRelatedField(queryset=Venue.objects.all(), required=False)
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
@@ -81,14 +85,14 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 
 class RosterAddSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(
+    player = StrictPrimaryKeyRelatedField(
         queryset=Player.objects.all(),
         required=False,
         allow_null=True,
         help_text="An existing player; or give `name` to create one.",
     )
     name = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    email = serializers.EmailField(required=False, allow_blank=True)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True)
     kind = serializers.ChoiceField(choices=Registration.Kind.choices, default="registered")
 
     def validate(self, attrs):
@@ -132,7 +136,7 @@ class FixtureSerializer(serializers.ModelSerializer):
 class FixturesGenerateSerializer(serializers.Serializer):
     start_date = serializers.DateField()
     blackout_dates = serializers.ListField(
-        child=serializers.DateField(), required=False, default=list
+        child=serializers.DateField(), required=False, default=list, max_length=366
     )
 
 
@@ -143,11 +147,6 @@ class FixtureMoveSerializer(serializers.Serializer):
 
 class FixturePostponeSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField(help_text="A stable machine code.")
-    message = serializers.CharField(help_text="What went wrong, for people.")
 
 
 # ----------------------------------------------------------------------------- tables
@@ -251,8 +250,8 @@ class FixtureAwardSerializer(serializers.Serializer):
     )
     home_frames = serializers.DecimalField(max_digits=4, decimal_places=1, min_value=0)
     away_frames = serializers.DecimalField(max_digits=4, decimal_places=1, min_value=0)
-    home_score = serializers.IntegerField(min_value=0, default=0)
-    away_score = serializers.IntegerField(min_value=0, default=0)
+    home_score = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_SCORE, default=0)
+    away_score = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_SCORE, default=0)
     reason = serializers.CharField(max_length=200)
 
 
@@ -272,6 +271,7 @@ class PointDeductionCreateSerializer(serializers.Serializer):
 class PointsSchemeSerializer(serializers.ModelSerializer):
     tie_breakers = serializers.ListField(
         child=serializers.ChoiceField(choices=list(TIE_BREAKERS)),
+        max_length=len(TIE_BREAKERS),
         help_text="In order; each once.",
     )
 

@@ -13,13 +13,14 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import ProtectedError, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from marker.errors import DomainError
 
 from .models import (
+    MAX_MATCH_SCORE,
     Division,
     Fixture,
     League,
@@ -234,7 +235,7 @@ def fixtures_generate(
 ) -> list[Fixture]:
     """Generate every division's home-and-away round robin for the season.
 
-    Replaces fixtures generated earlier, as long as none has a result.
+    Replaces fixtures generated earlier, as long as none has a result or a match night.
     """
     if season.fixtures.filter(result_confirmed_at__isnull=False).exists():
         raise DomainError(
@@ -258,7 +259,13 @@ def fixtures_generate(
         matches = double_round_robin(divisions, tables, nights, seed=seed)
     except ScheduleError as exc:
         raise DomainError(exc.code, exc.message) from None
-    season.fixtures.all().delete()
+    try:
+        season.fixtures.all().delete()
+    except ProtectedError:  # a match night was opened for one (frames protects it)
+        raise DomainError(
+            "fixtures_in_use",
+            "A match night has been opened for some fixtures; move fixtures one by one instead.",
+        ) from None
     venue_of = {team.pk: team.venue_id for team in teams}
     fixtures = Fixture.objects.bulk_create(
         [
@@ -391,13 +398,21 @@ _SCHEME_FIELDS = (
 )
 
 
-def _decimal(value, field: str, *, halves: bool = False) -> Decimal:
+def _decimal(
+    value, field: str, *, halves: bool = False, maximum: Decimal = Decimal("999.9")
+) -> Decimal:
+    """A number of zero or more, in halves or tenths, at most `maximum` (its column's
+    digits: `max_digits=4, decimal_places=1` unless said otherwise)."""
     try:
         number = Decimal(str(value))
     except (InvalidOperation, ValueError):
-        raise DomainError("bad_value", f"{value!r} is not a number.", field=field) from None
+        raise DomainError(
+            "bad_value", f"{str(value)[:40]!r} is not a number.", field=field
+        ) from None
     if not number.is_finite() or number < 0:
         raise DomainError("bad_value", "Give a number of zero or more.", field=field)
+    if number > maximum:
+        raise DomainError("bad_value", f"Give a number of at most {maximum}.", field=field)
     if (number * 2) % 1 or (not halves and number * 10 % 1):
         raise DomainError(
             "bad_value",
@@ -462,7 +477,7 @@ def point_deduction_add(
     reason = reason.strip()
     if not reason:
         raise DomainError("required", "Give the reason for the deduction.", field="reason")
-    amount = _decimal(points, "points", halves=True)
+    amount = _decimal(points, "points", halves=True, maximum=Decimal("9999.5"))
     if amount <= 0:
         raise DomainError("bad_value", "Deduct at least half a point.", field="points")
     if team.division_id is None:
@@ -499,8 +514,15 @@ def fixture_award(
             "Award the match to one side: the frames cannot be level.",
             field="home_frames",
         )
-    if min(home_score, away_score) < 0:
-        raise DomainError("bad_value", "Scores cannot be negative.", field="home_score")
+    for name, score in (("home_score", home_score), ("away_score", away_score)):
+        if isinstance(score, bool) or not isinstance(score, int):
+            raise DomainError("bad_value", "A score is a whole number.", field=name)
+        if score < 0:
+            raise DomainError("bad_value", "Scores cannot be negative.", field=name)
+        if score > MAX_MATCH_SCORE:
+            raise DomainError(
+                "bad_value", f"A match's score is at most {MAX_MATCH_SCORE}.", field=name
+            )
     fixture = Fixture.objects.select_for_update().get(pk=fixture.pk)
     if fixture.result_confirmed_at is not None and fixture.outcome == Fixture.Outcome.PLAYED:
         raise DomainError(

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
+from marker import spreadsheet
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
@@ -416,7 +417,9 @@ def publication_csv(request, pk: int):
     publication = get_object_or_404(
         Publication.objects.select_related("season"), pk=pk, state=Publication.State.DONE
     )
-    response = HttpResponse(publication.csv, content_type="text/csv; charset=utf-8")
+    # Made safe again as it is served: publications written before cells were made safe.
+    body = spreadsheet.make_safe(publication.csv)
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     name = f"{publication.season.slug}-tables-{publication.as_of:%Y-%m-%d}.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

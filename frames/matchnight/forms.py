@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from frames.models import Side
-from leagues.models import Player
+from leagues.models import MAX_FRAME_SCORE, Player
 
 SIDE_CHOICES = Side.choices
 
@@ -95,6 +95,7 @@ class RefereeForm(forms.Form):
 def score_field(label: str) -> forms.IntegerField:
     return forms.IntegerField(
         min_value=0,
+        max_value=MAX_FRAME_SCORE,
         required=False,
         label=label,
         widget=forms.NumberInput(attrs={"step": 10, "inputmode": "numeric"}),

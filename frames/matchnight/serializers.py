@@ -7,7 +7,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from frames.models import SIDES, Side
-from leagues.models import Player
+from leagues.models import MAX_FRAME_SCORE, Player
+from marker.api_inputs import StrictPrimaryKeyRelatedField, id_list_field
+
+from .squads import MAX_NAME, MAX_PRESENT
 
 
 def side_field() -> serializers.ChoiceField:
@@ -216,16 +219,18 @@ class MatchSerializer(serializers.Serializer):
 
 class PresenceInputSerializer(serializers.Serializer):
     side = side_field()
-    players = serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(),
-        many=True,
+    players = id_list_field(
+        Player.objects.all(),
+        max_length=MAX_PRESENT,
         help_text="Everyone present for the side (the whole list): roster or drafted players.",
     )
     new_players = serializers.ListField(
-        child=serializers.CharField(max_length=120),
+        child=serializers.CharField(max_length=MAX_NAME),
         required=False,
         default=list,
-        help_text="Names of newcomers to draft (put on the roster as drafted players).",
+        max_length=MAX_PRESENT,
+        help_text="Names of newcomers to draft (put on the roster as drafted players). "
+        f"At most {MAX_PRESENT} present for a side, newcomers included.",
     )
 
 
@@ -261,17 +266,23 @@ class ReorderInputSerializer(serializers.Serializer):
 
 
 class RefereeInputSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player = StrictPrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+def score_input(side: str) -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0, max_value=MAX_FRAME_SCORE, help_text=f"The {side} side's points, in tens."
+    )
 
 
 class FrameScoreInputSerializer(serializers.Serializer):
     number = serializers.IntegerField(min_value=1, max_value=9)
-    home_score = serializers.IntegerField(help_text="Points, in tens.")
-    away_score = serializers.IntegerField(help_text="Points, in tens.")
+    home_score = score_input("home")
+    away_score = score_input("away")
 
 
 class PaperInputSerializer(serializers.Serializer):
-    frames = FrameScoreInputSerializer(many=True, allow_empty=False)
+    frames = FrameScoreInputSerializer(many=True, allow_empty=False, max_length=9)
 
     def scores(self) -> dict[int, tuple[int, int]]:
         return {
@@ -289,7 +300,7 @@ class SettleInputSerializer(serializers.Serializer):
         choices=[("accept", "Accept the result as it stands"), ("correct", "Correct frame scores")]
     )
     note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
-    frames = FrameScoreInputSerializer(many=True, required=False, default=list)
+    frames = FrameScoreInputSerializer(many=True, required=False, default=list, max_length=9)
 
     def scores(self) -> dict[int, tuple[int, int]]:
         return {

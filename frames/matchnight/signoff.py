@@ -26,6 +26,7 @@ from frames.results import (
     update_result,
 )
 from frames.selectors import matches_awaiting_confirmation
+from leagues.models import MAX_FRAME_SCORE
 from marker.errors import DomainError
 from marker.permissions import allowed, require
 
@@ -44,8 +45,12 @@ def _check_score(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % 10:
         raise DomainError(
             "bad_score",
-            f"A frame score is a whole number of points, 0 or more, in tens (not {value!r}).",
+            f"A frame score is a whole number of points, 0 or more, in tens (not {str(value)[:40]!r}).",
             field=field,
+        )
+    if value > MAX_FRAME_SCORE:
+        raise DomainError(
+            "bad_score", f"A frame score is at most {MAX_FRAME_SCORE} points.", field=field
         )
     return value
 

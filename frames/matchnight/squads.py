@@ -35,6 +35,12 @@ from .common import (
     resolve_now,
 )
 
+#: The most players a side may have present, drafted newcomers included: a night needs
+#: five to nine, and a squad of twenty is already a crowd. It bounds what one request drafts.
+MAX_PRESENT = 20
+#: A newcomer's name, as long as a player's name may be.
+MAX_NAME = Player._meta.get_field("name").max_length or 120
+
 
 @transaction.atomic
 def match_open(*, fixture: Fixture, actor: User = None, now: datetime | None = None) -> Match:
@@ -89,9 +95,20 @@ def match_mark_present(
     withdraws the side's Ready (its commitment), since Ready means "these are my players".
     """
     now = resolve_now(now)
+    players, new_players = list(players), [" ".join(name.split()) for name in new_players]
+    if any(len(name) > MAX_NAME for name in new_players):
+        raise DomainError(
+            "name_too_long", f"Keep names to {MAX_NAME} characters.", field="new_players"
+        )
     match = lock_match(match)
     require_captain(match, side, actor, "mark who is present for this side", secretary=True)
     require_status(match, Match.Status.SETUP)
+    if len({p.pk for p in players} | {n.lower() for n in new_players if n}) > MAX_PRESENT:
+        raise DomainError(
+            "too_many_players",
+            f"At most {MAX_PRESENT} players may be present for a side.",
+            field="players",
+        )
     team = match.team(side)
     season = match.fixture.season
     roster = {

@@ -428,8 +428,9 @@ def event_answer(row: Mapping[str, Any], *, replayed: bool) -> dict[str, Any]:
 def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame:
     """The referee confirms the result the pad shows at sequence number `seq`: the frame
     becomes complete with the engine's scores, and the match result is brought up to
-    date. Confirming the same result again is a no-op; a result that moved on since the
-    pad showed it is a 409 (`seq_conflict`); a frame that is not over is a 400.
+    date. Confirming the same result again is a no-op that answers the same (also when
+    the two confirmations race); a result that moved on since the pad showed it is a 409
+    (`seq_conflict`); a frame that is not over is a 400.
     """
     frame = _frame_row(frame_id)
     if frame.status == Frame.Status.COMPLETE and frame.last_seq == seq:
@@ -458,6 +459,10 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
     )
     if not won:
         fresh = _frame_row(frame_id)
+        if fresh.status == Frame.Status.COMPLETE and fresh.last_seq == seq:
+            # A concurrent confirmation of this very result won the race (a retry, or the
+            # pad's second tap): the frame is complete as asked, so this one succeeds too.
+            return fresh
         raise _closed(fresh) or _conflict(fresh, seq + 1)
     if frame.match is None:
         frame.refresh_from_db()

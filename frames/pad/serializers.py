@@ -125,7 +125,7 @@ class SideSerializer(serializers.Serializer):
 
 
 class FrameStateSerializer(HeadSerializer):
-    match = serializers.IntegerField()
+    match = serializers.IntegerField(allow_null=True, help_text="None for a friendly game.")
     number = serializers.IntegerField()
     kind = serializers.CharField()
     game_id = serializers.CharField()
