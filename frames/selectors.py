@@ -19,6 +19,7 @@ LOG_LABELS = {
     "presence": "Squad marked",
     "short_agreed": "Agreed to play short (rule 8)",
     "committed": "Ready (secret committed)",
+    "ready_restarted": "Ready started again for both sides (the server committed anew)",
     "revealed": "Secret revealed",
     "drawn": "Frames drawn",
     "redraw_requested": "Re-draw asked for",

@@ -27,12 +27,14 @@ from marker.errors import DomainError
 from rules import registry
 
 from .common import (
+    ROUND_FIELDS,
     User,
     new_server_secret,
     require_captain,
     require_runner,
     require_status,
     resolve_now,
+    restart_round,
 )
 
 
@@ -86,7 +88,9 @@ def match_mark_present(
     changes nothing). Players come from the team's roster, or are drafted: a player on
     no other team's roster who has not played for another team this season (rule 8);
     `new_players` are names of newcomers, put on the roster as drafted players. A change
-    withdraws the side's Ready (its commitment), since Ready means "these are my players".
+    withdraws the side's Ready (its commitment), since Ready means "these are my players";
+    once both sides are Ready a commitment is final, so a change starts Ready again for
+    both sides and the server.
     """
     now = resolve_now(now)
     match = lock_match(match)
@@ -149,7 +153,13 @@ def match_mark_present(
         ]
     )
     withdrawn = bool(getattr(match, f"{side}_commitment"))
-    if withdrawn:
+    restarted = withdrawn and bool(getattr(match, f"{other_side(side)}_commitment"))
+    if restarted:
+        # Both were Ready: a commitment is final once the other side has committed, so
+        # the round starts again for both (and the server) rather than this side alone.
+        restart_round(match)
+        match.save(update_fields=ROUND_FIELDS)
+    elif withdrawn:
         setattr(match, f"{side}_commitment", "")
         setattr(match, f"{side}_secret", "")
         match.save(update_fields=[f"{side}_commitment", f"{side}_secret"])
@@ -164,6 +174,7 @@ def match_mark_present(
         removed=sorted(set(current) - set(chosen)),
         drafted=sorted(pk for pk in chosen if roster.get(pk) != Registration.Kind.REGISTERED),
         ready_withdrawn=withdrawn,
+        ready_restarted=restarted,
     )
     return match
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from frames import selectors
 from frames.draw import MINIMUM_PLAYERS
-from frames.models import SIDES, Frame, Match
+from frames.models import SIDES, Frame, Match, other_side
 from leagues.models import Fixture
 from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
@@ -69,6 +69,7 @@ def _context(request, match_id: int, **extra):
             "is_mine": side in my_sides,
             "draftable": list(selectors.draftable_players(match, side)[:200]) if can_mark else [],
             "committed": bool(getattr(match, f"{side}_commitment")),
+            "other_committed": bool(getattr(match, f"{other_side(side)}_commitment")),
             "revealed": bool(getattr(match, f"{side}_secret")),
             "commitment": getattr(match, f"{side}_commitment"),
             "made_by": detail.secret_made_by.get(side, ""),
@@ -235,6 +236,16 @@ def match_reveal(request, pk: int):
         return "Your secret is revealed and checked against your commitment."
 
     return _run_command(request, pk, CAPTAIN, RevealForm, action)
+
+
+@login_required
+@require_POST
+def match_restart_ready(request, pk: int):
+    def action(match, data, form):
+        seeding.match_restart_ready(match=match, side=data["side"], actor=request.user)
+        return "Ready starts again: both captains press Ready, and the server has a new secret."
+
+    return _run_command(request, pk, CAPTAIN, SideForm, action)
 
 
 @login_required

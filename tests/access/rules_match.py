@@ -44,6 +44,7 @@ ACCESS = {
     "match-sheet": Rule(kwargs=match),
     "match-presence": Rule(kwargs=match, get=None, post=RUNNERS),
     "match-commit": Rule(kwargs=match, get=None, post=CAPTAINS),
+    "match-restart-ready": Rule(kwargs=match, get=None, post=CAPTAINS),
     "match-reveal": Rule(kwargs=match, get=None, post=CAPTAINS),
     "match-agree-short": Rule(kwargs=match, get=None, post=CAPTAINS),
     "match-draw": Rule(kwargs=match, get=None, post=RUNNERS),
