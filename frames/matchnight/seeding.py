@@ -26,10 +26,10 @@ from .common import (
     ROUND_FIELDS,
     User,
     new_server_secret,
-    restart_round,
     require_captain,
     require_status,
     resolve_now,
+    restart_round,
 )
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
