@@ -21,6 +21,8 @@ from leagues.models import Fixture, Player, Registration
 from leagues.services import (
     _drafted_rule_error,  # leagues' rule-8 message, shared so both apps say the same
     _other_team_of,  # leagues' rule-8 check, without marking the player as played
+    player_name_key,
+    players_named,
     roster_add_player,
 )
 from marker.errors import DomainError
@@ -120,7 +122,7 @@ def match_mark_present(
                 raise _drafted_rule_error(player, other)
         chosen[player.pk] = player
     for name in new_players:
-        name = " ".join(name.split())
+        name = player_name_key(name)
         if not name:
             continue
         # A retried form finds the newcomer it put on the roster the first time.
@@ -130,7 +132,34 @@ def match_mark_present(
             )
             .select_related("player")
             .first()
-        ) or roster_add_player(team=team, name=name, kind=Registration.Kind.DRAFTED)
+        )
+        if reg is None:
+            # One person, one record: a name an existing player has is that player, and
+            # rule 8 applies to them; someone else of that name is added on the roster page.
+            for known in players_named(name):
+                if known.pk in elsewhere:
+                    raise DomainError(
+                        "present_for_other_side",
+                        f"{known.name} is already marked present for "
+                        f"{match.team(other_side(side)).name}.",
+                        field="new_players",
+                    )
+                other = _other_team_of(known, season, team)
+                if other is not None:
+                    raise _drafted_rule_error(known, other)
+            try:
+                reg = roster_add_player(team=team, name=name, kind=Registration.Kind.DRAFTED)
+            except DomainError as exc:
+                if exc.code != "same_name":
+                    raise
+                raise DomainError(
+                    "same_name",
+                    f"{name} is already a player in the league: draft them from the list of "
+                    "players (rule 8 applies), or add someone else of that name on "
+                    f"{team.name}'s roster page first.",
+                    field="new_players",
+                    extra=exc.extra,
+                ) from None
         roster[reg.player_id] = reg.kind
         chosen[reg.player_id] = reg.player
 

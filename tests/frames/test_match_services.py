@@ -165,6 +165,37 @@ def test_newcomers_by_name_join_the_roster_as_drafted(league):
     assert presence.player.registrations.get().kind == Registration.Kind.DRAFTED
 
 
+def test_a_newcomer_typed_by_the_name_of_a_player_drafted_elsewhere_is_refused(league):
+    """Rule 8 on match night: `new_players` finds the existing player, so a name typed
+    again is not a new person who slips past the drafted-player check."""
+    match = open_match(league)
+    elsewhere = league.teams[2].registrations.select_related("player").first().player
+    before = Presence.objects.count(), Registration.objects.count()
+    error = refused(
+        "plays_for_another_team",
+        squads.match_mark_present,
+        match=match,
+        side="away",
+        players=roster(league, "away")[:5],
+        new_players=[f" {elsewhere.name.lower()} "],
+        actor=league.other_captain,
+    )
+    assert league.teams[2].name in error.message
+    assert (Presence.objects.count(), Registration.objects.count()) == before
+    free = PlayerFactory(name="Fred Free")
+    error = refused(
+        "same_name",
+        squads.match_mark_present,
+        match=match,
+        side="away",
+        players=roster(league, "away")[:5],
+        new_players=["fred free"],
+        actor=league.other_captain,
+    )
+    assert "draft them from the list" in error.message
+    assert not free.registrations.exists()
+
+
 def test_a_player_present_for_one_side_cannot_be_present_for_the_other(league):
     match = open_match(league)
     guest = PlayerFactory()
