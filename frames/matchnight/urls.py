@@ -3,6 +3,8 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("tonight/", views.tonight, name="tonight"),
+    path("fixtures/<int:pk>/night/", views.fixture_night, name="fixture-night"),
     path("fixtures/<int:pk>/match/", views.match_open, name="match-open"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("matches/<int:pk>/scorecard/", views.match_scorecard, name="match-scorecard"),

@@ -84,6 +84,7 @@ def _context(request, match_id: int, **extra):
     context = {
         "match": match,
         "fixture": match.fixture,
+        "my_frames": selectors.frames_refereed_by(user, match=match),
         "detail": detail,
         "rows": detail.rows,
         "tally": detail.tally,
@@ -154,6 +155,37 @@ def match_open(request, pk: int):
             status=exc.status,
         )
     return redirect("match-detail", pk=match.pk)
+
+
+@require_safe
+def tonight(request):
+    """Tonight: the matches being played, each with its live page (anyone), and the frames
+    the signed-in user referees, each one tap from its pad. The header links here; the
+    home page loads the panel (`?panel=1`) in place."""
+    context = {
+        "matches": selectors.matches_playing(),
+        "my_frames": selectors.frames_refereed_by(request.user),
+    }
+    if request.GET.get("panel") == "1":
+        return render(request, "frames/_tonight.html", context)
+    return render(request, "frames/tonight.html", context)
+
+
+@require_safe
+def fixture_night(request, pk: int):
+    """The fixture page's match-night links (loaded in place by htmx): the match page,
+    its live page once drawn, and the pads of the frames this user referees."""
+    fixture = get_object_or_404(Fixture.objects.select_related("home", "away"), pk=pk)
+    match = selectors.match_for_fixture(fixture)
+    return render(
+        request,
+        "frames/_fixture_night.html",
+        {
+            "fixture": fixture,
+            "match": match,
+            "my_frames": (selectors.frames_refereed_by(request.user, match=match) if match else []),
+        },
+    )
 
 
 @require_safe

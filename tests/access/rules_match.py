@@ -38,6 +38,8 @@ frame = lambda c: {"pk": c.match.pk, "number": 1}  # noqa: E731
 
 ACCESS = {
     # Pages
+    "tonight": Rule(),
+    "fixture-night": Rule(kwargs=fixture),
     "match-open": Rule(kwargs=fixture, get=EVERYONE, post=RUNNERS),
     "match-detail": Rule(kwargs=match),
     "match-scorecard": Rule(kwargs=match),
