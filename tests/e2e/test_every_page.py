@@ -261,9 +261,13 @@ def test_a_referee_is_one_tap_from_their_pad_and_anyone_from_the_live_page(phone
     expect(page).to_have_url(re.compile(rf"/frames/{mine.pk}/pad/$"))
 
     anyone = phone().new_page()
-    for path in ("/", reverse("fixture-detail", args=[match.fixture_id])):
+    teams = f"{match.fixture.home.name} v {match.fixture.away.name}"
+    for path, link in (
+        ("/", f"Live: {teams}"),
+        (reverse("fixture-detail", args=[match.fixture_id]), "Live scores"),
+    ):
         anyone.goto(path)
-        anyone.get_by_role("link", name="Live").first.click()
+        anyone.get_by_role("link", name=link, exact=True).click()
         expect(anyone).to_have_url(re.compile(rf"/matches/{match.pk}/live/$"))
     anyone.goto(match.get_absolute_url())
     anyone.get_by_role("link", name="Live scores").click()
