@@ -162,10 +162,20 @@ CACHES = {
     )
 }
 
-# Failed logins: lock a username+address pair after 10 failures for 15 minutes.
+# Failed logins (marker/throttle.py, README "Running in production"): a username at one
+# address locks after AXES_FAILURE_LIMIT failures, an address across every username it
+# tries (spraying) after AXES_ADDRESS_FAILURE_LIMIT, each for 15 minutes. A username is
+# never locked everywhere, so nobody can lock a captain out from elsewhere; a locked
+# account can still reset its password, which lifts its lock.
+# The client's address: behind TRUSTED_PROXY_COUNT proxies (TLS in front: 1), the address
+# they saw in X-Forwarded-For; with none (the default), the connection's address.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "marker.throttle.client_ip"
+AXES_HANDLER = "marker.throttle.Handler"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
+AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "30"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "marker.login_names.axes_username"  # at most 150 characters, no NUL
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"

@@ -41,4 +41,5 @@ WHITENOISE_AUTOREFRESH = True
 CELERY_BROKER_URL = "memory://"
 CELERY_TASK_ALWAYS_EAGER = True
 AXES_FAILURE_LIMIT = 5
+AXES_ADDRESS_FAILURE_LIMIT = 15
 LOGGING = {"version": 1, "disable_existing_loggers": False}

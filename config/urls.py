@@ -10,8 +10,16 @@ handler403 = "marker.api_errors.permission_denied"
 handler404 = "marker.api_errors.page_not_found"
 handler500 = "marker.api_errors.server_error"
 
+from marker.throttle import PasswordResetConfirmView
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The reset's last step also lifts the username's login lock-outs (marker/throttle.py).
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The docs page loads its script from its own URL (?script), the assets from our static

@@ -41,9 +41,9 @@ class MatchAdmin(admin.ModelAdmin):
         "home_commitment",
         "away_commitment",
         "server_commitment",
-        "home_secret",
-        "away_secret",
-        "server_secret",
+        "home_secret_sealed",
+        "away_secret_sealed",
+        "server_secret_sealed",
         "drawn_at",
         "home_frames",
         "away_frames",
@@ -59,7 +59,29 @@ class MatchAdmin(admin.ModelAdmin):
         "dispute_reason",
         "disputed_at",
     ]
+    # The secrets behind the draw's seed are shown to nobody, staff included, before the
+    # draw (docs/draw.md): with them a helper could grind a captain's secret to a chosen
+    # seed. After the draw they are public, on the match page too.
+    exclude = ["home_secret", "away_secret", "server_secret"]
     inlines = [PresenceInline, MatchLogInline]
+
+    @staticmethod
+    def _sealed(match: Match, side: str) -> str:
+        if match.seed is None:
+            return "sealed until the draw"
+        return getattr(match, f"{side}_secret") or "–"
+
+    @admin.display(description="home secret")
+    def home_secret_sealed(self, match: Match) -> str:
+        return self._sealed(match, "home")
+
+    @admin.display(description="away secret")
+    def away_secret_sealed(self, match: Match) -> str:
+        return self._sealed(match, "away")
+
+    @admin.display(description="server secret")
+    def server_secret_sealed(self, match: Match) -> str:
+        return self._sealed(match, "server")
 
 
 class FramePlayerInline(admin.TabularInline):

@@ -19,6 +19,7 @@ LOG_LABELS = {
     "presence": "Squad marked",
     "short_agreed": "Agreed to play short (rule 8)",
     "committed": "Ready (secret committed)",
+    "ready_restarted": "Ready started again for both sides (the server committed anew)",
     "revealed": "Secret revealed",
     "drawn": "Frames drawn",
     "redraw_requested": "Re-draw asked for",
@@ -191,3 +192,36 @@ def matches_awaiting_confirmation() -> QuerySet[Match]:
     return Match.objects.filter(
         status=Match.Status.COMPLETE, completed_at__isnull=False
     ).select_related("fixture__season__league")
+
+
+#: Matches whose frames are being played, or about to be (a referee's pad, the live page).
+PLAYING = (Match.Status.DRAWN, Match.Status.IN_PLAY)
+
+
+def frames_refereed_by(user, *, match: Match | None = None) -> list[Frame]:
+    """The frames this signed-in user referees and has still to finish: on a match being
+    played (drawn or in play), in the order of play. One tap each to its pad."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    qs = Frame.objects.filter(
+        referee__user=user,
+        status__in=[Frame.Status.SCHEDULED, Frame.Status.IN_PLAY],
+        match__status__in=PLAYING,
+    )
+    if match is not None:
+        qs = qs.filter(match=match)
+    return list(
+        qs.select_related("match__fixture__home", "match__fixture__away").order_by(
+            "match__fixture__date", "match_id", "order"
+        )[:20]
+    )
+
+
+def matches_playing(limit: int = 20) -> list[Match]:
+    """Matches being played now (drawn or in play), the most recent fixtures first: each
+    has a live page anyone may watch."""
+    return list(
+        Match.objects.filter(status__in=PLAYING)
+        .select_related("fixture__home", "fixture__away", "fixture__venue")
+        .order_by("-fixture__date", "-id")[:limit]
+    )

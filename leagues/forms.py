@@ -18,18 +18,27 @@ class TeamRegisterForm(forms.Form):
             self.fields["division"].queryset = season.divisions.all()
 
 
+SOMEONE_ELSE = "This is someone else with the same name, new to the league"
+
+
 class AddPlayerForm(forms.Form):
     name = forms.CharField(max_length=120, label="Player's name")
     email = forms.EmailField(required=False)
+    someone_else = forms.BooleanField(required=False, label=SOMEONE_ELSE)
+
+
+class AddExistingPlayerForm(forms.Form):
+    existing = forms.IntegerField(min_value=1, max_value=2**63 - 1)
 
 
 class InviteForm(forms.Form):
     name = forms.CharField(max_length=120)
     email = forms.EmailField()
+    someone_else = forms.BooleanField(required=False, label=SOMEONE_ELSE)
 
 
 class RemovePlayerForm(forms.Form):
-    registration = forms.IntegerField(widget=forms.HiddenInput)
+    registration = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
 
 
 class DateListField(forms.CharField):

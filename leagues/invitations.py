@@ -23,18 +23,39 @@ from .models import (
     Registration,
     Team,
 )
-from .services import Actor, roster_add_player
+from .services import (
+    Actor,
+    _drafted_rule_error,
+    _other_team_of,
+    _same_name_error,
+    player_name_key,
+    players_named,
+    roster_add_player,
+)
 
 
 @transaction.atomic
-def invitation_create(*, team: Team, invited_by: Actor, name: str, email: str) -> Invitation:
-    """Invite someone by email to the roster; the email is sent after the commit."""
+def invitation_create(
+    *, team: Team, invited_by: Actor, name: str, email: str, someone_else: bool = False
+) -> Invitation:
+    """Invite someone by email to the roster; the email is sent after the commit.
 
-    name, email = name.strip(), email.strip().lower()
+    One person, one record: an email an existing player has, or a name one has (unless
+    the captain confirms `someone_else`), is that player, so rule 8 applies to them now
+    (`plays_for_another_team`) and again when they accept."""
+
+    name, email = player_name_key(name), email.strip().lower()
     if not name:
         raise DomainError("required", "Give the player's name.", field="name")
     if "@" not in email:
         raise DomainError("bad_email", "Give a valid email address.", field="email")
+    known = _player_by_email(email)
+    if known is None and not someone_else and players_named(name).exists():
+        raise _same_name_error(name, team.season, team)
+    if known is not None:
+        other = _other_team_of(known, team.season, team)
+        if other is not None:
+            raise _drafted_rule_error(known, other)
     if Invitation.objects.filter(team=team, email=email, accepted_at__isnull=True).exists():
         raise DomainError(
             "already_invited", f"{email} has already been invited to {team.name}.", field="email"
@@ -65,11 +86,28 @@ def invitation_accept(
         user = _account_create(username=username, password=password, email=invitation.email)
     player = Player.objects.filter(user=user).first()
     if player is None:
-        player = Player.objects.create(user=user, name=invitation.name, email=invitation.email)
+        # The invited person may already be a player (added by name, or drafted): the same
+        # record, so rule 8 sees the team they already play for.
+        player = _player_by_email(invitation.email, unlinked=True)
+        if player is not None:
+            player.user = user
+            player.save(update_fields=["user"])
+        else:
+            player = Player.objects.create(user=user, name=invitation.name, email=invitation.email)
     registration = roster_add_player(team=invitation.team, player=player)
     invitation.accepted_at = now or timezone.now()
     invitation.save(update_fields=["accepted_at"])
     return registration
+
+
+def _player_by_email(email: str, *, unlinked: bool = False) -> Player | None:
+    email = (email or "").strip()
+    if "@" not in email:
+        return None
+    players = Player.objects.filter(email__iexact=email)
+    if unlinked:
+        players = players.filter(user__isnull=True)
+    return players.order_by("id").first()
 
 
 def _account_create(*, username: str, password: str, email: str) -> Any:

@@ -13,6 +13,7 @@ from .models import (
     Division,
     Fixture,
     League,
+    Player,
     PointDeduction,
     Publication,
     Registration,
@@ -63,6 +64,36 @@ def roster(team: Team) -> list[Registration]:
         .select_related("player")
         .order_by("player__name")
     )
+
+
+def player_suggestions(team: Team, text: str, limit: int = 8) -> list[dict]:
+    """Players already in the league whose name contains `text` (two letters or more), as
+    a captain types a name to add: each with the team they play for this season, if any
+    (rule 8 keeps them there), and whether they are on this roster already."""
+    text = " ".join((text or "").split())
+    if len(text) < 2:
+        return []
+    players = list(Player.objects.filter(name__icontains=text).order_by("name", "id")[:limit])
+    regs = (
+        Registration.objects.filter(player__in=players, season_id=team.season_id)
+        .filter(Q(status=Registration.Status.ACTIVE) | Q(first_played_at__isnull=False))
+        .select_related("team")
+        .order_by("id")
+    )
+    teams: dict[int, Team] = {}
+    for reg in regs:
+        if reg.team_id == team.pk and reg.status == Registration.Status.ACTIVE:
+            teams[reg.player_id] = reg.team  # on this roster: say so, whatever else
+        else:
+            teams.setdefault(reg.player_id, reg.team)
+    return [
+        {
+            "player": player,
+            "team": teams.get(player.pk),
+            "here": teams.get(player.pk) is not None and teams[player.pk].pk == team.pk,
+        }
+        for player in players
+    ]
 
 
 def team_detail(team_id: int) -> tuple[Team, list[Registration], list[Fixture]]:

@@ -53,6 +53,43 @@ def _other_team_of(player: Player, season: Season, team: Team) -> Team | None:
     return reg.team if reg else None
 
 
+def player_name_key(name: str) -> str:
+    """A name as typed, with its spacing tidied: 'Nora  Nobbs ' → 'Nora Nobbs'."""
+    return " ".join((name or "").split())
+
+
+def players_named(name: str):
+    """Players already in the league whose name reads the same (case and spacing aside):
+    one person, one record, so a name typed again is the same person until a captain
+    says otherwise."""
+    return Player.objects.filter(name__iexact=player_name_key(name)).order_by("id")
+
+
+def _same_name_error(name: str, season: Season, team: Team) -> DomainError:
+    found = []
+    for player in players_named(name)[:5]:
+        other = _other_team_of(player, season, team)
+        found.append(
+            {
+                "id": player.pk,
+                "name": player.name,
+                "team": other.name if other is not None else "",
+            }
+        )
+    where = "; ".join(
+        f"{p['name']}{' (plays for ' + p['team'] + ' this season)' if p['team'] else ''}"
+        for p in found
+    )
+    return DomainError(
+        "same_name",
+        f"There is already a player called {player_name_key(name)} in the league: {where}. "
+        "Choose them from the list (one person, one record), or confirm this is someone "
+        "else with the same name.",
+        field="name",
+        extra={"players": found},
+    )
+
+
 def _drafted_rule_error(player: Player, other: Team) -> DomainError:
     return DomainError(
         "plays_for_another_team",
@@ -142,19 +179,25 @@ def roster_add_player(
     name: str = "",
     email: str = "",
     kind: str = Registration.Kind.REGISTERED,
+    someone_else: bool = False,
 ) -> Registration:
     """Put a player (existing, or new by name) on a team's roster for its season.
 
-    Refused when the player is on, or has played for, another team this season.
+    Refused when the player is on, or has played for, another team this season (rule 8).
+    A name that an existing player already has is refused (`same_name`, listing them)
+    unless `someone_else` says the captain confirmed it is another person: otherwise a
+    second record would let a player drafted elsewhere slip past rule 8.
     """
     if kind not in Registration.Kind.values:
         raise DomainError("bad_value", f"Unknown registration kind {kind!r}.", field="kind")
     if team.season.status == Season.Status.FINISHED:
         raise DomainError("season_finished", f"{team.season} has finished.", field="season")
     if player is None:
-        name = name.strip()
+        name = player_name_key(name)
         if not name:
             raise DomainError("required", "Give the player's name.", field="name")
+        if not someone_else and players_named(name).exists():
+            raise _same_name_error(name, team.season, team)
         player = Player.objects.create(name=name, email=email.strip())
     other = _other_team_of(player, team.season, team)
     if other is not None:
@@ -185,11 +228,23 @@ def roster_add_player(
 
 @transaction.atomic
 def roster_remove_player(
-    *, registration: Registration, now: datetime | None = None
+    *, registration: Registration, actor: Actor = None, now: datetime | None = None
 ) -> Registration:
-    """Take a player off the roster. A player who has played stays bound to the team."""
+    """Take a player off the roster. A player who has played stays bound to the team.
+    A captain (or vice-captain) cannot take themself off (`remove_self`): they would lose
+    the team they run; the roster page offers Undo for everyone else."""
     if registration.status == Registration.Status.REMOVED:
         raise DomainError("not_on_roster", f"{registration.player} is not on the roster.")
+    if (
+        actor is not None
+        and getattr(actor, "pk", None) is not None
+        and registration.player.user_id == actor.pk
+    ):
+        raise DomainError(
+            "remove_self",
+            "You cannot take yourself off the roster you captain: ask the secretary.",
+            field="player",
+        )
     registration.status = Registration.Status.REMOVED
     registration.removed_at = now or timezone.now()
     registration.save(update_fields=["status", "removed_at"])

@@ -113,12 +113,19 @@ def _points_sql(scheme: Scheme) -> tuple[str, list]:
 
 
 def number(value: Decimal | int) -> str:
-    """A count of frames or points as people write it: 40½, 12, 4,310.
+    """A count of frames or points as people write it: 40½, 12, 4,310, and below zero
+    (points after a deduction) with its sign in front: -1½, -½.
 
     >>> number(Decimal("40.5")), number(Decimal("12.0")), number(4310), number(Decimal("0.5"))
     ('40½', '12', '4,310', '½')
+    >>> number(Decimal("-1.5")), number(Decimal("-0.5")), number(Decimal("-1234.0"))
+    ('-1½', '-½', '-1,234')
     """
     value = Decimal(value)
+    if value < 0:
+        # divmod on a negative Decimal truncates towards zero (-1.5 → -1, -0.5): format the
+        # size, then put the sign in front.
+        return "-" + number(-value)
     whole, frac = divmod(value, 1)
     text = f"{int(whole):,}"
     if frac == Decimal("0.5"):

@@ -10,6 +10,7 @@ urlpatterns = [
     path("divisions/<int:pk>/", views.division_detail, name="division-detail"),
     path("teams/<int:pk>/", views.team_detail, name="team-detail"),
     path("teams/<int:pk>/roster/", views.team_roster, name="team-roster"),
+    path("teams/<int:pk>/roster/players/", views.team_roster_suggest, name="team-roster-suggest"),
     path("teams/<int:pk>/fixtures.ics", views.team_ical, name="team-ical"),
     path("venues/<int:pk>/", views.venue_detail, name="venue-detail"),
     path("fixtures/<int:pk>/", views.fixture_detail, name="fixture-detail"),

@@ -10,6 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -20,6 +21,7 @@ from marker.permissions import require_perm
 from . import invitations, publishing, selectors, services
 from .forms import (
     AcceptInvitationForm,
+    AddExistingPlayerForm,
     AddPlayerForm,
     FixtureMoveForm,
     FixturesGenerateForm,
@@ -165,35 +167,61 @@ def team_register(request, pk: int):
     return render(request, "leagues/team_register.html", {"season": season, "form": form})
 
 
+def _roster_registration(request, team: Team) -> Registration:
+    form = RemovePlayerForm(request.POST)
+    if not form.is_valid():
+        raise DomainError("bad_value", "Choose a player on the roster.")
+    return get_object_or_404(
+        Registration.objects.select_related("player"),
+        pk=form.cleaned_data["registration"],
+        team=team,
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def team_roster(request, pk: int):
+    """A captain's roster: add a player (an existing one, found as the name is typed, or
+    someone new once the captain confirms it is someone else), remove one (with Undo),
+    invite by email."""
     team = get_object_or_404(Team.objects.select_related("season"), pk=pk)
     require_perm(request.user, "leagues.change_team", team)
     add_form = AddPlayerForm(prefix="add")
     invite_form = InviteForm(prefix="invite")
+    same_name: list[dict] = []
+    error = ""
     if request.method == "POST":
         action = request.POST.get("action")
         try:
-            if action == "add":
+            if action == "add" and request.POST.get("existing"):
+                # A suggested player, chosen as the name was typed.
+                existing = AddExistingPlayerForm(request.POST)
+                if not existing.is_valid():
+                    raise DomainError("bad_value", "Choose a player to add.")
+                player = get_object_or_404(Player, pk=existing.cleaned_data["existing"])
+                reg = services.roster_add_player(team=team, player=player)
+                messages.success(request, f"{reg.player.name} added to the roster.")
+                return redirect("team-roster", pk=team.pk)
+            elif action == "add":
                 add_form = AddPlayerForm(request.POST, prefix="add")
                 if add_form.is_valid():
                     reg = services.roster_add_player(
                         team=team,
                         name=add_form.cleaned_data["name"],
                         email=add_form.cleaned_data["email"],
+                        someone_else=add_form.cleaned_data["someone_else"],
                     )
                     messages.success(request, f"{reg.player.name} added to the roster.")
                     return redirect("team-roster", pk=team.pk)
             elif action == "remove":
-                remove_form = RemovePlayerForm(request.POST)
-                if not remove_form.is_valid():
-                    raise DomainError("bad_value", "Choose a player to remove.")
-                reg = get_object_or_404(
-                    Registration, pk=remove_form.cleaned_data["registration"], team=team
-                )
-                services.roster_remove_player(registration=reg)
+                reg = _roster_registration(request, team)
+                services.roster_remove_player(registration=reg, actor=request.user)
                 messages.success(request, f"{reg.player.name} removed from the roster.")
+                return redirect(f"{reverse('team-roster', args=[team.pk])}?removed={reg.pk}")
+            elif action == "restore":
+                reg = _roster_registration(request, team)
+                services.roster_add_player(team=team, player=reg.player, kind=reg.kind)
+                messages.success(request, f"{reg.player.name} is back on the roster.")
                 return redirect("team-roster", pk=team.pk)
             elif action == "invite":
                 invite_form = InviteForm(request.POST, prefix="invite")
@@ -203,14 +231,32 @@ def team_roster(request, pk: int):
                         invited_by=request.user,
                         name=invite_form.cleaned_data["name"],
                         email=invite_form.cleaned_data["email"],
+                        someone_else=invite_form.cleaned_data["someone_else"],
                     )
                     messages.success(request, f"Invitation sent to {inv.email}.")
                     return redirect("team-roster", pk=team.pk)
             else:
-                messages.error(request, "Unknown action.")
+                error = "Unknown action."
         except DomainError as exc:
-            target = invite_form if action == "invite" else add_form
-            _form_error(target, exc)
+            if action in ("add", "invite") and not request.POST.get("existing"):
+                _form_error(invite_form if action == "invite" else add_form, exc)
+                if exc.code == "same_name":
+                    same_name = selectors.player_suggestions(
+                        team, request.POST.get(f"{action}-name", "")
+                    )
+            else:
+                error = exc.message
+    removed = None
+    if request.method == "GET" and request.GET.get("removed", "").isdigit():
+        removed = (
+            Registration.objects.filter(
+                pk=int(request.GET["removed"][:18]),
+                team=team,
+                status=Registration.Status.REMOVED,
+            )
+            .select_related("player")
+            .first()
+        )
     return render(
         request,
         "leagues/roster.html",
@@ -220,8 +266,31 @@ def team_roster(request, pk: int):
             "invitations": team.invitations.filter(accepted_at__isnull=True),
             "add_form": add_form,
             "invite_form": invite_form,
+            "same_name": same_name,
+            "same_name_for": request.POST.get("action") if same_name else "",
+            "removed": removed,
+            "error": error,
         },
         status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_safe
+def team_roster_suggest(request, pk: int):
+    """Players already in the league whose name matches what the captain is typing (htmx
+    swaps this list under the name field; one person, one record)."""
+    team = get_object_or_404(Team.objects.select_related("season"), pk=pk)
+    require_perm(request.user, "leagues.change_team", team)
+    text = request.GET.get("add-name") or request.GET.get("invite-name") or ""
+    return render(
+        request,
+        "leagues/_player_suggestions.html",
+        {
+            "team": team,
+            "suggestions": selectors.player_suggestions(team, text[:120]),
+            "text": " ".join(text.split())[:120],
+        },
     )
 
 

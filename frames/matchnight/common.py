@@ -132,6 +132,25 @@ def new_server_secret(match: Match) -> None:
     match.server_commitment = sha256_commitment(match.server_secret)
 
 
+#: The fields a new round of Ready rewrites (restart_round).
+ROUND_FIELDS = [
+    *(f"{side}_{part}" for side in SIDES for part in ("commitment", "secret")),
+    "server_commitment",
+    "server_secret",
+]
+
+
+def restart_round(match: Match) -> None:
+    """Withdraw both sides' Ready and commit the server to a new secret (the caller saves
+    ROUND_FIELDS and logs it). A commitment is final once the other side has committed:
+    nobody replaces theirs alone; the whole round starts again instead, so no secret of
+    the old round (the other captain's, the server's) counts any more."""
+    for side in SIDES:
+        setattr(match, f"{side}_commitment", "")
+        setattr(match, f"{side}_secret", "")
+    new_server_secret(match)
+
+
 def frames_started(match: Match) -> bool:
     return (
         Frame.objects.filter(match=match)

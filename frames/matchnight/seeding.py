@@ -11,9 +11,11 @@ from django.db import transaction
 
 from frames.draw import commitment as sha256_commitment
 from frames.models import (
+    SIDES,
     Match,
     MatchLog,
     Presence,
+    other_side,
 )
 from frames.results import (
     lock_match,
@@ -21,11 +23,13 @@ from frames.results import (
 from marker.errors import DomainError
 
 from .common import (
+    ROUND_FIELDS,
     User,
     new_server_secret,
     require_captain,
     require_status,
     resolve_now,
+    restart_round,
 )
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -46,8 +50,10 @@ def match_commit(
     secret stays on the phone until every commitment is in, then is revealed with
     match_reveal. Without it, the server makes the secret for the captain: unknowable to
     the other captain, though not to the server. Pressing Ready again with a new
-    commitment replaces the old one (a lost phone); the server made its own commitment
-    when the match was opened, so no party learns anything from the others' secrets.
+    commitment replaces the old one (a lost phone) only until the other side has
+    committed: from then on a commitment is final (`commitment_final`), and a lost phone
+    starts the whole round again (match_restart_ready). The server made its own
+    commitment when the match was opened, before either captain.
     """
     now = resolve_now(now)
     match = lock_match(match)
@@ -73,8 +79,18 @@ def match_commit(
     else:
         if current and held:
             return match  # already Ready with a secret the server holds
+        secret, value, made_by = "", "", "server"
+    if current and getattr(match, f"{other_side(side)}_commitment"):
+        raise DomainError(
+            "commitment_final",
+            f"{match.team(side).name} is already Ready and {match.team(other_side(side)).name} "
+            "has committed too: a commitment is final once the other side has committed. "
+            "If this phone lost its secret, start Ready again for both sides.",
+            status=409,
+        )
+    if made_by == "server":
         secret = secrets.token_hex(16)
-        value, made_by = sha256_commitment(secret), "server"
+        value = sha256_commitment(secret)
     if not match.server_commitment:
         new_server_secret(match)
     setattr(match, f"{side}_commitment", value)
@@ -129,4 +145,26 @@ def match_reveal(
     setattr(match, f"{side}_secret", secret)
     match.save(update_fields=[f"{side}_secret"])
     MatchLog.add(match, actor, "revealed", now, side=side)
+    return match
+
+
+@transaction.atomic
+def match_restart_ready(
+    *, match: Match, side: str, actor: User, now: datetime | None = None
+) -> Match:
+    """A captain starts Ready again for both sides (a phone lost its secret once both had
+    committed): both commitments and any secrets revealed are set aside and the server
+    commits to a new secret; each captain presses Ready again. Nobody has seen a secret
+    of the old round, so nobody gains by it. Nothing to restart changes nothing."""
+    now = resolve_now(now)
+    match = lock_match(match)
+    require_captain(match, side, actor, "start Ready again for this match")
+    require_status(match, Match.Status.SETUP)
+    if not any(getattr(match, f"{s}_commitment") for s in SIDES):
+        return match
+    restart_round(match)
+    match.save(update_fields=ROUND_FIELDS)
+    MatchLog.add(
+        match, actor, "ready_restarted", now, side=side, server_commitment=match.server_commitment
+    )
     return match

@@ -21,18 +21,22 @@ from leagues.models import Fixture, Player, Registration
 from leagues.services import (
     _drafted_rule_error,  # leagues' rule-8 message, shared so both apps say the same
     _other_team_of,  # leagues' rule-8 check, without marking the player as played
+    player_name_key,
+    players_named,
     roster_add_player,
 )
 from marker.errors import DomainError
 from rules import registry
 
 from .common import (
+    ROUND_FIELDS,
     User,
     new_server_secret,
     require_captain,
     require_runner,
     require_status,
     resolve_now,
+    restart_round,
 )
 
 #: The most players a side may have present, drafted newcomers included: a night needs
@@ -92,7 +96,9 @@ def match_mark_present(
     changes nothing). Players come from the team's roster, or are drafted: a player on
     no other team's roster who has not played for another team this season (rule 8);
     `new_players` are names of newcomers, put on the roster as drafted players. A change
-    withdraws the side's Ready (its commitment), since Ready means "these are my players".
+    withdraws the side's Ready (its commitment), since Ready means "these are my players";
+    once both sides are Ready a commitment is final, so a change starts Ready again for
+    both sides and the server.
     """
     now = resolve_now(now)
     players, new_players = list(players), [" ".join(name.split()) for name in new_players]
@@ -133,7 +139,7 @@ def match_mark_present(
                 raise _drafted_rule_error(player, other)
         chosen[player.pk] = player
     for name in new_players:
-        name = " ".join(name.split())
+        name = player_name_key(name)
         if not name:
             continue
         # A retried form finds the newcomer it put on the roster the first time.
@@ -143,7 +149,34 @@ def match_mark_present(
             )
             .select_related("player")
             .first()
-        ) or roster_add_player(team=team, name=name, kind=Registration.Kind.DRAFTED)
+        )
+        if reg is None:
+            # One person, one record: a name an existing player has is that player, and
+            # rule 8 applies to them; someone else of that name is added on the roster page.
+            for known in players_named(name):
+                if known.pk in elsewhere:
+                    raise DomainError(
+                        "present_for_other_side",
+                        f"{known.name} is already marked present for "
+                        f"{match.team(other_side(side)).name}.",
+                        field="new_players",
+                    )
+                other = _other_team_of(known, season, team)
+                if other is not None:
+                    raise _drafted_rule_error(known, other)
+            try:
+                reg = roster_add_player(team=team, name=name, kind=Registration.Kind.DRAFTED)
+            except DomainError as exc:
+                if exc.code != "same_name":
+                    raise
+                raise DomainError(
+                    "same_name",
+                    f"{name} is already a player in the league: draft them from the list of "
+                    "players (rule 8 applies), or add someone else of that name on "
+                    f"{team.name}'s roster page first.",
+                    field="new_players",
+                    extra=exc.extra,
+                ) from None
         roster[reg.player_id] = reg.kind
         chosen[reg.player_id] = reg.player
 
@@ -166,7 +199,13 @@ def match_mark_present(
         ]
     )
     withdrawn = bool(getattr(match, f"{side}_commitment"))
-    if withdrawn:
+    restarted = withdrawn and bool(getattr(match, f"{other_side(side)}_commitment"))
+    if restarted:
+        # Both were Ready: a commitment is final once the other side has committed, so
+        # the round starts again for both (and the server) rather than this side alone.
+        restart_round(match)
+        match.save(update_fields=ROUND_FIELDS)
+    elif withdrawn:
         setattr(match, f"{side}_commitment", "")
         setattr(match, f"{side}_secret", "")
         match.save(update_fields=[f"{side}_commitment", f"{side}_secret"])
@@ -181,6 +220,7 @@ def match_mark_present(
         removed=sorted(set(current) - set(chosen)),
         drafted=sorted(pk for pk in chosen if roster.get(pk) != Registration.Kind.REGISTERED),
         ready_withdrawn=withdrawn,
+        ready_restarted=restarted,
     )
     return match
 

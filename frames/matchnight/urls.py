@@ -3,12 +3,15 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("tonight/", views.tonight, name="tonight"),
+    path("fixtures/<int:pk>/night/", views.fixture_night, name="fixture-night"),
     path("fixtures/<int:pk>/match/", views.match_open, name="match-open"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("matches/<int:pk>/scorecard/", views.match_scorecard, name="match-scorecard"),
     path("matches/<int:pk>/sheet/", views.match_sheet, name="match-sheet"),
     path("matches/<int:pk>/presence/", views.match_presence, name="match-presence"),
     path("matches/<int:pk>/ready/", views.match_commit, name="match-commit"),
+    path("matches/<int:pk>/ready/restart/", views.match_restart_ready, name="match-restart-ready"),
     path("matches/<int:pk>/reveal/", views.match_reveal, name="match-reveal"),
     path("matches/<int:pk>/agree-short/", views.match_agree_short, name="match-agree-short"),
     path("matches/<int:pk>/draw/", views.match_draw, name="match-draw"),

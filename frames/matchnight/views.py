@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from frames import selectors
 from frames.draw import MINIMUM_PLAYERS
-from frames.models import SIDES, Frame, Match
+from frames.models import SIDES, Frame, Match, other_side
 from leagues.models import Fixture
 from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
@@ -69,6 +69,7 @@ def _context(request, match_id: int, **extra):
             "is_mine": side in my_sides,
             "draftable": list(selectors.draftable_players(match, side)[:200]) if can_mark else [],
             "committed": bool(getattr(match, f"{side}_commitment")),
+            "other_committed": bool(getattr(match, f"{other_side(side)}_commitment")),
             "revealed": bool(getattr(match, f"{side}_secret")),
             "commitment": getattr(match, f"{side}_commitment"),
             "made_by": detail.secret_made_by.get(side, ""),
@@ -83,6 +84,7 @@ def _context(request, match_id: int, **extra):
     context = {
         "match": match,
         "fixture": match.fixture,
+        "my_frames": selectors.frames_refereed_by(user, match=match),
         "detail": detail,
         "rows": detail.rows,
         "tally": detail.tally,
@@ -153,6 +155,37 @@ def match_open(request, pk: int):
             status=exc.status,
         )
     return redirect("match-detail", pk=match.pk)
+
+
+@require_safe
+def tonight(request):
+    """Tonight: the matches being played, each with its live page (anyone), and the frames
+    the signed-in user referees, each one tap from its pad. The header links here; the
+    home page loads the panel (`?panel=1`) in place."""
+    context = {
+        "matches": selectors.matches_playing(),
+        "my_frames": selectors.frames_refereed_by(request.user),
+    }
+    if request.GET.get("panel") == "1":
+        return render(request, "frames/_tonight.html", context)
+    return render(request, "frames/tonight.html", context)
+
+
+@require_safe
+def fixture_night(request, pk: int):
+    """The fixture page's match-night links (loaded in place by htmx): the match page,
+    its live page once drawn, and the pads of the frames this user referees."""
+    fixture = get_object_or_404(Fixture.objects.select_related("home", "away"), pk=pk)
+    match = selectors.match_for_fixture(fixture)
+    return render(
+        request,
+        "frames/_fixture_night.html",
+        {
+            "fixture": fixture,
+            "match": match,
+            "my_frames": (selectors.frames_refereed_by(request.user, match=match) if match else []),
+        },
+    )
 
 
 @require_safe
@@ -235,6 +268,16 @@ def match_reveal(request, pk: int):
         return "Your secret is revealed and checked against your commitment."
 
     return _run_command(request, pk, CAPTAIN, RevealForm, action)
+
+
+@login_required
+@require_POST
+def match_restart_ready(request, pk: int):
+    def action(match, data, form):
+        seeding.match_restart_ready(match=match, side=data["side"], actor=request.user)
+        return "Ready starts again: both captains press Ready, and the server has a new secret."
+
+    return _run_command(request, pk, CAPTAIN, SideForm, action)
 
 
 @login_required

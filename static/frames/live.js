@@ -26,6 +26,8 @@
       const number = cell("num", "");
       const link = document.createElement("a");
       link.href = f.pad;
+      link.className = "tap";
+      link.setAttribute("aria-label", "Frame " + f.number + ": its pad");
       link.textContent = String(f.number);
       number.append(link);
       tr.append(

@@ -27,6 +27,7 @@ ACCESS = {
     "division-detail": Rule(kwargs=lambda c: {"pk": c.league.premier.pk}),
     "team-detail": Rule(kwargs=team0),
     "team-roster": Rule(kwargs=team0, get=TEAM0_CAPTAINS, post=TEAM0_CAPTAINS),
+    "team-roster-suggest": Rule(kwargs=team0, get=TEAM0_CAPTAINS, post=None),
     "team-ical": Rule(kwargs=team0),
     "venue-detail": Rule(kwargs=lambda c: {"pk": c.league.teams[0].venue_id}),
     "fixture-detail": Rule(kwargs=fixture),

@@ -38,12 +38,15 @@ frame = lambda c: {"pk": c.match.pk, "number": 1}  # noqa: E731
 
 ACCESS = {
     # Pages
+    "tonight": Rule(),
+    "fixture-night": Rule(kwargs=fixture),
     "match-open": Rule(kwargs=fixture, get=EVERYONE, post=RUNNERS),
     "match-detail": Rule(kwargs=match),
     "match-scorecard": Rule(kwargs=match),
     "match-sheet": Rule(kwargs=match),
     "match-presence": Rule(kwargs=match, get=None, post=RUNNERS),
     "match-commit": Rule(kwargs=match, get=None, post=CAPTAINS),
+    "match-restart-ready": Rule(kwargs=match, get=None, post=CAPTAINS),
     "match-reveal": Rule(kwargs=match, get=None, post=CAPTAINS),
     "match-agree-short": Rule(kwargs=match, get=None, post=CAPTAINS),
     "match-draw": Rule(kwargs=match, get=None, post=RUNNERS),

@@ -349,3 +349,26 @@ def test_a_drafted_player_stays_ticked_when_the_squad_is_saved_again(league, cli
     assert post(client, "match-presence", match, data).status_code == 302
     assert Presence.objects.get(match=match, player=guest).drafted
     assert MatchLog.objects.filter(match=match, action="presence").count() == 1
+
+
+def test_a_lost_phone_once_both_are_ready_starts_ready_again_on_the_page(league, client):
+    from frames.matchnight import seeding
+
+    match = mark(league, open_match(league))
+    seeding.match_commit(
+        match=match, side="home", commitment=commitment("on-a-lost-phone"), actor=league.captain
+    )
+    seeding.match_commit(match=match, side="away", actor=league.other_captain)
+    home = login(client, league.captain)
+    page = home.get(match.get_absolute_url()).content.decode()
+    assert "Start Ready again for both sides" in page
+    # Ready again alone is refused: the commitment is final.
+    response = post(home, "match-commit", match, {"side": "home", "commitment": ""})
+    assert response.status_code == 409
+    assert "final once the other side has committed" in html.unescape(response.content.decode())
+    response = post(home, "match-restart-ready", match, {"side": "home"})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.home_commitment == match.away_commitment == ""
+    page = home.get(match.get_absolute_url()).content.decode()
+    assert "Ready: Premier Team 1's squad is right" in page

@@ -171,6 +171,37 @@ def test_newcomers_by_name_join_the_roster_as_drafted(league):
     assert presence.player.registrations.get().kind == Registration.Kind.DRAFTED
 
 
+def test_a_newcomer_typed_by_the_name_of_a_player_drafted_elsewhere_is_refused(league):
+    """Rule 8 on match night: `new_players` finds the existing player, so a name typed
+    again is not a new person who slips past the drafted-player check."""
+    match = open_match(league)
+    elsewhere = league.teams[2].registrations.select_related("player").first().player
+    before = Presence.objects.count(), Registration.objects.count()
+    error = refused(
+        "plays_for_another_team",
+        squads.match_mark_present,
+        match=match,
+        side="away",
+        players=roster(league, "away")[:5],
+        new_players=[f" {elsewhere.name.lower()} "],
+        actor=league.other_captain,
+    )
+    assert league.teams[2].name in error.message
+    assert (Presence.objects.count(), Registration.objects.count()) == before
+    free = PlayerFactory(name="Fred Free")
+    error = refused(
+        "same_name",
+        squads.match_mark_present,
+        match=match,
+        side="away",
+        players=roster(league, "away")[:5],
+        new_players=["fred free"],
+        actor=league.other_captain,
+    )
+    assert "draft them from the list" in error.message
+    assert not free.registrations.exists()
+
+
 def test_a_player_present_for_one_side_cannot_be_present_for_the_other(league):
     match = open_match(league)
     guest = PlayerFactory()
@@ -186,13 +217,28 @@ def test_a_player_present_for_one_side_cannot_be_present_for_the_other(league):
 
 
 def test_changing_the_squad_withdraws_that_sides_ready(league):
-    match = ready(league, mark(league, open_match(league)))
+    match = mark(league, open_match(league))
+    seeding.match_commit(match=match, side="home", actor=league.captain)
     squads.match_mark_present(
         match=match, side="home", players=roster(league, "home")[:5], actor=league.captain
     )
     match.refresh_from_db()
     assert match.home_commitment == "" and match.home_secret == ""
-    assert match.away_commitment != ""
+
+
+def test_changing_the_squad_once_both_are_ready_starts_ready_again_for_both(league):
+    """A side cannot swap its commitment alone once the other has committed, not even by
+    editing the squad: both sides' Ready goes, and the server commits to a new secret."""
+    match = ready(league, mark(league, open_match(league)))
+    old_server = match.server_commitment
+    squads.match_mark_present(
+        match=match, side="home", players=roster(league, "home")[:5], actor=league.captain
+    )
+    match.refresh_from_db()
+    assert match.home_commitment == match.away_commitment == ""
+    assert match.home_secret == match.away_secret == ""
+    assert match.server_commitment not in ("", old_server)
+    assert match.server_commitment == commitment(match.server_secret)
 
 
 def test_squads_are_fixed_once_drawn(league):
@@ -310,6 +356,128 @@ def test_pressing_ready_again_replaces_a_lost_device_commitment(league):
     seeding.match_commit(match=match, side="home", actor=league.captain)  # server-made now
     match.refresh_from_db()
     assert match.home_commitment == commitment(match.home_secret) != commitment("lost")
+
+
+def test_a_commitment_is_final_once_the_other_side_has_committed(league):
+    match = mark(league, open_match(league))
+    seeding.match_commit(
+        match=match, side="home", commitment=commitment("home-1"), actor=league.captain
+    )
+    seeding.match_commit(
+        match=match, side="away", commitment=commitment("away-1"), actor=league.other_captain
+    )
+    for replacement in (commitment("home-2"), ""):  # a device's or a server-made one
+        refused(
+            "commitment_final",
+            seeding.match_commit,
+            match=match,
+            side="home",
+            commitment=replacement,
+            actor=league.captain,
+        )
+    # The same commitment again (a retried Ready) is still fine.
+    seeding.match_commit(
+        match=match, side="home", commitment=commitment("home-1"), actor=league.captain
+    )
+    # Nor can the other side's retried Ready without a commitment swap theirs.
+    refused(
+        "commitment_final",
+        seeding.match_commit,
+        match=match,
+        side="away",
+        actor=league.other_captain,
+    )
+
+
+def test_starting_ready_again_sets_aside_every_secret_of_the_round(league):
+    """The way out for a phone that lost its secret once both had committed: both
+    captains and the server start afresh, so no secret of the old round counts."""
+    match = mark(league, open_match(league))
+    for side, secret in (("home", "home-1"), ("away", "away-1")):
+        seeding.match_commit(
+            match=match, side=side, commitment=commitment(secret), actor=captain(league, side)
+        )
+    seeding.match_reveal(match=match, side="away", secret="away-1", actor=league.other_captain)
+    old_server = Match.objects.get(pk=match.pk).server_commitment
+    refused(
+        "not_captain",
+        seeding.match_restart_ready,
+        match=match,
+        side="home",
+        actor=league.secretary,
+    )
+    seeding.match_restart_ready(match=match, side="home", actor=league.captain, now=later(1))
+    match.refresh_from_db()
+    assert (match.home_commitment, match.away_commitment, match.away_secret) == ("", "", "")
+    assert match.server_commitment not in ("", old_server)
+    assert match.log.filter(action="ready_restarted").count() == 1
+    # Each captain is Ready again, with new secrets, and the draw goes ahead on those.
+    fresh = (("home", "home-2"), ("away", "away-2"))
+    for side, secret in fresh:
+        seeding.match_commit(
+            match=match, side=side, commitment=commitment(secret), actor=captain(league, side)
+        )
+    for side, secret in fresh:
+        seeding.match_reveal(match=match, side=side, secret=secret, actor=captain(league, side))
+    match = drawing.match_draw(match=match, actor=league.captain, now=later(5))
+    assert match.seed == derive_seed("home-2", "away-2", match.server_secret)
+
+
+def test_the_server_commits_at_opening_before_either_captain_and_keeps_that_commitment(league):
+    match = open_match(league)
+    opened_with = match.server_commitment
+    assert opened_with == commitment(match.server_secret)
+    mark(league, match)
+    secret = "h" * 32
+    seeding.match_commit(
+        match=match, side="home", commitment=commitment(secret), actor=league.captain
+    )
+    # No captain reveals while the server (or the other side) has not committed.
+    refused(
+        "not_all_committed",
+        seeding.match_reveal,
+        match=match,
+        side="home",
+        secret=secret,
+        actor=league.captain,
+    )
+    seeding.match_commit(match=match, side="away", actor=league.other_captain)
+    seeding.match_reveal(match=match, side="home", secret=secret, actor=league.captain)
+    match = drawing.match_draw(match=match, actor=league.captain, now=later(5))
+    # The server's secret behind the seed is the one it committed to at opening, logged
+    # before any captain's commitment.
+    assert match.server_commitment == opened_with == commitment(match.server_secret)
+    actions = list(match.log.order_by("at", "id").values_list("action", "detail"))
+    assert actions[0] == ("opened", {"game": match.game_id, "server_commitment": opened_with})
+    assert [a for a, _ in actions].index("opened") < [a for a, _ in actions].index("committed")
+
+
+def test_no_secret_is_shown_in_the_admin_before_the_draw(league, client):
+    match = ready(league, mark(league, open_match(league)))
+    match.refresh_from_db()
+    hidden = [match.home_secret, match.away_secret, match.server_secret]
+    league.secretary.is_superuser = True
+    league.secretary.save()
+    client.force_login(league.secretary)
+    url = f"/admin/frames/match/{match.pk}/change/"
+    page = client.get(url).content.decode()
+    assert "sealed until the draw" in page
+    assert match.server_commitment in page  # the commitments are public
+    for secret in hidden:
+        assert secret and secret not in page
+    # Nor in the match's log, the API, or the match page.
+    for address in (
+        f"/api/matches/{match.pk}/",
+        f"/matches/{match.pk}/",
+        "/admin/frames/matchlog/",
+    ):
+        body = client.get(address).content.decode()
+        for secret in hidden:
+            assert secret not in body, address
+    match = drawing.match_draw(match=match, actor=league.captain, now=later(5))
+    page = client.get(url).content.decode()
+    for secret in hidden:
+        assert secret in page  # public once drawn, to check the seed
 
 
 # --------------------------------------------------------------------------- the draw

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.urls import reverse
 
-from leagues.models import Fixture
+from leagues.models import Fixture, Player
 from tests.conftest import make_league
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +134,103 @@ def test_captain_cannot_edit_another_teams_roster(client, league):
     before = league.teams[1].registrations.count()
     assert client.post(url, {"action": "add", "add-name": "Sneaky"}).status_code == 403
     assert league.teams[1].registrations.count() == before
+
+
+# ------------------------------------------- rule 8 from the roster page (issue 11, item 1)
+
+
+def test_adding_by_the_name_of_someone_drafted_elsewhere_is_that_person_and_refused(client, league):
+    """The walk-around: a captain types the name of someone who already plays for another
+    team this season. The roster finds that person (one person, one record) and rule 8
+    refuses them; no second record is made."""
+    theirs = league.teams[1].registrations.select_related("player").first().player
+    client.force_login(league.captain)
+    url = reverse("team-roster", args=[league.teams[0].pk])
+    # As the captain types, the existing player is suggested, with their team.
+    typed = client.get(
+        reverse("team-roster-suggest", args=[league.teams[0].pk]),
+        {"add-name": theirs.name.lower()[:-1]},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert theirs.name in typed and f"plays for {league.teams[1].name}" in html.unescape(typed)
+    assert f'value="{theirs.pk}"' not in typed  # nothing to add: rule 8 keeps them there
+    # Typing the whole name and pressing Add is refused, naming the team.
+    before = Player.objects.count()
+    response = client.post(url, {"action": "add", "add-name": f" {theirs.name.upper()} "})
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 400
+    assert f"There is already a player called {theirs.name.upper()}" in page
+    assert f"plays for {league.teams[1].name}" in page
+    assert "This is someone else with the same name" in page
+    assert Player.objects.count() == before
+    # Choosing that person (a forged POST) is refused by rule 8 too.
+    response = client.post(url, {"action": "add", "existing": theirs.pk})
+    assert "plays for" in html.unescape(response.content.decode())
+    assert not league.teams[0].registrations.filter(player=theirs).exists()
+    # Only when the captain confirms it is someone else is a new record made.
+    response = client.post(
+        url, {"action": "add", "add-name": theirs.name, "add-someone_else": "on"}
+    )
+    assert response.status_code == 302
+    assert Player.objects.filter(name=theirs.name).count() == 2
+
+
+def test_a_suggested_free_player_is_added_as_the_same_record(client, league):
+    free = PlayerFactory(name="Olive Oldhand")
+    client.force_login(league.captain)
+    team = league.teams[0]
+    typed = client.get(
+        reverse("team-roster-suggest", args=[team.pk]), {"add-name": "olive"}
+    ).content.decode()
+    assert "Add Olive Oldhand" in typed and f'value="{free.pk}"' in typed
+    response = client.post(
+        reverse("team-roster", args=[team.pk]), {"action": "add", "existing": free.pk}
+    )
+    assert response.status_code == 302
+    assert team.registrations.get(player=free).status == "active"
+    assert Player.objects.filter(name="Olive Oldhand").count() == 1
+
+
+def test_the_roster_page_suggests_players_with_htmx_and_no_inline_script(client, league):
+    client.force_login(league.captain)
+    page = client.get(reverse("team-roster", args=[league.teams[0].pk])).content.decode()
+    assert 'hx-get="' + reverse("team-roster-suggest", args=[league.teams[0].pk]) in page
+    assert 'hx-target="#add-suggestions"' in page
+    assert "<script>" not in page and "onclick" not in page and "style=" not in page
+
+
+# -------------------------------------- removing a player: Undo, never yourself (item 13)
+
+
+def test_removing_a_player_can_be_undone(client, league):
+    team = league.teams[0]
+    reg = team.registrations.filter(player__user__isnull=True).first()
+    client.force_login(league.captain)
+    url = reverse("team-roster", args=[team.pk])
+    response = client.post(url, {"action": "remove", "registration": reg.pk}, follow=True)
+    page = response.content.decode()
+    assert f"Undo: put {reg.player.name} back" in html.unescape(page)
+    reg.refresh_from_db()
+    assert reg.status == "removed"
+    client.post(url, {"action": "restore", "registration": reg.pk})
+    reg.refresh_from_db()
+    assert reg.status == "active"
+
+
+def test_a_captain_cannot_remove_themself(client, league):
+    from leagues import services
+
+    team = league.teams[0]
+    me = services.players_named("Cap Tain").first() or PlayerFactory(
+        name="Cap Tain", user=league.captain
+    )
+    mine = services.roster_add_player(team=team, player=me)
+    client.force_login(league.captain)
+    url = reverse("team-roster", args=[team.pk])
+    page = html.unescape(client.get(url).content.decode())
+    assert "Remove Cap Tain" not in page  # no button on your own line
+    response = client.post(url, {"action": "remove", "registration": mine.pk})
+    assert response.status_code == 400
+    assert "cannot take yourself off" in html.unescape(response.content.decode())
+    mine.refresh_from_db()
+    assert mine.status == "active"

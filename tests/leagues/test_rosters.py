@@ -164,3 +164,58 @@ def test_invalid_invitation_email_saves_nothing():
     assert err.value.field == "email"
     assert not Invitation.objects.exists()
     assert mail.outbox == []
+
+
+# -------------------------------------- one person, one record (issue 11, item 1)
+
+
+def test_a_name_already_in_the_league_is_that_player_until_the_captain_says_otherwise():
+    a = TeamFactory(name="The Crown")
+    b = TeamFactory(name="The Anchor", division=a.division, season=a.season)
+    dan = PlayerFactory(name="Dan Dye")
+    services.roster_add_player(team=a, player=dan)
+    with pytest.raises(DomainError) as err:
+        services.roster_add_player(team=b, name="  dan   DYE ")
+    assert err.value.code == "same_name" and err.value.field == "name"
+    assert err.value.extra["players"] == [{"id": dan.pk, "name": "Dan Dye", "team": "The Crown"}]
+    assert not Registration.objects.filter(team=b).exists()
+    # Confirmed as someone else: a new record, on b's roster.
+    reg = services.roster_add_player(team=b, name="Dan Dye", someone_else=True)
+    assert reg.player != dan and reg.team == b
+
+
+def test_an_invitation_to_someone_who_plays_elsewhere_is_refused_by_email_or_name():
+    a = TeamFactory(name="The Crown")
+    b = TeamFactory(name="The Anchor", division=a.division, season=a.season)
+    dan = PlayerFactory(name="Dan Dye", email="dan@example.org")
+    services.roster_add_player(team=a, player=dan)
+    with pytest.raises(DomainError) as err:
+        invitations.invitation_create(
+            team=b, invited_by=b.captain, name="Daniel", email="DAN@example.org"
+        )
+    assert err.value.code == "plays_for_another_team"
+    with pytest.raises(DomainError) as err:
+        invitations.invitation_create(
+            team=b, invited_by=b.captain, name="dan dye", email="other@example.org"
+        )
+    assert err.value.code == "same_name"
+    assert not Invitation.objects.exists()
+
+
+def test_accepting_an_invitation_links_the_existing_player_so_rule_8_sees_them():
+    """Invited while free, then drafted by another team: the new account is the same
+    person, and accepting is refused rather than making a second record."""
+    a = TeamFactory(name="The Crown")
+    b = TeamFactory(name="The Anchor", division=a.division, season=a.season)
+    dan = PlayerFactory(name="Dan Dye", email="dan@example.org")
+    inv = invitations.invitation_create(
+        team=b, invited_by=b.captain, name="Dan Dye", email="dan@example.org"
+    )
+    services.roster_add_player(team=a, player=dan)
+    user = UserFactory()
+    with pytest.raises(DomainError) as err:
+        invitations.invitation_accept(token=inv.token, user=user)
+    assert err.value.code == "plays_for_another_team"
+    services.roster_remove_player(registration=a.registrations.get(player=dan))
+    reg = invitations.invitation_accept(token=inv.token, user=user)
+    assert reg.player == dan and reg.player.user == user

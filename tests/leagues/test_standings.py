@@ -291,6 +291,20 @@ def test_deduction_lowers_points_and_is_explained_on_the_table():
     assert_agrees_with_sql(division)
 
 
+def test_points_below_zero_print_as_people_write_them():
+    """A team deducted more than it has earned reads -1½ on the table, not -1.5."""
+    division = make_division(["Anchor", "Bell"])
+    anchor = Team.objects.get(name="Anchor", division=division)
+    services.point_deduction_add(team=anchor, points="1.5", reason="no-show", now=NOW)
+    services.point_deduction_add(
+        team=Team.objects.get(name="Bell", division=division), points="0.5", reason="late", now=NOW
+    )
+    rows = {row["team"]: row for row in (r.as_dict() for r in table(division).rows)}
+    assert rows["Anchor"]["points_display"] == "-1½"
+    assert rows["Bell"]["points_display"] == "-½"
+    assert rows["Anchor"]["deducted_display"] == "1½"
+
+
 def test_deduction_needs_a_reason_and_positive_points():
     team = make_division(["Anchor", "Bell"]).teams.first()
     with pytest.raises(DomainError):

@@ -139,7 +139,7 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
             division=divisions[division],
         )
         for _ in range(rng.randint(5, 7)):  # with the captain: 6–8 a team (9 with the referee)
-            services.roster_add_player(team=team, name=names.pop())
+            services.roster_add_player(team=team, name=names.pop(), someone_else=True)
         if index == 0:
             referee = _user("referee", "Rita", "Rix")
             player = Player.objects.create(user=referee, name="Rita Rix", email=referee.email)
