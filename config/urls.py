@@ -4,13 +4,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from marker.throttle import PasswordResetConfirmView
+
 # Paths under /api/ answer errors as JSON (`marker.api_errors`); other paths, Django's pages.
 handler400 = "marker.api_errors.bad_request"
 handler403 = "marker.api_errors.permission_denied"
 handler404 = "marker.api_errors.page_not_found"
 handler500 = "marker.api_errors.server_error"
-
-from marker.throttle import PasswordResetConfirmView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
