@@ -79,7 +79,9 @@ def _visible(locator) -> bool:
 def _pick(scope, value: Any):
     """Tap the chip for `value` in `scope` (a control's node), unless it is pressed."""
     button = scope.locator(
-        f'button.pick[data-null="1"]' if value is None else f'button.pick[data-value="{_key(value)}"]'
+        'button.pick[data-null="1"]'
+        if value is None
+        else f'button.pick[data-value="{_key(value)}"]'
     ).first
     if button.get_attribute("aria-pressed") != "true":
         button.tap()
@@ -126,8 +128,10 @@ def _set(scope, field: dict, value: Any, fouls: set[str]):
                 scope.locator("details.more-fouls > summary").tap()
             button.tap()
         return
-    if kind == "list" and item and (
-        item.get("choices") or item.get("choices_from") or _all_choices(item)
+    if (
+        kind == "list"
+        and item
+        and (item.get("choices") or item.get("choices_from") or _all_choices(item))
     ):
         for v in value:
             scope.locator(f'button.pick[data-value="{_key(v)}"]').first.tap()
@@ -148,12 +152,12 @@ def _set(scope, field: dict, value: Any, fouls: set[str]):
             for sub in subfields:
                 if sub is commit or sub["name"] not in obj:
                     continue
-                _set(scope.locator(f'[data-sub="{sub["name"]}"]').first, sub, obj[sub["name"]], fouls)
+                _set(
+                    scope.locator(f'[data-sub="{sub["name"]}"]').first, sub, obj[sub["name"]], fouls
+                )
             if commit is not None:
                 commit_scope = scope.locator(f'.commit[data-sub="{commit["name"]}"]')
-                commit_scope.locator(
-                    f'button.pick[data-value="{_key(obj[commit["name"]])}"]'
-                ).tap()
+                commit_scope.locator(f'button.pick[data-value="{_key(obj[commit["name"]])}"]').tap()
             else:
                 scope.locator('button[data-act="add"]').tap()
         return
@@ -162,9 +166,7 @@ def _set(scope, field: dict, value: Any, fouls: set[str]):
         return
     if kind == "union":
         names = [v["name"] for v in field["variants"]]
-        index = next(
-            i for i, v in enumerate(field["variants"]) if v["type"] == _json_type(value)
-        )
+        index = next(i for i, v in enumerate(field["variants"]) if v["type"] == _json_type(value))
         scope.locator(f'button.variant[data-variant="{names[index]}"]').tap()
         part = scope.locator(".union > :not(.variants)").nth(index)
         _set(part, field["variants"][index], value, fouls)
@@ -175,11 +177,14 @@ def _set(scope, field: dict, value: Any, fouls: set[str]):
     if kind == "object" and field.get("fields"):
         for sub in field["fields"]:
             if sub["name"] in value:
-                _set(scope.locator(f'[data-sub="{sub["name"]}"]').first, sub, value[sub["name"]], fouls)
+                _set(
+                    scope.locator(f'[data-sub="{sub["name"]}"]').first,
+                    sub,
+                    value[sub["name"]],
+                    fouls,
+                )
         return
-    scope.locator("input, textarea").first.fill(
-        value if kind == "str" else json.dumps(value)
-    )
+    scope.locator("input, textarea").first.fill(value if kind == "str" else json.dumps(value))
 
 
 def tap_event(page: Page, describe: dict, event: dict):
@@ -239,6 +244,13 @@ def server_state(page: Page, frame) -> dict:
     )
 
 
+def snap(page: Page, name: str):
+    """A full-page screenshot from the top (the sticky header stays where it belongs)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
 def shown(page: Page) -> dict:
     return page.evaluate("MarkerPad.shownView()")
 
@@ -287,8 +299,7 @@ def test_a_whole_game_of_each_family_with_an_offline_spell(phone, league, game_i
     context = phone(league.player_user)
     page = open_pad(context, frame)
     status = page.locator("#sync-status")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{game.family}-start.png"), full_page=True)
+    snap(page, f"{game.family}-start")
 
     first = 3  # online, then the offline spell, then online to the end
     for event in events[:first]:
@@ -306,7 +317,7 @@ def test_a_whole_game_of_each_family_with_an_offline_spell(phone, league, game_i
         tap_event(page, describe, event)
         expect(status).to_have_text(f"saved on phone ({n} waiting)")
     expect(page.locator("#estimate")).to_have_attribute("data-source", "engine", timeout=20_000)
-    page.screenshot(path=str(SHOTS / f"{game.family}-offline.png"), full_page=True)
+    snap(page, f"{game.family}-offline")
     queued = page.evaluate("MarkerPad.outbox().then(items => items.map(i => i.event_id))")
     assert len(queued) == OFFLINE_SHOTS and len(stored(frame)) == first
 
@@ -332,7 +343,7 @@ def test_a_whole_game_of_each_family_with_an_offline_spell(phone, league, game_i
         tap_event(page, describe, event)
     expect(status).to_have_text("online", timeout=30_000)
     expect(page.locator("#result")).to_be_visible()
-    page.screenshot(path=str(SHOTS / f"{game.family}-over.png"), full_page=True)
+    snap(page, f"{game.family}-over")
     # The frame is over: the shot controls are off (Undo stays).
     expect(page.locator(".event-panel button.enter").first).to_be_disabled()
 
@@ -375,7 +386,7 @@ def test_an_event_the_offline_engine_refuses_is_shown_and_not_sent(phone, league
     expect(page.locator("#rejected-message")).to_contain_text("not in that space")
     expect(page.locator("#sync-status")).to_have_text("refused")
     expect(page.locator("#shots li.refused")).to_have_count(1)
-    page.screenshot(path=str(SHOTS / "refused.png"), full_page=True)
+    snap(page, "refused")
     page.locator("#rejected-discard").tap()
     context.set_offline(False)
     page.evaluate("MarkerPad.drain()")
