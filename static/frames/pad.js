@@ -232,6 +232,7 @@
   }
 
   async function enqueue(kind, payload) {
+    wakeRefused = false; // a tap is a user gesture: ask for the wake lock again
     const item = {
       frame: FRAME, event_id: uuid(), kind: kind, payload: payload,
       created_at: new Date().toISOString(), state: "queued", error: null,
@@ -553,19 +554,32 @@
   }
 
   // ------------------------------------------------------------ screen awake
+  // While a frame is in play on a scorer's phone; the browser drops the lock when the
+  // page is hidden, so it is asked for again on visibilitychange.
   let wakeLock = null;
-  let wakeWanted = false;
-  async function keepAwake() {
+  let wakeBusy = false;
+  let wakeRefused = false;
+  function wakeWanted() {
     const server = snap && snap.server;
-    wakeWanted = !!(ctx.can_enter && server && !document.hidden && !server.confirmed &&
+    return !!(ctx.can_enter && server && !document.hidden && !server.confirmed &&
       ["scheduled", "in_play"].includes(server.status) && !(server.view && server.view.over && !items.length));
-    if (!("wakeLock" in navigator)) return;
-    if (wakeWanted && !wakeLock) {
+  }
+  async function keepAwake() {
+    if (!("wakeLock" in navigator) || wakeBusy) return;
+    const want = wakeWanted();
+    if (want && !wakeLock && !(wakeRefused && document.hidden)) {
+      wakeBusy = true;
       try {
         wakeLock = await navigator.wakeLock.request("screen");
+        wakeRefused = false;
         wakeLock.addEventListener("release", () => { wakeLock = null; });
-      } catch (err) { wakeLock = null; }
-    } else if (!wakeWanted && wakeLock) {
+      } catch (err) {
+        wakeLock = null;
+        wakeRefused = true; // not allowed now (e.g. no user gesture yet): tried again on the next change
+      } finally {
+        wakeBusy = false;
+      }
+    } else if (!want && wakeLock) {
       const lock = wakeLock;
       wakeLock = null;
       lock.release().catch(() => {});
@@ -690,7 +704,7 @@
     renderResult(server);
     renderHistory(server, items);
     updateControls(view, server, choices);
-    if (wakeWanted !== !!(ctx.can_enter && !server.confirmed)) keepAwake();
+    if (wakeWanted() !== !!wakeLock && !wakeRefused) keepAwake();
   }
 
   function partiesOf(view) {

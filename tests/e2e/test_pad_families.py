@@ -392,3 +392,27 @@ def test_an_event_the_offline_engine_refuses_is_shown_and_not_sent(phone, league
     page.evaluate("MarkerPad.drain()")
     expect(page.locator("#sync-status")).to_have_text("online", timeout=20_000)
     assert [p for *_, p in stored(frame)] == [{"type": "stroke", "contacts": ["red"]}]
+
+
+@pytest.mark.parametrize("game_id", one_game_per_family())
+def test_a_small_phone_shows_the_whole_top_line_and_big_tap_targets(phone, league, game_id):
+    frame = game_frame(league, game_id)
+    page = phone(league.player_user).new_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"/frames/{frame.pk}/pad/")
+    page.wait_for_selector("#pad[data-ready='1']")
+    line = page.locator("#frame-line")
+    expect(line).to_contain_text(f"referee {frame.referee.name}")
+    assert page.evaluate(
+        "() => { const e = document.getElementById('frame-line');"
+        " return e.scrollWidth <= e.clientWidth && document.body.scrollWidth <= 360; }"
+    )
+    small = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#controls button'))
+            .filter((b) => b.offsetParent !== null)
+            .map((b) => [b.textContent.trim(), b.getBoundingClientRect()])
+            .filter(([, r]) => r.width < 44 || r.height < 44)
+            .map(([t, r]) => t + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
+    )
+    assert small == []
+    snap(page, f"{registry.get(game_id).family}-360")
