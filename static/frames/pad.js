@@ -1166,7 +1166,13 @@
       },
       reset: () => subs.forEach((s) => s.c.reset()),
       refresh: (view) => subs.forEach((s) => s.c.refresh(view)),
-      missing: () => { for (const s of subs) { const m = s.c.missing(); if (m) return m; } return null; },
+      // An optional object left empty is left out; once begun, its required fields count.
+      missing: () => {
+        const begun = subs.some((s) => s.c.get() !== undefined);
+        if (!begun && !f.required) return null;
+        for (const s of subs) { const m = s.c.missing(); if (m) return label(f) + ": " + m.toLowerCase(); }
+        return null;
+      },
     };
   }
 
