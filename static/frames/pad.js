@@ -198,6 +198,7 @@
     items = await store.items(FRAME);
     if (!items.length && !snap.conflict) snap.base = snap.server.last_seq;
     await store.putSnap(snap);
+    liveChoices = snap.server.choices || {};
     if (ctx.can_enter) buildControls();
     render();
     document.getElementById("pad").dataset.ready = "1";
@@ -519,12 +520,18 @@
   }
 
   function engineKey(server, queued) {
-    return JSON.stringify([server.last_seq, server.dump_seq, server.top_seq, queued.map((it) => it.event_id + (it.forced ? "!" : ""))]);
+    return JSON.stringify([server.last_seq, server.dump_seq, server.top_seq, snap.base, queued.map((it) => it.event_id + (it.forced ? "!" : ""))]);
   }
 
   // The engine's view of the queued shots, when it is known for exactly these shots;
   // otherwise asks for it (render() runs again with the answer).
-  function engineView(server, queued) {
+  function engineView(server, allQueued) {
+    // A queued shot the server already holds (its answer not yet in: a poll or another
+    // tab got there first) is in the dump or the stored events, not applied twice.
+    const stored = new Set(server.recent.map((e) => e.event_id).concat(snap.sent || []));
+    const queued = allQueued.filter((it) => !stored.has(it.event_id));
+    // Only a queue built on exactly this server state may be judged (refused) here.
+    const judge = snap.base === server.last_seq && queued.length === allQueued.length;
     if (!queued.length || engine.state !== "ready" || snap.conflict) return null;
     const key = engineKey(server, queued);
     if (engine.key === key) return engine.result;
@@ -539,7 +546,7 @@
         if (engine.asked !== key) return;
         engine.key = key;
         engine.result = answer.ok ? answer : null;
-        if (answer.ok && answer.refused) {
+        if (answer.ok && answer.refused && judge) {
           const at = answer.refused.index - input.tail.length;
           const item = input.queued[at];
           if (at >= 0 && item && item.event_id !== inFlight && !item.forced) {
@@ -608,6 +615,7 @@
         return "Enter shot +" + pots.reduce((s, p) => s + p.hole * (p.ball === "red" ? 2 : 1), 0);
       },
       promote: { cushion: (view) => view.phase === "endgame" },
+      demote: ["to_trough"], // the referee's tidying, rarely needed
       disabledValue(path, value, view) {
         return path === "shot.pots.hole" && view.phase === "endgame" && value !== 100 && value !== 200;
       },
@@ -749,7 +757,7 @@
     for (const d of display) {
       const row = facts.querySelector('div[data-key="' + d.key + '"]');
       const value = view[d.key];
-      row.hidden = value === undefined || (value === null && d.key !== "at_table");
+      row.hidden = value === undefined || value === null;
       const dd = row.querySelector("dd");
       dd.textContent = view.over && d.key === "next" ? (PRESET.next && PRESET.next.none) || "Game over" : formatValue(d.key, value);
       dd.dataset.value = JSON.stringify(value === undefined ? null : value);
@@ -886,7 +894,16 @@
   let liveView = {};
 
   const valueKey = (v) => (v === null ? "" : String(v));
-  const scalarChoices = (f) => (f.type === "bool" ? [true, false] : f.choices && f.choices.length ? f.choices : null);
+  // A whole number in a short range (a ball 1 to 15) is a row of chips, not a number pad.
+  const SHORT_RANGE = 16;
+  function scalarChoices(f) {
+    if (f.type === "bool") return [true, false];
+    if (f.choices && f.choices.length) return f.choices;
+    if (f.type === "int" && f.minimum !== null && f.maximum !== null && f.maximum - f.minimum < SHORT_RANGE) {
+      return Array.from({ length: f.maximum - f.minimum + 1 }, (_, i) => f.minimum + i);
+    }
+    return null;
+  }
   function choiceValues(f) {
     if (f.choices_from) return liveChoices[f.choices_from] || [];
     return scalarChoices(f);
@@ -895,8 +912,9 @@
     if (f.type !== "union" || !f.variants.length) return null;
     const all = [];
     for (const v of f.variants) {
-      const values = v.choices_from ? null : scalarChoices(v);
-      if (!values || v.type === "list" || v.type === "object") return null;
+      if (v.type === "list" || v.type === "object") return null;
+      const values = v.choices_from ? liveChoices[v.choices_from] || [] : scalarChoices(v);
+      if (!values) return null;
       all.push(...values);
     }
     return all;
@@ -1119,8 +1137,8 @@
       changed();
     }
     const node = h("div", { class: "object-list" },
-      subs.map((s) => s.c.node.tagName === "DIV" && s.c.node.classList.contains("chips-row") && s.field.type !== "bool"
-        ? h("div", { class: "sub", data: { sub: s.field.name } }, s.c.node) : s.c.node),
+      subs.map((s) => wrap(s.field, s.c.node, true)),
+      commit ? h("span", { class: "field-label sub-label" }, Words(commitField.name) + (subs.length ? " (a tap adds the " + words(item.name) + ")" : "")) : null,
       commit ? commit.node : null, addButton, chips);
     subs.forEach((s) => s.c.reset());
     return {
@@ -1176,6 +1194,55 @@
     };
   }
 
+  // An object with free keys from a choice set (pins down by compartment): one stepper a
+  // key, counted from nothing (the key left out) up; other item types get their control.
+  function keyedObject(f, path) {
+    let values = {};
+    const rows = h("div", { class: "keyed" });
+    let shownKey = null;
+    const stepper = f.item.type === "int" || f.item.type === "number";
+    function build() {
+      const keys = liveChoices[f.choices_from] || [];
+      const key = JSON.stringify(keys);
+      if (key === shownKey) return;
+      shownKey = key;
+      rows.replaceChildren(...keys.map((k) => {
+        const out = h("output", { class: "count" }, "–");
+        const step = (d) => {
+          const lo = f.item.minimum !== null ? f.item.minimum : 0;
+          const cur = values[k];
+          let next = cur === undefined ? (d > 0 ? Math.max(lo, 1) : undefined) : cur + d;
+          if (next !== undefined && next < lo) next = undefined;
+          if (next !== undefined && f.item.maximum !== null && next > f.item.maximum) return;
+          if (next === undefined) delete values[k]; else values[k] = next;
+          sync();
+        };
+        return h("div", { class: "keyed-row", data: { key: String(k) } },
+          h("span", { class: "keyed-label" }, partyOrWord(f, k)),
+          h("button", { type: "button", class: "secondary step", data: { step: "-" }, "aria-label": "less " + k, on: { click: () => step(-1) } }, "−"),
+          out,
+          h("button", { type: "button", class: "secondary step", data: { step: "+" }, "aria-label": "more " + k, on: { click: () => step(1) } }, "+"));
+      }));
+      sync();
+    }
+    function sync() {
+      rows.querySelectorAll(".keyed-row").forEach((r) => {
+        const v = values[r.dataset.key];
+        r.querySelector("output").textContent = v === undefined ? "–" : String(v);
+      });
+      changed();
+    }
+    if (!stepper) return textControl(f, true);
+    build();
+    return {
+      node: rows,
+      get: () => (Object.keys(values).length ? Object.assign({}, values) : f.required ? {} : undefined),
+      reset: () => { values = {}; sync(); },
+      refresh: () => build(),
+      missing: () => null,
+    };
+  }
+
   function textControl(f, json) {
     const input = json
       ? h("textarea", { rows: "2", placeholder: f.type === "list" ? "[ ]" : "{ }" })
@@ -1202,6 +1269,7 @@
     if (f.type === "union") return unionSwitch(f, path);
     if (f.type === "int" || f.type === "number") return numberPad(f);
     if (f.type === "object" && f.fields.length) return objectFields(f, path);
+    if (f.type === "object" && f.item && f.choices_from) return keyedObject(f, path);
     if (f.type === "str") return textControl(f, false);
     return textControl(f, true);
   }
@@ -1235,8 +1303,9 @@
       const fouls = ev.fields.filter(isFouls);
       const rest = ev.fields.filter((f) => !isFouls(f));
       const many = ev.fields.length > 3;
-      const firstList = rest.find((f) => f.type === "list");
-      const primaryField = (f) => !many || f.required || f === firstList || (PRESET.promote && f.name in PRESET.promote);
+      const lists = rest.filter((f) => f.type === "list").slice(0, 2); // what was hit, what went down
+      const primaryField = (f) => !(PRESET.demote || []).includes(f.name) &&
+        (!many || f.required || lists.includes(f) || (PRESET.promote && f.name in PRESET.promote));
       const entries = rest.map((f) => ({ field: f, c: fieldControl(f, ev.type + "." + f.name) }));
       const shown = entries.filter((e) => primaryField(e.field));
       const more = entries.filter((e) => !primaryField(e.field));
