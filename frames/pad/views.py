@@ -122,10 +122,18 @@ def engine_zip(request, digest: str):
     return response
 
 
+_pyodide_found = False
+
+
 def pyodide_available() -> bool:
-    return all(finders.find(PYODIDE_DIR + name) for name in PYODIDE_FILES) or all(
-        staticfiles_storage.exists(PYODIDE_DIR + name) for name in PYODIDE_FILES
-    )
+    """Pyodide's files are among the static files (once found, remembered: a server
+    started before scripts/fetch-pyodide ran finds them on the next page)."""
+    global _pyodide_found
+    if not _pyodide_found:
+        _pyodide_found = all(finders.find(PYODIDE_DIR + n) for n in PYODIDE_FILES) or all(
+            staticfiles_storage.exists(PYODIDE_DIR + n) for n in PYODIDE_FILES
+        )
+    return _pyodide_found
 
 
 def _pyodide_version() -> str:
@@ -318,7 +326,7 @@ def manifest(request):
     data = {
         "name": "Marker referee pad",
         "short_name": "Marker",
-        "description": "Score bar billiards frames shot by shot, online or not.",
+        "description": "Score any game shot by shot, online or not.",
         "start_url": reverse("pad-home"),
         "scope": "/",
         "display": "standalone",

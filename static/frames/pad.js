@@ -1263,13 +1263,13 @@
 
   function fieldControl(f, path, opts) {
     if (isFouls(f)) return foulGroup(f);
+    if (f.type === "object" && !f.fields.length && f.item && f.choices_from) return keyedObject(f, path);
     if (f.type === "list" && f.item && isChoice(f.item)) return choiceList(f, path);
     if (f.type === "list" && f.item && f.item.type === "object" && f.item.fields.length) return objectList(f, path);
     if (isChoice(f)) return chipsControl(f, path, opts);
     if (f.type === "union") return unionSwitch(f, path);
     if (f.type === "int" || f.type === "number") return numberPad(f);
     if (f.type === "object" && f.fields.length) return objectFields(f, path);
-    if (f.type === "object" && f.item && f.choices_from) return keyedObject(f, path);
     if (f.type === "str") return textControl(f, false);
     return textControl(f, true);
   }
@@ -1409,6 +1409,10 @@
     discarded: () => tx("discarded", "readonly", (t) => { let rows = []; got(t.objectStore("discarded").getAll(), (r) => { rows = r; }); return () => rows; }),
     drain: drain,
     engine: () => engine.state,
+    // Pyodide and the engine zip are all in the service worker's caches (offline-ready).
+    engineCached: () => (!ctx.engine || !window.caches ? Promise.resolve(false)
+      : Promise.all(ctx.engine.files.concat([ctx.engine.zip]).map((u) => caches.match(u)))
+        .then((found) => found.every(Boolean))),
     startEngine: startEngine,
     shownView: () => {
       const facts = {};

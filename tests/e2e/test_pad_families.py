@@ -130,6 +130,14 @@ def _set(scope, field: dict, value: Any, fouls: set[str]):
     """Enter `value` for `field` in the control `scope`."""
     kind = field["type"]
     item = field.get("item") or {}
+    if kind == "object" and not field.get("fields") and item and field.get("choices_from"):
+        for key, count in value.items():  # one stepper a key, from nothing: + gives 1
+            row = scope.locator(f'.keyed-row[data-key="{key}"]')
+            for _ in range(max(count, 1)):
+                row.locator('button[data-step="+"]').tap()
+            if count == 0:
+                row.locator('button[data-step="-"]').tap()
+        return
     if _is_fouls(field, fouls):
         for code in value:
             button = scope.locator(f'button.foul[data-foul="{code}"]')
@@ -178,14 +186,6 @@ def _set(scope, field: dict, value: Any, fouls: set[str]):
         return
     if kind in ("int", "number"):
         _number(scope, value)
-        return
-    if kind == "object" and not field.get("fields") and item and field.get("choices_from"):
-        for key, count in value.items():  # one stepper a key, from nothing: + gives 1
-            row = scope.locator(f'.keyed-row[data-key="{key}"]')
-            for _ in range(max(count, 1)):
-                row.locator('button[data-step="+"]').tap()
-            if count == 0:
-                row.locator('button[data-step="-"]').tap()
         return
     if kind == "object" and field.get("fields"):
         for sub in field["fields"]:
@@ -330,6 +330,7 @@ def test_a_whole_game_of_each_family_with_an_offline_spell(phone, league, game_i
         "async () => !!navigator.serviceWorker.controller && !!(await caches.match(location.pathname))"
     )
     page.wait_for_function("() => MarkerPad.engine() === 'ready'", timeout=45_000)
+    page.wait_for_function("() => MarkerPad.engineCached()", timeout=45_000, polling=250)
 
     context.set_offline(True)
     spell = events[first : first + spell_length]
