@@ -666,7 +666,10 @@
     if (PRESET.describe) text = PRESET.describe(p, last);
     else {
       const rest = Object.entries(p).filter(([k]) => k !== "type")
-        .map(([k, v]) => (k === "fouls" ? "foul: " + v.map(words).join(", ") : words(k) + " " + describeValue(v)));
+        .map(([k, v]) => (k === "fouls" ? "foul: " + v.map(words).join(", ")
+          : v && typeof v === "object" && !Array.isArray(v) // keyed by a choice set: say the keys
+            ? words(k) + " " + Object.entries(v).map(([key, x]) => partyLabel(key) + " " + describeValue(x)).join(", ")
+            : words(k) + " " + describeValue(v)));
       text = Words(p.type || "event") + (rest.length ? ": " + rest.join("; ") : "");
     }
     const who = last && (last.player || partyLabel(last.side));

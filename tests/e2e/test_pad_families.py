@@ -329,8 +329,8 @@ def test_a_whole_game_of_each_family_with_an_offline_spell(phone, league, game_i
     page.wait_for_function(
         "async () => !!navigator.serviceWorker.controller && !!(await caches.match(location.pathname))"
     )
-    page.wait_for_function("() => MarkerPad.engine() === 'ready'", timeout=45_000)
-    page.wait_for_function("() => MarkerPad.engineCached()", timeout=45_000, polling=250)
+    page.wait_for_function("() => MarkerPad.engine() === 'ready'", timeout=90_000)
+    page.wait_for_function("() => MarkerPad.engineCached()", timeout=90_000, polling=250)
 
     context.set_offline(True)
     spell = events[first : first + spell_length]
@@ -345,7 +345,7 @@ def test_a_whole_game_of_each_family_with_an_offline_spell(phone, league, game_i
     page.reload()  # offline: the service worker serves the page, Pyodide and the engine
     page.wait_for_selector("#pad[data-ready='1']")
     expect(status).to_have_text(f"saved on phone ({spell_length} waiting)")
-    page.wait_for_function("() => MarkerPad.engine() === 'ready'", timeout=45_000)
+    page.wait_for_function("() => MarkerPad.engine() === 'ready'", timeout=90_000)
     expect(page.locator("#estimate")).to_have_attribute("data-source", "engine", timeout=20_000)
     offline_display = shown(page)
 
@@ -400,7 +400,7 @@ def test_an_event_the_offline_engine_refuses_is_shown_and_not_sent(phone, league
     context = phone(league.player_user)
     page = open_pad(context, frame)
     page.evaluate("MarkerPad.startEngine()")
-    page.wait_for_function("() => MarkerPad.engine() === 'ready'", timeout=45_000)
+    page.wait_for_function("() => MarkerPad.engine() === 'ready'", timeout=90_000)
     context.set_offline(True)
     tap_event(page, describe, {"type": "stroke", "contacts": ["red"]})  # a miss: Bob's turn
     # "returned": the balls were driven out of a space they were never reported in
