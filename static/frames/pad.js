@@ -1339,7 +1339,8 @@
         const need = missing();
         enter.disabled = !!need || panelDisabled;
         const preset = PRESET.enterLabel ? PRESET.enterLabel(ev.type, payload()) : null;
-        enter.textContent = need ? "Choose " + need.toLowerCase() : preset || "Enter " + words(ev.type);
+        enter.textContent = panelDisabled ? (vocab.family === "bar_billiards" ? "Frame over" : "Game over")
+          : need ? "Choose " + need.toLowerCase() : preset || "Enter " + words(ev.type);
       }
       let panelDisabled = false;
       return {
