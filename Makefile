@@ -6,7 +6,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test check install lint bench clean lock
+.PHONY: run test check install lint bench clean lock pyodide
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,9 +15,13 @@ $(STAMP): pyproject.toml requirements.lock
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) pyodide
 
-run: $(STAMP)
+# Pyodide for the pad's offline engine (npm; skipped with a note when npm is missing).
+pyodide:
+	@bash scripts/fetch-pyodide
+
+run: $(STAMP) pyodide
 	DEBUG=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 $(PY) manage.py demo_league
 	DEBUG=1 $(PY) manage.py demo_match_nights

@@ -17,7 +17,7 @@ from django.urls import reverse
 from frames.models import MatchLog, Presence
 from leagues.models import Fixture, Player, Registration, Team
 from marker.api_inputs import JSON_MAX_DEPTH
-from tests.frames.test_match_support import drawn, fixture_of, open_match, roster, snapshot
+from tests.frames.matchnight_helpers import drawn, fixture_of, open_match, roster, snapshot
 
 pytestmark = pytest.mark.django_db
 

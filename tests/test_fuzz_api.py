@@ -43,7 +43,7 @@ from frames.models import Frame
 from leagues import publishing
 from leagues.models import Division, Fixture, League, Player, Registration, Season, Team, Venue
 from tests.conftest import make_league
-from tests.frames.test_match_support import drawn, fixture_of
+from tests.frames.matchnight_helpers import drawn, fixture_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -4,7 +4,10 @@ app manifest (served from the site root so the worker's scope covers the pad pag
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import threading
+import zipfile
 from pathlib import Path
 
 from django.conf import settings
@@ -18,6 +21,7 @@ from django.utils.http import urlencode
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
+import rules
 from frames.models import Frame, Match
 from rules import registry
 
@@ -35,7 +39,21 @@ SW_ASSETS = (
     "vendor/htmx-2.0.8.min.js",
     "frames/icons/icon-192.png",
     "frames/icons/icon.svg",
+    "frames/engine/worker.js",
 )
+
+
+# Pyodide's files (scripts/fetch-pyodide puts them in static/vendor/pyodide/, ignored by
+# git): the service worker keeps them once the pad has loaded them.
+PYODIDE_DIR = "vendor/pyodide/"
+PYODIDE_FILES = (
+    "pyodide.js",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+ENGINE_WORKER = "frames/engine/worker.js"
 
 
 def scorecard_url(match_id: int) -> str:
@@ -44,6 +62,133 @@ def scorecard_url(match_id: int) -> str:
         return reverse("match-detail", args=[match_id])
     except NoReverseMatch:
         return reverse("match-live", args=[match_id])
+
+
+def friendly_url(friendly_id: int) -> str | None:
+    """A friendly game's page (the lead's `friendly-detail`), None until that URL exists."""
+    try:
+        return reverse("friendly-detail", args=[friendly_id])
+    except NoReverseMatch:
+        return None
+
+
+# ------------------------------------------------------------------ the offline engine
+
+_engine_lock = threading.Lock()
+_engine: tuple[str, bytes] | None = None
+
+
+def engine_bundle() -> tuple[str, bytes]:
+    """The rules engine's source as a zip (`rules/**/*.py`, fixed timestamps, sorted) and
+    a hash of its content, built once per process. The pad runs it in the browser on
+    Pyodide when it is offline; the hash is in its URL so caches never mix versions."""
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            root = Path(rules.__file__).resolve().parent
+            files = sorted(
+                p
+                for p in root.rglob("*.py")
+                if "__pycache__" not in p.parts and "tests" not in p.relative_to(root).parts
+            )
+            digest = hashlib.blake2b(digest_size=8)
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+                for path in files:
+                    name = "rules/" + path.relative_to(root).as_posix()
+                    data = path.read_bytes()
+                    digest.update(name.encode() + b"\0" + data + b"\0")
+                    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    archive.writestr(info, data)
+            _engine = (digest.hexdigest(), buffer.getvalue())
+        return _engine
+
+
+def engine_url() -> str:
+    return reverse("pad-engine", args=[engine_bundle()[0]])
+
+
+@require_safe
+def engine_zip(request, digest: str):
+    """The engine's source, at a URL naming its content: cached for good (a new engine
+    has a new URL; an old URL is 404 so no cache keeps a mix of versions)."""
+    current, data = engine_bundle()
+    if digest != current:
+        raise Http404("No engine with this hash.")
+    response = HttpResponse(data, content_type="application/zip")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    response["Content-Disposition"] = f'inline; filename="rules-{digest}.zip"'
+    return response
+
+
+_pyodide_found = False
+
+
+def pyodide_available() -> bool:
+    """Pyodide's files are among the static files (once found, remembered: a server
+    started before scripts/fetch-pyodide ran finds them on the next page)."""
+    global _pyodide_found
+    if not _pyodide_found:
+        _pyodide_found = all(finders.find(PYODIDE_DIR + n) for n in PYODIDE_FILES) or all(
+            staticfiles_storage.exists(PYODIDE_DIR + n) for n in PYODIDE_FILES
+        )
+    return _pyodide_found
+
+
+def _pyodide_version() -> str:
+    found = finders.find(PYODIDE_DIR + ".version")
+    return Path(found).read_text().strip() if found else "none"
+
+
+def _engine_context() -> dict[str, str] | None:
+    """What pad.js needs to run the engine offline, or None without Pyodide (the pad then
+    shows queued shots as waiting)."""
+    if not pyodide_available():
+        return None
+    return {
+        "worker": static(ENGINE_WORKER),
+        # Pyodide finds its files next to pyodide.js: their unhashed names.
+        "pyodide": settings.STATIC_URL.rstrip("/") + "/" + PYODIDE_DIR,
+        "zip": engine_url(),
+        "files": [settings.STATIC_URL.rstrip("/") + "/" + PYODIDE_DIR + n for n in PYODIDE_FILES],
+    }
+
+
+def _pad_state(frame: Frame) -> dict:
+    """`selectors.frame_state`, or for a friendly game (no match, so no teams; that
+    selector reads the match's fixture) the same keys with no sides."""
+    if frame.match_id is not None:
+        return selectors.frame_state(frame)
+    return {
+        **selectors.frame_head(frame),
+        "match": None,
+        "friendly": frame.friendly_id,
+        "number": frame.number,
+        "kind": frame.kind,
+        "game_id": frame.game_id,
+        "referee": frame.referee.name if frame.referee else None,
+        "sides": {},
+        **selectors.frame_engine(frame),
+        "recent": selectors.recent_events(frame.pk),
+        "confirmed": frame.status == Frame.Status.COMPLETE,
+        "result": {"home": None, "away": None, "winner": frame.winner, "shared": frame.shared},
+    }
+
+
+def _parties(frame, state: dict) -> dict[str, dict]:
+    """party -> {label, players, team} for the board: a league frame's sides (its teams
+    and players) and, for games between players, each player with the team he plays for;
+    a friendly game's parties are its players."""
+    sides = state.get("sides") or {}
+    parties: dict[str, dict] = {}
+    for side, info in sides.items():
+        parties[side] = {"label": info.get("team") or side, "players": info.get("players", [])}
+        for name in info.get("players", []):
+            parties.setdefault(name, {"label": name, "players": [name], "team": info.get("team")})
+    for name in (state.get("view") or {}).get("scores") or {}:
+        parties.setdefault(name, {"label": name, "players": []})
+    return parties
 
 
 def _login_url(request) -> str:
@@ -60,33 +205,48 @@ def frame_pad(request, pk: int):
         raise Http404 from None
     game = registry.get(frame.game_id)
     can_enter = request.user.has_perm(ENTER, frame)
+    state = {**_pad_state(frame), "can_enter": can_enter}
+    if frame.match_id is not None:
+        home_url = reverse("match-live", args=[frame.match_id])
+        scorecard, live = scorecard_url(frame.match_id), home_url
+        title = f"{frame.match.fixture.home.name} v {frame.match.fixture.away.name}"
+    else:  # a friendly game: its own page, once the lead's URL is there
+        friendly = frame.friendly
+        home_url = friendly_url(frame.friendly_id) or reverse("pad-home")
+        scorecard = live = home_url
+        title = str(friendly) if friendly is not None else game.name
     pad = {
         "frame": frame.pk,
         "match": frame.match_id,
+        "friendly": frame.friendly_id,
         "number": frame.number,
         "game_id": game.id,
         "family": game.family,
         "can_enter": can_enter,
         "user": request.user.get_username() if request.user.is_authenticated else None,
         "csrf_cookie": settings.CSRF_COOKIE_NAME,
+        "parties": _parties(frame, state),
+        "engine": _engine_context(),
         "urls": {
             "events": reverse("api-frame-events", args=[frame.pk]),
             "state": reverse("api-frame-state", args=[frame.pk]),
             "confirm": reverse("api-frame-confirm", args=[frame.pk]),
             "session": reverse("api-pad-session"),
             "login": _login_url(request),
-            "scorecard": scorecard_url(frame.match_id),
-            "live": reverse("match-live", args=[frame.match_id]),
+            "scorecard": scorecard,
+            "live": live,
             "sw": reverse("pad-sw"),
         },
-        "state": {**selectors.frame_state(frame), "can_enter": can_enter},
+        "state": state,
     }
     return render(
         request,
         "frames/pad.html",
         {
             "frame": frame,
-            "fixture": frame.match.fixture,
+            "title": title,
+            "home_url": home_url,
+            "game": game,
             "describe": game.describe(),
             "pad": pad,
             "can_enter": can_enter,
@@ -140,10 +300,17 @@ def service_worker(request):
     digest = hashlib.blake2b(source, digest_size=8)
     for asset in SW_ASSETS:
         digest.update(_static_bytes(asset))
+    engine = _engine_context()
     config = {
         "version": digest.hexdigest(),
         "precache": [static(asset) for asset in SW_ASSETS],
         "static_url": settings.STATIC_URL,
+        # The offline engine: Pyodide's files (kept once the pad has loaded them, in a
+        # cache named by Pyodide's version) and the engine zip's path prefix.
+        "pyodide_prefix": settings.STATIC_URL.rstrip("/") + "/" + PYODIDE_DIR,
+        "pyodide_version": _pyodide_version(),
+        "engine_prefix": reverse("pad-engine", args=["x"]).rsplit("/", 1)[0] + "/",
+        "engine_zip": engine["zip"] if engine else None,
     }
     body = f"self.MARKER_SW = {json.dumps(config)};\n".encode() + source
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
@@ -159,7 +326,7 @@ def manifest(request):
     data = {
         "name": "Marker referee pad",
         "short_name": "Marker",
-        "description": "Score bar billiards frames shot by shot, online or not.",
+        "description": "Score any game shot by shot, online or not.",
         "start_url": reverse("pad-home"),
         "scope": "/",
         "display": "standalone",

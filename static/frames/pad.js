@@ -2,8 +2,12 @@
  *
  * Offline first: every event is written to an IndexedDB outbox BEFORE any network call,
  * then sent strictly in order (one at a time) with the sequence number it expects to take.
- * The server is authoritative: the pad shows the engine's answers; events still on the
- * phone are listed as pending (for bar billiards with a clearly marked estimate).
+ * The server is authoritative: the pad shows the engine's answers. Events still on the
+ * phone are listed as pending, and (where Pyodide is installed) the rules engine itself,
+ * running in a worker, shows what they would do (static/frames/engine/worker.js).
+ *
+ * The controls are built from the game's describe(): one control per field type (see
+ * "controls" below), so any registered game gets a pad.
  *
  *   201/200  stored (200: a retry of a stored event): drop it from the outbox
  *   409      someone else moved the frame on: show both versions; the referee decides
@@ -39,6 +43,7 @@
   const ctx = JSON.parse(contextNode.textContent);
   const FRAME = ctx.frame;
   const BAR_BILLIARDS = vocab.family === "bar_billiards";
+  const PARTIES = ctx.parties || {};
   registerWorker(ctx.urls.sw);
 
   // --------------------------------------------------------------- DOM helpers
@@ -105,6 +110,15 @@
       });
     },
     put(item) { return tx("outbox", "readwrite", (t) => { t.objectStore("outbox").put(item); }); },
+    // The phone's engine refused a queued item: mark it, unless it has left the outbox.
+    refuse(n, error) {
+      return tx("outbox", "readwrite", (t) => {
+        const os = t.objectStore("outbox");
+        got(os.get(n), (row) => {
+          if (row && row.state === "queued" && !row.forced) { row.state = "rejected"; row.error = error; os.put(row); }
+        });
+      });
+    },
     remove(keys) { return tx("outbox", "readwrite", (t) => { for (const k of keys) t.objectStore("outbox").delete(k); }); },
     discard(list, reason) {
       const at = new Date().toISOString();
@@ -152,16 +166,22 @@
   let pollEtag = null;
   let sessionToken = null;
   let confirming = false;
+  let inFlight = null; // the event id being sent
 
   async function updateSnap(change) {
     snap = await store.updateSnap(FRAME, snap, change);
     return snap;
   }
 
+  // A state read (the page, the poll) carries the engine's own state (`dump`, at last_seq),
+  // the setup and the current choice sets; an event's answer carries only the view, so
+  // `dump_seq` says which event the dump is for.
   function serverPart(state) {
     return {
       last_seq: state.last_seq, top_seq: state.top_seq, status: state.status, view: state.view,
       recent: state.recent || [], confirmed: !!state.confirmed,
+      setup: state.setup || {}, dump: state.dump === undefined ? null : state.dump,
+      dump_seq: state.last_seq, choices: state.choices || {},
     };
   }
 
@@ -174,16 +194,22 @@
     const page = serverPart(ctx.state);
     snap = (await store.snap(FRAME)) || { frame: FRAME, base: page.last_seq, server: page, conflict: null };
     if (page.last_seq >= snap.server.last_seq) snap.server = page; // a cached page may be older
+    if (snap.server.dump_seq === undefined) snap.server = Object.assign(page, { recent: snap.server.recent }); // older phone copy
     items = await store.items(FRAME);
     if (!items.length && !snap.conflict) snap.base = snap.server.last_seq;
     await store.putSnap(snap);
+    liveChoices = snap.server.choices || {};
     if (ctx.can_enter) buildControls();
     render();
     document.getElementById("pad").dataset.ready = "1";
+    // The offline engine comes later, in the background: the pad is usable at once.
+    const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 1200));
+    if (ctx.can_enter) idle(() => startEngine(), { timeout: 3000 });
     window.addEventListener("online", () => { netDown = false; backoff = 1000; drain(); poll(); });
     window.addEventListener("offline", () => { netDown = true; render(); });
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) { if (loginNeeded) checkSession(); else drain(); poll(); }
+      keepAwake();
     });
     window.addEventListener("focus", () => { if (loginNeeded) checkSession(); });
     drain();
@@ -207,6 +233,7 @@
   }
 
   async function enqueue(kind, payload) {
+    wakeRefused = false; // a tap is a user gesture: ask for the wake lock again
     const item = {
       frame: FRAME, event_id: uuid(), kind: kind, payload: payload,
       created_at: new Date().toISOString(), state: "queued", error: null,
@@ -237,6 +264,7 @@
         const head = items[0];
         if (!head || snap.conflict || head.state !== "queued" || loginNeeded) break;
         render();
+        inFlight = head.event_id;
         let response;
         try {
           response = await postJson(ctx.urls.events, {
@@ -244,9 +272,12 @@
             payload: head.payload, device_id: deviceId,
           });
         } catch (err) {
+          inFlight = null;
           netDown = true;
           scheduleRetry();
           break;
+        } finally {
+          inFlight = null;
         }
         netDown = false;
         let body = {};
@@ -285,6 +316,7 @@
       }
     } finally {
       sending = false;
+      inFlight = null;
       items = await store.items(FRAME);
       render();
     }
@@ -363,6 +395,7 @@
 
   async function retryRejected(item) {
     item.state = "queued";
+    item.forced = !!(item.error && item.error.local); // the referee overrules the phone's engine
     item.error = null;
     await store.put(item);
     items = await store.items(FRAME);
@@ -421,86 +454,232 @@
     schedulePoll();
   }
 
-  // ---------------------------------------------------------- pending estimate
-  // Bar billiards only, and only for display: what the queued shots would do to the
-  // score (pots build the break, a clean miss banks it, a foul loses it). The server's
-  // answer replaces it as soon as the shots are stored.
-  const PENALTY = Object.fromEntries(vocab.fouls.map((f) => [f.code, f.penalty]));
-  function estimate(view, pending) {
-    if (!BAR_BILLIARDS) return null;
-    let v = JSON.parse(JSON.stringify(view));
-    const stack = [];
-    for (const it of pending) {
-      if (it.kind === "undo") {
-        if (!stack.length) return null; // undoing a stored shot: wait for the server
-        v = stack.pop();
-        continue;
-      }
-      stack.push(JSON.parse(JSON.stringify(v)));
-      const p = it.payload;
-      if (p.type === "bar_down") { v.bar_down = true; continue; }
-      if (p.type !== "shot" || v.over) return null;
-      const sides = Object.keys(v.scores);
-      const at = v.at_table;
-      const other = sides.find((s) => s !== at);
-      const fouls = p.fouls || [];
-      const pots = p.pots || [];
-      const noCushion = v.phase === "endgame" && pots.length && p.cushion === false;
-      if (fouls.length || noCushion) {
-        if (noCushion || fouls.some((f) => PENALTY[f] === "entire_score")) v.scores[at] = 0;
-        v.break = 0;
-        v.at_table = other;
-        v.player = null;
-      } else if (pots.length) {
-        v.break += pots.reduce((sum, pot) => sum + pot.hole * (pot.ball === "red" ? 2 : 1), 0);
-        if (v.phase === "endgame") return null; // an endgame pot ends the frame
-      } else {
-        v.scores[at] += v.break;
-        v.break = 0;
-        v.at_table = other;
-        v.player = null;
-      }
-      v.next = "unknown";
+  // ------------------------------------------------------------ offline engine
+  // The rules engine itself (the server's Python source, as a zip) on Pyodide, in a worker.
+  // Loaded after the pad is interactive (or on the first shot while offline); when it is
+  // missing or fails, the pad shows the last stored state and the waiting shots.
+  const engine = { worker: null, state: "off", calls: new Map(), next: 1, key: null, asked: null, result: null };
+
+  function startEngine() {
+    if (!ctx.engine || engine.state !== "off" || !window.Worker) return;
+    engine.state = "loading";
+    try {
+      engine.worker = new Worker(ctx.engine.worker);
+    } catch (err) {
+      engine.state = "failed";
+      return;
     }
-    return v;
+    engine.worker.onmessage = (event) => {
+      const msg = event.data || {};
+      if (msg.type === "ready") {
+        engine.state = "ready";
+        $("#pad").dataset.engine = "ready";
+        keepEngineFiles();
+        render();
+      } else if (msg.type === "failed") {
+        engine.state = "failed";
+        $("#pad").dataset.engine = "failed";
+        render();
+      } else if (msg.type === "result") {
+        const done = engine.calls.get(msg.id);
+        engine.calls.delete(msg.id);
+        if (done) done(msg);
+      }
+    };
+    engine.worker.onerror = () => { engine.state = "failed"; render(); };
+    engine.worker.postMessage({ type: "init", pyodide: ctx.engine.pyodide, zip: ctx.engine.zip });
+  }
+
+  // Ask the service worker to keep Pyodide and this engine for the next offline visit.
+  function keepEngineFiles() {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.ready.then((reg) => {
+      if (reg.active) reg.active.postMessage({ type: "cache-engine", urls: ctx.engine.files.concat([ctx.engine.zip]) });
+    }).catch(() => {});
+  }
+
+  function engineCall(body) {
+    return new Promise((resolve) => {
+      const id = engine.next++;
+      engine.calls.set(id, resolve);
+      engine.worker.postMessage(Object.assign({ type: "compute", id: id }, body));
+    });
+  }
+
+  // The events the engine must apply on top of the server's dump: the stored ones after
+  // the dump (from the answers this phone saw) and then the queued ones, up to the first
+  // refused one. null when the stored ones are not all known.
+  function engineInput(server, queued) {
+    const tail = [];
+    for (let seq = server.dump_seq + 1; seq <= server.last_seq; seq++) {
+      const e = server.recent.find((r) => r.seq === seq);
+      if (!e) return null;
+      tail.push({ kind: e.kind, payload: e.payload || {} });
+    }
+    return { tail: tail, queued: queued };
+  }
+
+  function engineKey(server, queued) {
+    return JSON.stringify([server.last_seq, server.dump_seq, server.top_seq, snap.base, queued.map((it) => it.event_id + (it.forced ? "!" : ""))]);
+  }
+
+  // The engine's view of the queued shots, when it is known for exactly these shots;
+  // otherwise asks for it (render() runs again with the answer).
+  function engineView(server, allQueued) {
+    // A queued shot the server already holds (its answer not yet in: a poll or another
+    // tab got there first) is in the dump or the stored events, not applied twice.
+    const stored = new Set(server.recent.map((e) => e.event_id).concat(snap.sent || []));
+    const queued = allQueued.filter((it) => !stored.has(it.event_id));
+    // Only a queue built on exactly this server state may be judged (refused) here.
+    const judge = snap.base === server.last_seq && queued.length === allQueued.length;
+    if (!queued.length || engine.state !== "ready" || snap.conflict) return null;
+    const key = engineKey(server, queued);
+    if (engine.key === key) return engine.result;
+    if (engine.asked !== key) {
+      engine.asked = key;
+      const input = engineInput(server, queued);
+      if (!input) { engine.key = key; engine.result = null; return null; }
+      engineCall({
+        game_id: ctx.game_id, setup: server.setup, dump: server.dump,
+        events: input.tail.concat(input.queued.map((it) => ({ kind: it.kind, payload: it.payload }))),
+      }).then(async (answer) => {
+        if (engine.asked !== key) return;
+        engine.key = key;
+        engine.result = answer.ok ? answer : null;
+        if (answer.ok && answer.refused && judge) {
+          const at = answer.refused.index - input.tail.length;
+          const item = input.queued[at];
+          if (at >= 0 && item && item.event_id !== inFlight && !item.forced) {
+            await store.refuse(item.n, { status: 0, local: true, error: answer.refused.code, message: answer.refused.message });
+            items = await store.items(FRAME);
+          }
+        }
+        render();
+      });
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------ screen awake
+  // While a frame is in play on a scorer's phone; the browser drops the lock when the
+  // page is hidden, so it is asked for again on visibilitychange.
+  let wakeLock = null;
+  let wakeBusy = false;
+  let wakeRefused = false;
+  function wakeWanted() {
+    const server = snap && snap.server;
+    return !!(ctx.can_enter && server && !document.hidden && !server.confirmed &&
+      ["scheduled", "in_play"].includes(server.status) && !(server.view && server.view.over && !items.length));
+  }
+  async function keepAwake() {
+    if (!("wakeLock" in navigator) || wakeBusy) return;
+    const want = wakeWanted();
+    if (want && !wakeLock && !(wakeRefused && document.hidden)) {
+      wakeBusy = true;
+      try {
+        wakeLock = await navigator.wakeLock.request("screen");
+        wakeRefused = false;
+        wakeLock.addEventListener("release", () => { wakeLock = null; });
+      } catch (err) {
+        wakeLock = null;
+        wakeRefused = true; // not allowed now (e.g. no user gesture yet): tried again on the next change
+      } finally {
+        wakeBusy = false;
+      }
+    } else if (!want && wakeLock) {
+      const lock = wakeLock;
+      wakeLock = null;
+      lock.release().catch(() => {});
+    }
   }
 
   // ------------------------------------------------------------------ display
-  const NEXT = {
-    break_off: "Break-off", play: "Play on", play_red: "Play the red",
-    endgame: "Endgame: cushion first, 100 or 200 only", none: "Frame over", unknown: "…",
+  const Words = (code) => { const w = words(code); return w.charAt(0).toUpperCase() + w.slice(1); };
+  const FOUL_CODES = new Set(vocab.fouls.map((f) => f.code));
+  const partyLabel = (p) => (PARTIES[p] && PARTIES[p].label) || (p === null || p === undefined ? "" : String(p));
+  const sideName = partyLabel;
+
+  // Presentation presets by family: words and layout only, never rules.
+  const PRESETS = {
+    bar_billiards: {
+      next: {
+        break_off: "Break-off", play: "Play on", play_red: "Play the red",
+        endgame: "Endgame: cushion first, 100 or 200 only", none: "Frame over",
+      },
+      // the pot's ball defaults to white; holes are the big buttons
+      enterLabel(type, payload) {
+        if (type !== "shot") return null;
+        if ((payload.fouls || []).length) return "Enter foul";
+        const pots = payload.pots || [];
+        if (!pots.length) return "No score";
+        return "Enter shot +" + pots.reduce((s, p) => s + p.hole * (p.ball === "red" ? 2 : 1), 0);
+      },
+      promote: { cushion: (view) => view.phase === "endgame" },
+      demote: ["to_trough"], // the referee's tidying, rarely needed
+      disabledValue(path, value, view) {
+        return path === "shot.pots.hole" && view.phase === "endgame" && value !== 100 && value !== 200;
+      },
+      describe(p, last) {
+        if (p.type === "bar_down") return "Bar down";
+        if (p.type === "invoke_endgame") return "Endgame invoked";
+        const parts = (p.pots || []).map((pot) => (pot.ball === "red" ? "Red " : "White ") + pot.hole);
+        (p.fouls || []).forEach((f) => parts.push("foul: " + words(f)));
+        (p.to_trough || []).forEach((b) => parts.push(b + " to trough"));
+        if (p.cushion === false && (p.pots || []).length) parts.push("no cushion");
+        let text = parts.join(", ") || "No score";
+        if (last) {
+          if (last.penalty) text += " (lost " + last.lost + (last.wiped ? ", wiped " + last.wiped : "") + ")";
+          else if (last.points) text += " (+" + last.points + ")";
+          if (last.banked) text += " · banked " + last.banked;
+        }
+        return text;
+      },
+    },
   };
-  const sides = ctx.state.sides || {};
-  const sideName = (side) => (sides[side] && sides[side].team) || side || "";
+  const PRESET = PRESETS[vocab.family] || {};
+
+  function formatValue(key, v) {
+    if (v === null || v === undefined) return "–";
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (key === "next" && PRESET.next && PRESET.next[v]) return PRESET.next[v];
+    if (key === "at_table" || key === "winner") return partyLabel(v);
+    if (Array.isArray(v)) return v.length ? v.map((x) => formatValue("", x)).join(", ") : "none";
+    if (typeof v === "object") {
+      const parts = Object.entries(v).map(([k, x]) => partyLabel(k) + " " + formatValue("", x));
+      return parts.length ? parts.join(" · ") : "–";
+    }
+    if (typeof v === "string") return key === "next" || key === "on" || key === "phase" ? Words(v) : words(v);
+    return String(v);
+  }
+
+  function describeValue(v) {
+    if (Array.isArray(v)) return v.map(describeValue).join(" → ");
+    if (v && typeof v === "object") return Object.values(v).map(describeValue).join(" ");
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    return v === null ? "none" : words(v);
+  }
 
   function describe(kind, payload, last) {
     if (kind === "undo") return "Undo";
     const p = payload || {};
     let text;
-    if (BAR_BILLIARDS) {
-      if (p.type === "bar_down") return "Bar down";
-      if (p.type === "invoke_endgame") return "Endgame invoked";
-      const parts = (p.pots || []).map((pot) => (pot.ball === "red" ? "Red " : "White ") + pot.hole);
-      (p.fouls || []).forEach((f) => parts.push("foul: " + words(f)));
-      (p.to_trough || []).forEach((b) => parts.push(b + " to trough"));
-      if (p.cushion === false && (p.pots || []).length) parts.push("no cushion");
-      text = parts.join(", ") || "No score";
-      if (last) {
-        if (last.penalty) text += " (lost " + last.lost + (last.wiped ? ", wiped " + last.wiped : "") + ")";
-        else if (last.points) text += " (+" + last.points + ")";
-        if (last.banked) text += " · banked " + last.banked;
-      }
-    } else {
-      const rest = Object.entries(p).filter(([k]) => k !== "type").map(([k, v]) => k + " " + JSON.stringify(v));
-      text = words(p.type || "event") + (rest.length ? ": " + rest.join(", ") : "");
+    if (PRESET.describe) text = PRESET.describe(p, last);
+    else {
+      const rest = Object.entries(p).filter(([k]) => k !== "type")
+        .map(([k, v]) => (k === "fouls" ? "foul: " + v.map(words).join(", ")
+          : v && typeof v === "object" && !Array.isArray(v) // keyed by a choice set: say the keys
+            ? words(k) + " " + Object.entries(v).map(([key, x]) => partyLabel(key) + " " + describeValue(x)).join(", ")
+            : words(k) + " " + describeValue(v)));
+      text = Words(p.type || "event") + (rest.length ? ": " + rest.join("; ") : "");
     }
-    const who = last && (last.player || sideName(last.side));
+    const who = last && (last.player || partyLabel(last.side));
     return who ? who + ": " + text : text;
   }
 
   function statusText() {
     const waiting = items.length;
-    if (snap.conflict || items.some((it) => it.state === "rejected")) return ["conflict", "conflict"];
+    if (snap.conflict) return ["conflict", "conflict"];
+    if (items.some((it) => it.state === "rejected")) return ["refused", "refused"];
     if (sending) return ["syncing", "syncing"];
     if (waiting || netDown || loginNeeded) return ["saved", "saved on phone (" + waiting + " waiting)"];
     return ["online", "online"];
@@ -516,52 +695,76 @@
     $("#login-needed").hidden = !loginNeeded;
 
     const server = snap.server;
-    const queued = items.filter((it) => it.state === "queued");
-    const est = queued.length && !snap.conflict ? estimate(server.view, queued) : null;
-    const view = est || server.view;
+    const firstRefused = items.findIndex((it) => it.state === "rejected");
+    const queued = (firstRefused < 0 ? items : items.slice(0, firstRefused)).filter((it) => it.state === "queued");
+    if (queued.length && netDown && engine.state === "off") startEngine(); // the first offline shot
+    const computed = engineView(server, queued);
+    const view = computed ? computed.view : server.view;
+    const choices = computed ? computed.choices : server.choices || {};
     const note = $("#estimate");
-    note.hidden = !queued.length;
-    note.textContent = queued.length
-      ? (est ? "Estimate: " : "Showing the last stored state: ") + queued.length + " shot" + (queued.length === 1 ? "" : "s") + " not yet stored by the server."
-      : "";
+    const n = items.filter((it) => it.state === "queued").length;
+    note.hidden = !n;
+    note.dataset.source = computed ? "engine" : "server";
+    const shots = n + " shot" + (n === 1 ? "" : "s") + " not yet stored by the server";
+    note.textContent = !n ? "" : computed
+      ? "Worked out on this phone by the rules engine: " + shots + "."
+      : "Showing the last stored state: " + shots + (engine.state === "loading" ? " (the engine is loading)." : ".");
     renderBoard(view);
     renderConflict();
     renderRejected();
     renderResult(server);
     renderHistory(server, items);
-    updateControls(view, server);
+    updateControls(view, server, choices);
+    if (wakeWanted() !== !!wakeLock && !wakeRefused) keepAwake();
+  }
+
+  function partiesOf(view) {
+    if (view.scores && typeof view.scores === "object") return Object.keys(view.scores);
+    const setup = snap.server.setup || {};
+    if (Array.isArray(setup.players)) return setup.players.filter(Boolean);
+    return Object.keys(PARTIES).filter((p) => !PARTIES[p].team);
   }
 
   function renderBoard(view) {
     const scores = view.scores || {};
     const board = $("#board");
-    const parties = Object.keys(scores);
-    let slots = Array.from(board.querySelectorAll(".side"));
-    if (!BAR_BILLIARDS && parties.length && !parties.every((p) => board.querySelector('[data-side="' + p + '"]'))) {
-      board.replaceChildren(...parties.map((p) => h("div", { class: "side", data: { side: p } },
-        h("span", { class: "team" }, sideName(p)), h("span", { class: "who" }), h("span", { class: "banked" }))));
-      slots = Array.from(board.querySelectorAll(".side"));
+    const parties = partiesOf(view);
+    const key = parties.join("\u0001");
+    if (board.dataset.parties !== key) {
+      board.dataset.parties = key;
+      board.classList.toggle("many", parties.length > 2);
+      // A side: its team's name, then its players; a player: his team (if any), his name.
+      board.replaceChildren(...parties.map((p) => h("div", { class: "side", data: { side: p, party: p } },
+        h("span", { class: "team" }, PARTIES[p] && PARTIES[p].team ? PARTIES[p].team : partyLabel(p)),
+        h("span", { class: "who" }), h("span", { class: "banked" }, "–"))));
     }
-    for (const slot of slots) {
-      const side = slot.dataset.side;
-      const atTable = view.at_table === side && !view.over;
+    for (const slot of board.querySelectorAll(".side")) {
+      const party = slot.dataset.party;
+      const atTable = view.at_table === party && !view.over;
       slot.classList.toggle("at-table", atTable);
-      slot.querySelector(".banked").textContent = side in scores ? String(scores[side]) : "–";
-      const players = (sides[side] && sides[side].players) || [];
-      slot.querySelector(".who").textContent = atTable && view.player ? view.player : players.join(" & ");
+      slot.classList.toggle("winner", !!view.over && view.winner === party);
+      slot.querySelector(".banked").textContent = party in scores ? formatValue("", scores[party]) : "–";
+      const info = PARTIES[party] || {};
+      const players = info.players || [];
+      const shown = info.team ? partyLabel(party) : players.length === 1 && players[0] === party ? "" : players.join(" & ");
+      slot.querySelector(".who").textContent = atTable && view.player && view.player !== party ? view.player : shown;
     }
-    const running = view.break !== undefined ? view.break : view.run;
-    $("#break").textContent = running !== undefined ? String(running) : "–";
-    $("#next").textContent = view.over ? NEXT.none : NEXT[view.next] || words(view.next || view.on || "–");
-    if (!BAR_BILLIARDS) {
-      // Any other game: its other simple facts, as the engine names them.
-      const shown = new Set(["game", "over", "winner", "shared", "scores", "at_table", "player", "events", "last", "next", "break", "run", "on"]);
-      const extra = Object.entries(view).filter(([k, v]) => !shown.has(k) && v !== null && typeof v !== "object");
-      $("#more-facts").replaceChildren(...extra.map(([k, v]) => h("div", {}, h("dt", {}, words(k)), h("dd", {}, String(v)))));
+    // The game's own list of what a pad shows, with its labels.
+    const display = (vocab.display || []).filter((d) => d.key !== "scores");
+    const facts = $("#facts");
+    if (facts.dataset.keys !== display.map((d) => d.key).join(",")) {
+      facts.dataset.keys = display.map((d) => d.key).join(",");
+      facts.replaceChildren(...display.map((d) => h("div", { data: { key: d.key } },
+        h("dt", {}, d.label), h("dd", { id: "fact-" + d.key, data: { key: d.key } }, "–"))));
     }
-    const balls = $("#balls-row");
-    balls.hidden = !BAR_BILLIARDS || !view.bar_down;
-    if (view.bar_down) $("#balls").textContent = view.balls_in_play + " (" + view.on_table + " on the table, " + view.trough + " in the trough)";
+    for (const d of display) {
+      const row = facts.querySelector('div[data-key="' + d.key + '"]');
+      const value = view[d.key];
+      row.hidden = value === undefined || value === null;
+      const dd = row.querySelector("dd");
+      dd.textContent = view.over && d.key === "next" ? (PRESET.next && PRESET.next.none) || "Game over" : formatValue(d.key, value);
+      dd.dataset.value = JSON.stringify(value === undefined ? null : value);
+    }
   }
 
   function eventList(list, pending) {
@@ -591,17 +794,29 @@
         discard));
   }
 
+  function plainMessage(error) {
+    if (!error) return "";
+    const m = String(error.message || "").trim();
+    if (!m) return Words(error.error || "refused");
+    return m.charAt(0).toUpperCase() + m.slice(1) + (/[.!?]$/.test(m) ? "" : ".");
+  }
+
   function renderRejected() {
     const box = $("#rejected");
     const bad = items.find((it) => it.state === "rejected");
     if (!bad) { box.hidden = true; box.replaceChildren(); return; }
     box.hidden = false;
+    const local = bad.error && bad.error.local;
+    const behind = items.filter((it) => it.n > bad.n).length;
     box.replaceChildren(
-      h("h2", {}, "The server refused a shot from this phone"),
-      h("p", {}, describe(bad.kind, bad.payload, null) + ": " + (bad.error ? bad.error.message + " (" + bad.error.error + ")" : "")),
+      h("h2", { id: "rejected-title" }, "Refused"),
+      h("p", { class: "refused-shot" }, describe(bad.kind, bad.payload, null)),
+      h("p", { class: "refused-why", id: "rejected-message" }, plainMessage(bad.error)),
+      h("p", { class: "helptext" }, (local ? "The rules engine on this phone refused it; it has not been sent. "
+        : "The server refused it. ") + (behind ? behind + " later shot(s) wait behind it. " : "") + "Discard it and enter what happened, or send it anyway."),
       h("div", { class: "actions" },
-        h("button", { type: "button", class: "secondary", on: { click: () => retryRejected(bad) } }, "Try again"),
-        h("button", { type: "button", class: "danger secondary", id: "rejected-discard", on: { click: () => discardRejected(bad) } }, "Discard this shot")));
+        h("button", { type: "button", class: "danger secondary", id: "rejected-discard", on: { click: () => discardRejected(bad) } }, "Discard this shot"),
+        h("button", { type: "button", class: "secondary", id: "rejected-retry", on: { click: () => retryRejected(bad) } }, local ? "Send it anyway" : "Try again")));
   }
 
   function renderResult(server) {
@@ -611,13 +826,13 @@
     if (!view.over || pending) { box.hidden = true; box.replaceChildren(); return; }
     box.hidden = false;
     const scores = view.scores || {};
-    const line = Object.keys(scores).map((s) => sideName(s) + " " + scores[s]).join(" – ");
-    const outcome = view.shared ? "Shared frame." : sideName(view.winner) + " win" + (view.winner ? "s" : "") + " the frame.";
-    const parts = [h("h2", {}, "Frame over"), h("p", { class: "result", id: "result-line" }, line), h("p", {}, outcome)];
+    const line = Object.keys(scores).map((s) => partyLabel(s) + " " + formatValue("", scores[s])).join(" – ");
+    const outcome = view.shared ? "Shared." : view.winner ? partyLabel(view.winner) + " wins." : "Over.";
+    const parts = [h("h2", {}, vocab.family === "bar_billiards" ? "Frame over" : "Game over"), h("p", { class: "result", id: "result-line" }, line), h("p", {}, outcome)];
     if (server.status === "complete" || server.confirmed) {
-      parts.push(h("p", {}, "Confirmed. "), h("a", { class: "button", href: ctx.urls.scorecard, id: "to-scorecard" }, "Go to the scorecard"));
+      parts.push(h("p", {}, "Confirmed. "), h("a", { class: "button", href: ctx.urls.scorecard, id: "to-scorecard" }, ctx.match ? "Go to the scorecard" : "Back to the game"));
     } else if (ctx.can_enter) {
-      parts.push(h("p", { class: "helptext" }, "Check the result with both players, then confirm. Undo if the last shot was wrong."));
+      parts.push(h("p", { class: "helptext" }, "Check the result with the players, then confirm. Undo if the last shot was wrong."));
       parts.push(h("button", { type: "button", id: "confirm-result", class: "big", disabled: confirming, on: { click: confirmResult } }, "Confirm result"));
     }
     box.replaceChildren(...parts);
@@ -658,202 +873,538 @@
     const stored = server.recent.slice(-8).map((e) =>
       h("li", { data: { seq: String(e.seq) } }, h("span", { class: "seq" }, "#" + e.seq), " ", describe(e.kind, e.payload, e.last)));
     const pending = outbox.map((it) =>
-      h("li", { class: "pending", data: { eventId: it.event_id } }, h("span", { class: "seq" }, it.state === "rejected" ? "refused" : "pending"), " ", describe(it.kind, it.payload, null)));
+      h("li", { class: it.state === "rejected" ? "pending refused" : "pending", data: { eventId: it.event_id } },
+        h("span", { class: "seq" }, it.state === "rejected" ? "Refused" : "pending"), " ", describe(it.kind, it.payload, null)));
     list.replaceChildren(...pending.reverse(), ...stored.reverse());
   }
 
   // ----------------------------------------------------------------- controls
-  const findField = (event, name) => (event ? event.fields.find((f) => f.name === name) : null);
-  const eventType = (type) => vocab.events.find((e) => e.type === type);
-  const controls = { update: () => {} };
+  // One control per field type, each {node, get() -> value | undefined, reset(),
+  // refresh(view, choices), missing() -> label | null}:
+  //   choices (str/int/number/bool/choices_from) -> a row of chips, one pressed
+  //   union of choice-only variants              -> one row of all their values
+  //   other unions                              -> a switch of the variants' controls
+  //   int / number                              -> a number pad (minimum/maximum kept)
+  //   list of choices                           -> tap in order (undo last, clear), or
+  //                                                toggles when the order does not matter
+  //   list of fouls                             -> the Foul group
+  //   list of objects                           -> the item's pickers; tapping a value of its
+  //                                                last required choice field adds the item
+  //   object with fields                        -> its fields' controls
+  //   str                                       -> a text box; anything else: JSON
+  const controls = { panels: [], update: () => {} };
+  let liveChoices = {};
+  let liveView = {};
 
-  function buildControls() {
-    const root = $("#controls");
-    if (!root) return;
-    const undo = h("button", { type: "button", class: "secondary", id: "undo", on: { click: () => enqueue("undo", {}) } }, "Undo");
-    const tailored = BAR_BILLIARDS && eventType("shot") && findField(eventType("shot"), "pots");
-    const built = tailored ? buildBarBilliards(root, undo) : buildGeneric(root, undo);
-    controls.update = built.update;
+  const valueKey = (v) => (v === null ? "" : String(v));
+  // A whole number in a short range (a ball 1 to 15) is a row of chips, not a number pad.
+  const SHORT_RANGE = 16;
+  function scalarChoices(f) {
+    if (f.type === "bool") return [true, false];
+    if (f.choices && f.choices.length) return f.choices;
+    if (f.type === "int" && f.minimum !== null && f.maximum !== null && f.maximum - f.minimum < SHORT_RANGE) {
+      return Array.from({ length: f.maximum - f.minimum + 1 }, (_, i) => f.minimum + i);
+    }
+    return null;
   }
-
-  function foulButtons(onToggle) {
-    const common = vocab.fouls.filter((f) => f.common);
-    const rest = vocab.fouls.filter((f) => !f.common);
-    const button = (f) => h("button", {
-      type: "button", class: "foul", title: f.doc, "aria-pressed": "false", data: { foul: f.code },
-      on: { click: (e) => onToggle(f.code, e.currentTarget) },
-    }, words(f.code));
-    return [
-      h("div", { class: "fouls common", role: "group", "aria-label": "Fouls" }, common.map(button)),
-      rest.length ? h("details", { class: "more-fouls" }, h("summary", {}, "Other fouls"), h("div", { class: "fouls" }, rest.map(button))) : null,
-    ];
+  function choiceValues(f) {
+    if (f.choices_from) return liveChoices[f.choices_from] || [];
+    return scalarChoices(f);
   }
+  function flatUnion(f) {
+    if (f.type !== "union" || !f.variants.length) return null;
+    const all = [];
+    for (const v of f.variants) {
+      if (v.type === "list" || v.type === "object") return null;
+      const values = v.choices_from ? liveChoices[v.choices_from] || [] : scalarChoices(v);
+      if (!values) return null;
+      all.push(...values);
+    }
+    return all;
+  }
+  const isChoice = (f) => !!(f.choices_from || scalarChoices(f) || flatUnion(f));
+  const isFouls = (f) => f.type === "list" && f.item && f.item.choices && f.item.choices.length &&
+    f.item.choices.every((c) => FOUL_CODES.has(c)) && vocab.fouls.length > 0;
+  const label = (f) => Words(f.name);
 
-  // Bar billiards: pick the ball (white by default), tap holes to add pots, add fouls,
-  // then one big button sends the shot ("No score" when nothing is picked).
-  function buildBarBilliards(root, undo) {
-    const shot = eventType("shot");
-    const potFields = findField(shot, "pots").item.fields;
-    const balls = potFields.find((f) => f.name === "ball").choices;
-    const holes = potFields.find((f) => f.name === "hole").choices;
-    const trough = findField(shot, "to_trough");
-    const draft = { ball: balls[0], pots: [], fouls: [], to_trough: [], cushion: true };
-    let view = {};
-
-    const ballButtons = balls.map((b) => h("button", {
-      type: "button", class: "ball ball-" + b, "aria-pressed": String(b === draft.ball), data: { ball: b },
-      on: { click: () => { draft.ball = b; sync(); } },
-    }, words(b)));
-    const holeButtons = holes.map((hole) => h("button", {
-      type: "button", class: "hole", data: { hole: String(hole) }, "aria-label": "Hole " + hole,
-      on: { click: () => { draft.pots.push({ ball: draft.ball, hole: hole }); draft.ball = balls[0]; sync(); } },
-    }, String(hole)));
-    const chips = h("div", { class: "chips", id: "draft", "aria-live": "polite" });
-    const cushion = h("button", {
-      type: "button", class: "toggle", id: "cushion", "aria-pressed": "true",
-      on: { click: () => { draft.cushion = !draft.cushion; sync(); } },
-    }, "Cushion first");
-    const cushionRow = h("div", { class: "row cushion-row", hidden: true }, cushion);
-    const enter = h("button", { type: "button", class: "enter big", id: "enter-shot", on: { click: submit } }, "No score");
-    const barDown = eventType("bar_down")
-      ? h("button", { type: "button", class: "secondary", id: "bar-down", on: { click: () => enqueue("event", { type: "bar_down" }) } }, "Bar down")
-      : null;
-    const invoke = eventType("invoke_endgame")
-      ? h("button", { type: "button", class: "secondary", id: "invoke-endgame", hidden: true, on: { click: () => enqueue("event", { type: "invoke_endgame" }) } }, "Invoke endgame")
-      : null;
-    const troughBox = trough ? h("details", { class: "trough" }, h("summary", {}, "Returned to the trough"),
-      h("div", { class: "row" }, trough.item.choices.map((b) => h("button", {
-        type: "button", class: "secondary", data: { trough: b },
-        on: { click: () => { draft.to_trough.push(b); sync(); } },
-      }, words(b))))) : null;
-
-    root.append(
-      h("div", { class: "balls", role: "group", "aria-label": "Ball" }, ballButtons),
-      h("div", { class: "holes", role: "group", "aria-label": "Holes" }, holeButtons),
-      chips,
-      cushionRow,
-      enter,
-      h("div", { class: "row" }, undo, barDown, invoke),
-      ...foulButtons((code) => {
-        const i = draft.fouls.indexOf(code);
-        if (i >= 0) draft.fouls.splice(i, 1); else draft.fouls.push(code);
-        sync();
-      }),
-      troughBox,
-    );
-
-    function chip(label, remove) {
-      return h("button", { type: "button", class: "chip", "aria-label": "Remove " + label, on: { click: () => { remove(); sync(); } } }, label + " ×");
+  function chipsControl(f, path, opts) {
+    const o = opts || {};
+    let picked; // undefined: nothing; null: "none"
+    const row = h("div", { class: "chips-row" + (o.big ? " big-grid" : ""), role: "group", "aria-label": label(f) });
+    const valuesOf = () => (o.values ? o.values() : flatUnion(f) || choiceValues(f) || []);
+    let shownKey = null;
+    function build() {
+      const values = valuesOf();
+      const key = JSON.stringify(values);
+      if (key === shownKey) return;
+      shownKey = key;
+      const buttons = values.map((v) => h("button", {
+        type: "button", class: "pick" + (o.big ? " big-pick" : "") + (o.ballClass ? " ball ball-" + valueKey(v) : ""),
+        "aria-pressed": "false", data: { value: valueKey(v), type: typeof v },
+        on: { click: () => { if (o.onPick) return o.onPick(v); picked = picked === v ? undefined : v; sync(); } },
+      }, typeof v === "boolean" ? (v ? "Yes" : "No") : o.labelOf ? o.labelOf(v) : partyOrWord(f, v)));
+      if (f.nullable && !o.onPick && f.type !== "bool" && (f.required || /\bnull\b/.test(f.doc || ""))) {
+        buttons.push(h("button", {
+          type: "button", class: "pick none", "aria-pressed": "false", data: { value: "", null: "1" },
+          on: { click: () => { picked = picked === null ? undefined : null; sync(); } },
+        }, "None"));
+      }
+      row.replaceChildren(...buttons);
+      if (picked !== undefined && picked !== null && !values.includes(picked)) picked = undefined;
     }
     function sync() {
-      ballButtons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.ball === draft.ball)));
-      root.querySelectorAll("button.foul").forEach((b) => b.setAttribute("aria-pressed", String(draft.fouls.includes(b.dataset.foul))));
-      cushion.setAttribute("aria-pressed", String(draft.cushion));
-      cushion.textContent = draft.cushion ? "Cushion first: yes" : "Cushion first: no";
-      chips.replaceChildren(
-        ...draft.pots.map((p, i) => chip(words(p.ball) + " " + p.hole, () => draft.pots.splice(i, 1))),
-        ...draft.fouls.map((f) => chip("foul: " + words(f), () => draft.fouls.splice(draft.fouls.indexOf(f), 1))),
-        ...draft.to_trough.map((b, i) => chip(b + " to trough", () => draft.to_trough.splice(i, 1))));
-      const points = draft.pots.reduce((s, p) => s + p.hole * (p.ball === "red" ? 2 : 1), 0);
-      enter.textContent = draft.fouls.length ? "Enter foul" : draft.pots.length ? "Enter shot +" + points : "No score";
+      row.querySelectorAll("button.pick").forEach((b) => {
+        const on = picked === null ? b.dataset.null === "1" : picked !== undefined && !b.dataset.null && b.dataset.value === valueKey(picked);
+        b.setAttribute("aria-pressed", String(!!on));
+      });
+      if (o.onChange) o.onChange();
+      changed();
     }
-    function submit() {
-      const payload = { type: "shot" };
-      if (draft.pots.length) payload.pots = draft.pots.slice();
-      if (draft.fouls.length) payload.fouls = draft.fouls.slice();
-      if (draft.to_trough.length) payload.to_trough = draft.to_trough.slice();
-      if (view.phase === "endgame") payload.cushion = draft.cushion;
-      Object.assign(draft, { ball: balls[0], pots: [], fouls: [], to_trough: [], cushion: true });
-      sync();
-      enqueue("event", payload);
-    }
-    sync();
+    build();
     return {
-      update(v, server) {
-        view = v;
-        const endgame = v.phase === "endgame";
-        cushionRow.hidden = !endgame;
-        holeButtons.forEach((b) => { b.disabled = endgame && !["100", "200"].includes(b.dataset.hole); });
-        if (barDown) barDown.hidden = !!v.bar_down;
-        if (invoke) invoke.hidden = !(server.view && server.view.can_invoke_endgame);
+      node: row,
+      get: () => picked,
+      set: (v) => { picked = v; sync(); },
+      reset: () => { picked = o.initial !== undefined ? o.initial : undefined; sync(); },
+      refresh: (view) => {
+        build();
+        sync();
+        if (PRESET.disabledValue) row.querySelectorAll("button.pick").forEach((b) => {
+          const v = valuesOf().find((x) => valueKey(x) === b.dataset.value);
+          b.disabled = v !== undefined && PRESET.disabledValue(path, v, view);
+        });
+      },
+      missing: () => (f.required && picked === undefined ? label(f) : null),
+    };
+  }
+  function partyOrWord(f, v) {
+    if (f.choices_from) return partyLabel(v);
+    return words(v);
+  }
+
+  function numberPad(f) {
+    let text = "";
+    const out = h("output", { class: "number-value", "aria-live": "polite" }, "–");
+    const hint = [f.minimum !== null ? "from " + f.minimum : null, f.maximum !== null ? "up to " + f.maximum : null].filter(Boolean).join(", ");
+    const key = (k, text_, fn) => h("button", {
+      type: "button", class: "key", data: { key: k }, "aria-label": k === "back" ? "Delete" : k, on: { click: fn },
+    }, text_);
+    const value = () => (text === "" || text === "-" ? undefined : Number(text));
+    function press(k) {
+      let next = text;
+      if (k === "back") next = text.slice(0, -1);
+      else if (k === "clear") next = "";
+      else if (k === "-") next = text.startsWith("-") ? text.slice(1) : "-" + text;
+      else if (k === ".") next = text.includes(".") ? text : (text || "0") + ".";
+      else next = text === "0" ? k : text + k;
+      const n = Number(next);
+      if (next !== "" && next !== "-" && f.maximum !== null && n > f.maximum) return;
+      text = next;
+      sync();
+    }
+    const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
+    const pad = h("div", { class: "numpad" },
+      keys.map((k) => key(k, k, () => press(k))),
+      f.type === "number" ? key(".", ".", () => press(".")) : null,
+      f.minimum === null || f.minimum < 0 ? key("-", "±", () => press("-")) : null,
+      key("back", "⌫", () => press("back")));
+    function sync() {
+      const v = value();
+      out.textContent = text === "" ? "–" : text;
+      out.classList.toggle("bad", v !== undefined && f.minimum !== null && v < f.minimum);
+      changed();
+    }
+    return {
+      node: h("div", { class: "number" }, h("div", { class: "number-top" }, out, hint ? h("span", { class: "helptext" }, hint) : null), pad),
+      get: value,
+      reset: () => { text = ""; sync(); },
+      refresh: () => {},
+      missing: () => {
+        const v = value();
+        if (v !== undefined && f.minimum !== null && v < f.minimum) return label(f) + " " + hint;
+        return f.required && v === undefined ? label(f) : null;
       },
     };
   }
 
-  // Any other game: one form per event type, built from its declared fields.
-  function buildGeneric(root, undo) {
-    for (const ev of vocab.events) {
-      const inputs = ev.fields.map((f) => fieldControl(f, ev));
-      const send = () => {
-        const payload = { type: ev.type };
-        for (const c of inputs) {
-          const value = c.value();
-          if (value !== undefined) payload[c.name] = value;
-        }
-        inputs.forEach((c) => c.reset());
-        enqueue("event", payload);
-      };
-      root.append(h("fieldset", { class: "event-form", data: { type: ev.type } },
-        h("legend", { title: ev.doc }, words(ev.type)),
-        inputs.map((c) => c.node),
-        h("button", { type: "button", class: "enter", data: { enter: ev.type }, on: { click: send } }, "Enter " + words(ev.type))));
+  function foulGroup(f) {
+    let picked = [];
+    const button = (foul) => h("button", {
+      type: "button", class: "foul", title: foul.doc, "aria-pressed": "false", data: { foul: foul.code, value: foul.code },
+      on: { click: () => { const i = picked.indexOf(foul.code); if (i >= 0) picked.splice(i, 1); else picked.push(foul.code); sync(); } },
+    }, words(foul.code));
+    const codes = new Set(f.item.choices);
+    const fouls = vocab.fouls.filter((x) => codes.has(x.code));
+    const common = fouls.filter((x) => x.common);
+    const rest = fouls.filter((x) => !x.common);
+    const node = h("section", { class: "foul-group", role: "group", "aria-labelledby": "foul-heading-" + f.name },
+      h("h3", { class: "foul-heading" }, "Foul"),
+      h("div", { class: "fouls common" }, (common.length ? common : fouls.slice(0, 4)).map(button)),
+      (common.length ? rest : fouls.slice(4)).length
+        ? h("details", { class: "more-fouls" }, h("summary", {}, "Other fouls"), h("div", { class: "fouls" }, (common.length ? rest : fouls.slice(4)).map(button)))
+        : null);
+    function sync() {
+      node.querySelectorAll("button.foul").forEach((b) => b.setAttribute("aria-pressed", String(picked.includes(b.dataset.foul))));
+      node.classList.toggle("active", picked.length > 0);
+      changed();
     }
-    root.append(h("div", { class: "row" }, undo));
-    return { update() {} };
-  }
-
-  function fieldControl(f, ev) {
-    const label = (child) => h("label", { class: "field", title: f.doc, data: { field: f.name } }, h("span", {}, words(f.name) + (f.required ? " *" : "")), child);
-    const isFouls = f.type === "list" && f.item && f.item.name === "foul";
-    if (isFouls || (f.type === "list" && f.item && f.item.choices)) {
-      let picked = [];
-      const chips = h("div", { class: "chips" });
-      const redraw = () => chips.replaceChildren(...picked.map((v, i) => h("button", {
-        type: "button", class: "chip", on: { click: () => { picked.splice(i, 1); redraw(); } },
-      }, words(v) + " ×")));
-      const add = (v) => { picked.push(v); redraw(); };
-      const node = isFouls
-        ? h("div", { class: "field", data: { field: f.name } }, h("span", {}, words(f.name)), ...foulButtons((code) => add(code)), chips)
-        : h("div", { class: "field", data: { field: f.name } }, h("span", { title: f.doc }, words(f.name)),
-          h("div", { class: "row" }, f.item.choices.map((c) => h("button", {
-            type: "button", class: "secondary", data: { value: String(c) }, on: { click: () => add(c) },
-          }, words(c)))), chips);
-      return { name: f.name, node: node, value: () => (picked.length ? picked.slice() : undefined), reset: () => { picked = []; redraw(); } };
-    }
-    if (f.choices && f.choices.length) {
-      const select = h("select", { name: ev.type + "." + f.name },
-        f.required ? null : h("option", { value: "" }, "—"),
-        f.choices.map((c) => h("option", { value: JSON.stringify(c) }, words(c))));
-      return { name: f.name, node: label(select), value: () => (select.value ? JSON.parse(select.value) : undefined), reset: () => { select.selectedIndex = 0; } };
-    }
-    if (f.type === "bool") {
-      const select = h("select", { name: ev.type + "." + f.name },
-        h("option", { value: "" }, "—"), h("option", { value: "true" }, "yes"), h("option", { value: "false" }, "no"));
-      return { name: f.name, node: label(select), value: () => (select.value ? select.value === "true" : undefined), reset: () => { select.selectedIndex = 0; } };
-    }
-    if (f.type === "int" || f.type === "number") {
-      const input = h("input", { type: "number", inputmode: "numeric", step: f.type === "int" ? "1" : "any", name: ev.type + "." + f.name });
-      return { name: f.name, node: label(input), value: () => (input.value === "" ? undefined : Number(input.value)), reset: () => { input.value = ""; } };
-    }
-    if (f.type === "str") {
-      const input = h("input", { type: "text", name: ev.type + "." + f.name });
-      return { name: f.name, node: label(input), value: () => (input.value === "" ? undefined : input.value), reset: () => { input.value = ""; } };
-    }
-    // lists of objects, free objects: JSON, checked by the server
-    const area = h("textarea", { rows: "2", name: ev.type + "." + f.name, placeholder: f.type === "list" ? "[ ]" : "{ }" });
     return {
-      name: f.name, node: label(area),
-      value: () => { if (!area.value.trim()) return undefined; try { return JSON.parse(area.value); } catch (err) { return area.value; } },
-      reset: () => { area.value = ""; },
+      node: node, foul: true,
+      get: () => (picked.length ? picked.slice() : undefined),
+      reset: () => { picked = []; sync(); },
+      refresh: () => {},
+      missing: () => null,
     };
   }
 
-  function updateControls(view, server) {
+  // A list of choices: in order (each tap appends; undo last, clear) or a set (toggles).
+  function choiceList(f, path) {
+    const item = f.item;
+    const doc = (f.doc || "") + " " + (item.doc || "");
+    const ordered = /order|sequence|once per|per ball/i.test(doc);
+    let picked = [];
+    const values = () => flatUnion(item) || choiceValues(item) || [];
+    const chips = chipsControl(item, path, {
+      values: values,
+      onPick: (v) => {
+        if (ordered) picked.push(v);
+        else { const i = picked.indexOf(v); if (i >= 0) picked.splice(i, 1); else picked.push(v); }
+        sync();
+      },
+      labelOf: (v) => (item.choices_from ? partyLabel(v) : words(v)),
+    });
+    const seq = h("div", { class: "sequence", "aria-live": "polite" });
+    const undo = h("button", { type: "button", class: "small secondary", data: { act: "undo-last" }, on: { click: () => { picked.pop(); sync(); } } }, "Undo last");
+    const clear = h("button", { type: "button", class: "small secondary", data: { act: "clear" }, on: { click: () => { picked = []; sync(); } } }, "Clear");
+    function sync() {
+      chips.node.querySelectorAll("button.pick").forEach((b) => {
+        const count = picked.filter((v) => valueKey(v) === b.dataset.value).length;
+        b.setAttribute("aria-pressed", String(count > 0));
+        b.dataset.count = count > 1 ? String(count) : "";
+      });
+      seq.textContent = picked.length ? picked.map((v) => (item.choices_from ? partyLabel(v) : words(v))).join(ordered ? " → " : ", ") : "";
+      undo.hidden = clear.hidden = !picked.length || !ordered;
+      changed();
+    }
+    return {
+      node: h("div", { class: "choice-list" + (ordered ? " ordered" : "") }, chips.node, h("div", { class: "sequence-row" }, seq, undo, clear)),
+      get: () => (picked.length ? picked.slice() : undefined),
+      reset: () => { picked = []; sync(); },
+      refresh: (view) => { chips.refresh(view); sync(); },
+      missing: () => (f.required && !picked.length ? label(f) : null),
+    };
+  }
+
+  // A list of objects: the item's fields; a tap on a value of its last required choice
+  // field adds the item (bar billiards: pick the ball, tap the hole).
+  function objectList(f, path) {
+    const item = f.item;
+    let list = [];
+    const fields = item.fields;
+    const commitField = [...fields].reverse().find((x) => x.required && x.type !== "union" && (scalarChoices(x) || x.choices_from)) ||
+      [...fields].reverse().find((x) => x.required && isChoice(x));
+    const others = fields.filter((x) => x !== commitField);
+    const subs = others.map((x) => {
+      const values = flatUnion(x) || choiceValues(x);
+      const first = x.required && values && values.length && x.type !== "union" ? values[0] : undefined;
+      const c = fieldControl(x, path + "." + x.name, { initial: first });
+      c.node.dataset.sub = x.name;
+      return { field: x, c: c };
+    });
+    const chips = h("div", { class: "chips", "aria-live": "polite" });
+    function add(extra) {
+      const obj = {};
+      for (const s of subs) { const v = s.c.get(); if (v !== undefined) obj[s.field.name] = v; }
+      Object.assign(obj, extra);
+      const need = fields.filter((x) => x.required && !(x.name in obj));
+      if (need.length) { chips.dataset.need = need.map((x) => x.name).join(","); return; }
+      list.push(obj);
+      subs.forEach((s) => s.c.reset());
+      sync();
+    }
+    let commit;
+    if (commitField) {
+      commit = chipsControl(commitField, path + "." + commitField.name, {
+        big: true, onPick: (v) => add({ [commitField.name]: v }),
+        ballClass: false,
+      });
+      commit.node.dataset.sub = commitField.name;
+      commit.node.classList.add("commit");
+    }
+    const addButton = commitField ? null : h("button", { type: "button", class: "secondary", data: { act: "add" }, on: { click: () => add({}) } }, "Add " + words(item.name));
+    function sync() {
+      chips.replaceChildren(...list.map((obj, i) => h("button", {
+        type: "button", class: "chip", "aria-label": "Remove " + describeValue(obj),
+        on: { click: () => { list.splice(i, 1); sync(); } },
+      }, fields.map((x) => (x.name in obj ? describeValue(obj[x.name]) : null)).filter(Boolean).join(" ") + " ×")));
+      changed();
+    }
+    const node = h("div", { class: "object-list" },
+      subs.map((s) => wrap(s.field, s.c.node, true)),
+      commit ? h("span", { class: "field-label sub-label" }, Words(commitField.name) + (subs.length ? " (a tap adds the " + words(item.name) + ")" : "")) : null,
+      commit ? commit.node : null, addButton, chips);
+    subs.forEach((s) => s.c.reset());
+    return {
+      node: node,
+      get: () => (list.length ? list.map((o) => Object.assign({}, o)) : undefined),
+      reset: () => { list = []; subs.forEach((s) => s.c.reset()); sync(); },
+      refresh: (view) => { subs.forEach((s) => s.c.refresh(view)); if (commit) commit.refresh(view); },
+      missing: () => (f.required && !list.length ? label(f) : null),
+    };
+  }
+
+  function unionSwitch(f, path) {
+    let active = 0;
+    const parts = f.variants.map((v) => fieldControl(v, path));
+    const tabs = f.variants.map((v, i) => h("button", {
+      type: "button", class: "variant", "aria-pressed": String(i === 0), data: { variant: v.name },
+      on: { click: () => { active = i; sync(); } },
+    }, words(v.name)));
+    function sync() {
+      tabs.forEach((t, i) => t.setAttribute("aria-pressed", String(i === active)));
+      parts.forEach((p, i) => { p.node.hidden = i !== active; });
+      changed();
+    }
+    sync();
+    return {
+      node: h("div", { class: "union" }, h("div", { class: "variants", role: "group" }, tabs), parts.map((p) => p.node)),
+      get: () => parts[active].get(),
+      reset: () => { parts.forEach((p) => p.reset()); active = 0; sync(); },
+      refresh: (view) => parts.forEach((p) => p.refresh(view)),
+      missing: () => (f.required && parts[active].get() === undefined ? label(f) : null),
+    };
+  }
+
+  function objectFields(f, path) {
+    const subs = f.fields.map((x) => ({ field: x, c: fieldControl(x, path + "." + x.name) }));
+    subs.forEach((s) => { s.c.node.dataset.sub = s.field.name; });
+    return {
+      node: h("div", { class: "object" }, subs.map((s) => wrap(s.field, s.c.node, true))),
+      get: () => {
+        const obj = {};
+        for (const s of subs) { const v = s.c.get(); if (v !== undefined) obj[s.field.name] = v; }
+        return Object.keys(obj).length ? obj : undefined;
+      },
+      reset: () => subs.forEach((s) => s.c.reset()),
+      refresh: (view) => subs.forEach((s) => s.c.refresh(view)),
+      // An optional object left empty is left out; once begun, its required fields count.
+      missing: () => {
+        const begun = subs.some((s) => s.c.get() !== undefined);
+        if (!begun && !f.required) return null;
+        for (const s of subs) { const m = s.c.missing(); if (m) return label(f) + ": " + m.toLowerCase(); }
+        return null;
+      },
+    };
+  }
+
+  // An object with free keys from a choice set (pins down by compartment): one stepper a
+  // key, counted from nothing (the key left out) up; other item types get their control.
+  function keyedObject(f, path) {
+    let values = {};
+    const rows = h("div", { class: "keyed" });
+    let shownKey = null;
+    const stepper = f.item.type === "int" || f.item.type === "number";
+    function build() {
+      const keys = liveChoices[f.choices_from] || [];
+      const key = JSON.stringify(keys);
+      if (key === shownKey) return;
+      shownKey = key;
+      rows.replaceChildren(...keys.map((k) => {
+        const out = h("output", { class: "count" }, "–");
+        const step = (d) => {
+          const lo = f.item.minimum !== null ? f.item.minimum : 0;
+          const cur = values[k];
+          let next = cur === undefined ? (d > 0 ? Math.max(lo, 1) : undefined) : cur + d;
+          if (next !== undefined && next < lo) next = undefined;
+          if (next !== undefined && f.item.maximum !== null && next > f.item.maximum) return;
+          if (next === undefined) delete values[k]; else values[k] = next;
+          sync();
+        };
+        return h("div", { class: "keyed-row", data: { key: String(k) } },
+          h("span", { class: "keyed-label" }, partyOrWord(f, k)),
+          h("button", { type: "button", class: "secondary step", data: { step: "-" }, "aria-label": "less " + k, on: { click: () => step(-1) } }, "−"),
+          out,
+          h("button", { type: "button", class: "secondary step", data: { step: "+" }, "aria-label": "more " + k, on: { click: () => step(1) } }, "+"));
+      }));
+      sync();
+    }
+    function sync() {
+      rows.querySelectorAll(".keyed-row").forEach((r) => {
+        const v = values[r.dataset.key];
+        r.querySelector("output").textContent = v === undefined ? "–" : String(v);
+      });
+      changed();
+    }
+    if (!stepper) return textControl(f, true);
+    build();
+    return {
+      node: rows,
+      get: () => (Object.keys(values).length ? Object.assign({}, values) : f.required ? {} : undefined),
+      reset: () => { values = {}; sync(); },
+      refresh: () => build(),
+      missing: () => null,
+    };
+  }
+
+  function textControl(f, json) {
+    const input = json
+      ? h("textarea", { rows: "2", placeholder: f.type === "list" ? "[ ]" : "{ }" })
+      : h("input", { type: "text" });
+    input.addEventListener("input", () => changed());
+    return {
+      node: input,
+      get: () => {
+        if (!input.value.trim()) return undefined;
+        if (!json) return input.value;
+        try { return JSON.parse(input.value); } catch (err) { return input.value; }
+      },
+      reset: () => { input.value = ""; },
+      refresh: () => {},
+      missing: () => (f.required && !input.value.trim() ? label(f) : null),
+    };
+  }
+
+  function fieldControl(f, path, opts) {
+    if (isFouls(f)) return foulGroup(f);
+    if (f.type === "object" && !f.fields.length && f.item && f.choices_from) return keyedObject(f, path);
+    if (f.type === "list" && f.item && isChoice(f.item)) return choiceList(f, path);
+    if (f.type === "list" && f.item && f.item.type === "object" && f.item.fields.length) return objectList(f, path);
+    if (isChoice(f)) return chipsControl(f, path, opts);
+    if (f.type === "union") return unionSwitch(f, path);
+    if (f.type === "int" || f.type === "number") return numberPad(f);
+    if (f.type === "object" && f.fields.length) return objectFields(f, path);
+    if (f.type === "str") return textControl(f, false);
+    return textControl(f, true);
+  }
+
+  function wrap(f, node, sub) {
+    return h("div", { class: "field", title: f.doc, data: sub ? { sub: f.name } : { field: f.name } },
+      h("span", { class: "field-label" }, label(f) + (f.required ? "" : "")), node);
+  }
+
+  let changed = () => {};
+
+  function primaryEvent() {
+    const withFields = vocab.events.filter((e) => e.fields.length);
+    for (const name of ["stroke", "shot", "ball", "throw", "turn", "visit", "roll"]) {
+      const ev = withFields.find((e) => e.type === name);
+      if (ev) return ev;
+    }
+    return withFields[0] || null;
+  }
+
+  function buildControls() {
     const root = $("#controls");
     if (!root) return;
-    const closed = server.status === "complete" || server.confirmed;
+    const primary = primaryEvent();
+    const formEvents = vocab.events.filter((e) => e.fields.length);
+    const actions = vocab.events.filter((e) => !e.fields.length);
+    const tabs = h("div", { class: "event-tabs", id: "event-tabs", role: "tablist", hidden: formEvents.length < 2 });
+    let current = primary;
+
+    const panels = formEvents.map((ev) => {
+      const fouls = ev.fields.filter(isFouls);
+      const rest = ev.fields.filter((f) => !isFouls(f));
+      const many = ev.fields.length > 3;
+      const lists = rest.filter((f) => f.type === "list").slice(0, 2); // what was hit, what went down
+      const primaryField = (f) => !(PRESET.demote || []).includes(f.name) &&
+        (!many || f.required || lists.includes(f) || (PRESET.promote && f.name in PRESET.promote));
+      const entries = rest.map((f) => ({ field: f, c: fieldControl(f, ev.type + "." + f.name) }));
+      const shown = entries.filter((e) => primaryField(e.field));
+      const more = entries.filter((e) => !primaryField(e.field));
+      const foulControls = fouls.map((f) => ({ field: f, c: fieldControl(f, ev.type + "." + f.name) }));
+      foulControls.forEach((e) => { e.c.node.dataset.field = e.field.name; });
+      const enter = h("button", { type: "button", class: "enter big", data: { enter: ev.type }, on: { click: () => send() } }, "Enter " + words(ev.type));
+      const moreBox = more.length ? h("details", { class: "more", data: { more: ev.type } },
+        h("summary", {}, "More: " + more.map((e) => words(e.field.name)).join(", ")), more.map((e) => wrap(e.field, e.c.node))) : null;
+      const promoted = new Map();
+      const panel = h("div", { class: "event-panel", role: "tabpanel", data: { type: ev.type }, title: ev.doc },
+        shown.map((e) => { const w = wrap(e.field, e.c.node); promoted.set(e.field.name, w); return w; }),
+        moreBox, foulControls.map((e) => e.c.node), enter);
+      const all = entries.concat(foulControls);
+      function payload() {
+        const p = { type: ev.type };
+        for (const e of all) { const v = e.c.get(); if (v !== undefined) p[e.field.name] = v; }
+        return p;
+      }
+      function missing() { for (const e of all) { const m = e.c.missing(); if (m) return m; } return null; }
+      function send() {
+        if (enter.disabled || missing()) return;
+        const p = payload();
+        all.forEach((e) => e.c.reset());
+        enqueue("event", p);
+        if (ev !== primary) select(primary);
+      }
+      function label_() {
+        const need = missing();
+        enter.disabled = !!need || panelDisabled;
+        const preset = PRESET.enterLabel ? PRESET.enterLabel(ev.type, payload()) : null;
+        enter.textContent = panelDisabled ? (vocab.family === "bar_billiards" ? "Frame over" : "Game over")
+          : need ? "Choose " + need.toLowerCase() : preset || "Enter " + words(ev.type);
+      }
+      let panelDisabled = false;
+      return {
+        ev: ev, panel: panel, all: all, label: label_,
+        refresh(view, over) {
+          panelDisabled = over;
+          panel.classList.toggle("closed", over);
+          panel.querySelectorAll("button, input, textarea").forEach((b) => {
+            if (b === enter) return;
+            if (over) { b.dataset.wasDisabled = b.disabled ? "1" : ""; b.disabled = true; } else if (b.dataset.wasDisabled !== undefined) { b.disabled = b.dataset.wasDisabled === "1"; delete b.dataset.wasDisabled; }
+          });
+          if (!over) all.forEach((e) => e.c.refresh(view));
+          if (PRESET.promote) for (const [name, when] of Object.entries(PRESET.promote)) {
+            const entry = entries.find((e) => e.field.name === name);
+            if (!entry) continue;
+            const w = promoted.get(name);
+            if (w) w.hidden = !when(view);
+          }
+          label_();
+        },
+      };
+    });
+
+    function select(ev) {
+      current = ev;
+      for (const p of panels) p.panel.hidden = p.ev !== ev;
+      tabs.querySelectorAll("button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.type === ev.type)));
+    }
+    formEvents.forEach((ev) => tabs.append(h("button", {
+      type: "button", role: "tab", class: "event-tab", data: { type: ev.type }, title: ev.doc,
+      on: { click: () => select(ev) },
+    }, Words(ev.type))));
+
+    const undo = h("button", { type: "button", class: "secondary", id: "undo", on: { click: () => enqueue("undo", {}) } }, "Undo");
+    const actionButtons = actions.map((ev) => h("button", {
+      type: "button", class: "secondary action", id: ev.type.replace(/_/g, "-"), data: { action: ev.type }, title: ev.doc,
+      on: { click: () => enqueue("event", { type: ev.type }) },
+    }, Words(ev.type)));
+    root.append(tabs, ...panels.map((p) => p.panel), h("div", { class: "row actions-row" }, undo, actionButtons));
+    changed = () => panels.forEach((p) => p.label());
+    if (primary) select(primary);
+    controls.panels = panels;
+    controls.update = (view, server, closedNow) => {
+      const over = !!view.over || closedNow;
+      panels.forEach((p) => p.refresh(view, over));
+      actionButtons.forEach((b) => {
+        const type = b.dataset.action;
+        const can = view["can_" + type];
+        const done = view[type] === true;
+        b.hidden = (can === false) || done || (over && can !== true);
+        b.disabled = false;
+      });
+      undo.disabled = closedNow;
+    };
+  }
+
+  function updateControls(view, server, choices) {
+    const root = $("#controls");
+    if (!root) return;
+    const closed = server.status === "complete" || server.status === "conceded" || server.confirmed;
     root.hidden = closed;
-    controls.update(view, server);
+    liveChoices = choices || {};
+    liveView = view;
+    controls.update(view, server, closed);
   }
 
   // A small handle for people debugging on a phone, and for the browser tests.
@@ -861,6 +1412,19 @@
     outbox: () => store.items(FRAME),
     discarded: () => tx("discarded", "readonly", (t) => { let rows = []; got(t.objectStore("discarded").getAll(), (r) => { rows = r; }); return () => rows; }),
     drain: drain,
+    engine: () => engine.state,
+    // Pyodide and the engine zip are all in the service worker's caches (offline-ready).
+    engineCached: () => (!ctx.engine || !window.caches ? Promise.resolve(false)
+      : Promise.all(ctx.engine.files.concat([ctx.engine.zip]).map((u) => caches.match(u)))
+        .then((found) => found.every(Boolean))),
+    startEngine: startEngine,
+    shownView: () => {
+      const facts = {};
+      document.querySelectorAll("#facts dd").forEach((dd) => { if (!dd.parentElement.hidden) facts[dd.dataset.key] = JSON.parse(dd.dataset.value); });
+      const scores = {};
+      document.querySelectorAll("#board .side").forEach((s) => { scores[s.dataset.party] = s.querySelector(".banked").textContent; });
+      return { facts: facts, scores: scores, source: $("#estimate").dataset.source || "server" };
+    },
   };
 
   init();

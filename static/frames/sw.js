@@ -6,13 +6,18 @@
  *   - pad and live pages (navigations): network first, the cached copy when offline;
  *   - static files: cache first (their names change with their content in production);
  *   - the pad's API reads: network first, the cached copy when offline (requests made
- *     with cache: "no-store", such as the pad's polling, go straight to the network).
+ *     with cache: "no-store", such as the pad's polling, go straight to the network);
+ *   - the offline engine: Pyodide's files (cache "marker-pyodide-<its version>") and the
+ *     engine zip (its URL names its content hash; cache "marker-engine", only the current
+ *     one kept): cache first. The pad asks for them to be kept once its engine has loaded.
  */
 "use strict";
 
 const CONFIG = self.MARKER_SW || { version: "dev", precache: [], static_url: "/static/" };
 const SHELL = "marker-shell-" + CONFIG.version;
 const PAGES = "marker-pages-v1";
+const PYODIDE = "marker-pyodide-" + (CONFIG.pyodide_version || "none");
+const ENGINE = "marker-engine";
 const API = "marker-api-v1";
 const PAGE_PATHS = [/^\/pad\/$/, /^\/frames\/\d+\/pad\/$/, /^\/matches\/\d+\/live\/$/];
 const API_PATHS = [/^\/api\/frames\/\d+\/(state|events)\/$/, /^\/api\/games\/[^/]+\/$/, /^\/api\/matches\/\d+\/live\/$/];
@@ -24,7 +29,8 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("marker-shell-") && k !== SHELL).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) =>
+        (k.startsWith("marker-shell-") && k !== SHELL) || (k.startsWith("marker-pyodide-") && k !== PYODIDE)).map((k) => caches.delete(k))))
       .then(() => self.clients.claim())
   );
 });
@@ -37,8 +43,46 @@ self.addEventListener("message", (event) => {
     if (url.origin === self.location.origin && PAGE_PATHS.some((re) => re.test(url.pathname))) {
       event.waitUntil(caches.open(PAGES).then((cache) => cache.add(url.pathname + url.search)).catch(() => {}));
     }
+  } else if (data.type === "cache-engine" && Array.isArray(data.urls)) {
+    event.waitUntil(Promise.all(data.urls.map((u) => {
+      const path = new URL(u, self.location.origin).pathname;
+      const name = engineCache(path);
+      if (!name) return null;
+      return caches.open(name).then(async (cache) => {
+        if (!(await cache.match(path))) await cache.add(path);
+        if (name === ENGINE) await keepOnly(cache, path);
+      }).catch(() => {});
+    })));
   }
 });
+
+// Which cache keeps an offline-engine file (null: not one).
+function engineCache(path) {
+  if (CONFIG.pyodide_prefix && path.startsWith(CONFIG.pyodide_prefix)) return PYODIDE;
+  if (CONFIG.engine_prefix && path.startsWith(CONFIG.engine_prefix)) return ENGINE;
+  return null;
+}
+
+// Only the current engine zip is kept (an old one belongs to an old page).
+async function keepOnly(cache, path) {
+  const keep = CONFIG.engine_zip ? [path, CONFIG.engine_zip] : [path];
+  for (const request of await cache.keys()) {
+    if (!keep.includes(new URL(request.url).pathname)) await cache.delete(request);
+  }
+}
+
+async function engineFile(request, name) {
+  const cache = await caches.open(name);
+  const path = new URL(request.url).pathname;
+  const cached = await cache.match(path);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.status === 200) {
+    await cache.put(path, response.clone());
+    if (name === ENGINE) await keepOnly(cache, path);
+  }
+  return response;
+}
 
 async function networkFirst(request, cacheName, key) {
   const cache = await caches.open(cacheName);
@@ -66,7 +110,10 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.mode === "navigate" && PAGE_PATHS.some((re) => re.test(url.pathname))) {
+  const engine = engineCache(url.pathname);
+  if (engine) {
+    event.respondWith(engineFile(request, engine));
+  } else if (request.mode === "navigate" && PAGE_PATHS.some((re) => re.test(url.pathname))) {
     event.respondWith(networkFirst(request, PAGES, url.pathname + url.search));
   } else if (url.pathname.startsWith(CONFIG.static_url)) {
     event.respondWith(cacheFirst(request));

@@ -3,6 +3,7 @@ frame's referee (PLAYER here), a captain or vice-captain of either team, the sec
 
 from __future__ import annotations
 
+from frames.pad.views import engine_bundle
 from tests.frames.pad_helpers import make_frame, make_match, referee_player
 
 from .base import ANON, EVERYONE, NOBODY, OUTSIDER, Rule
@@ -24,6 +25,7 @@ ACCESS = {
     "match-live": Rule(kwargs=match),
     "pad-sw": Rule(),
     "pad-manifest": Rule(),
+    "pad-engine": Rule(kwargs=lambda c: {"digest": engine_bundle()[0]}),
     "api-frame-events": Rule(kwargs=frame, get=EVERYONE, post=PAD_EDITORS),
     "api-frame-state": Rule(kwargs=frame),
     "api-frame-confirm": Rule(kwargs=frame, get=None, post=PAD_EDITORS),

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from frames.models import Frame, FrameEvent
 from rules import Timeline, registry
+from tests.e2e.test_pad_families import tap_event
 from tests.frames.pad_helpers import make_frame, make_match, referee_player, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,13 +39,15 @@ def open_pad(context, frame):
 def tap_shot(page, *pots, fouls=()):
     """Tap a shot: for each pot pick the ball (white is the default) and tap the hole; tap
     the fouls; then the big button."""
+    pots_control = page.locator('#controls [data-field="pots"]')
     for ball, hole in pots:
-        if ball != "white":
-            page.locator(f'button.ball[data-ball="{ball}"]').tap()
-        page.locator(f'button.hole[data-hole="{hole}"]').tap()
+        pick = pots_control.locator(f'[data-sub="ball"] button.pick[data-value="{ball}"]').first
+        if pick.get_attribute("aria-pressed") != "true":
+            pick.tap()
+        pots_control.locator(f'.commit[data-sub="hole"] button.pick[data-value="{hole}"]').tap()
     for foul in fouls:
-        page.locator(f'#controls .fouls.common button[data-foul="{foul}"]').tap()
-    page.locator("#enter-shot").tap()
+        page.locator(f'#controls .foul-group .fouls.common button[data-foul="{foul}"]').tap()
+    page.locator('#controls button[data-enter="shot"]').tap()
 
 
 def stored(frame):
@@ -75,11 +78,11 @@ def test_score_a_whole_frame_by_tapping_then_the_scorecard(phone, league, frame)
     who = names(frame)
     page = open_pad(phone(league.player_user), frame)
     status = page.locator("#sync-status")
-    expect(page.locator("#next")).to_have_text("Break-off")
+    expect(page.locator("#fact-next")).to_have_text("Break-off")
     expect(board(page, "home").locator(".who")).to_have_text(who["home"])
 
     tap_shot(page, ("white", 50))
-    expect(page.locator("#break")).to_have_text("50")
+    expect(page.locator("#fact-break")).to_have_text("50")
     expect(board(page, "home")).to_have_class("side at-table")
     tap_shot(page)  # no score: the break is banked, the other side plays
     expect(board(page, "home").locator(".banked")).to_have_text("50")
@@ -90,14 +93,14 @@ def test_score_a_whole_frame_by_tapping_then_the_scorecard(phone, league, frame)
     page.locator("#undo").tap()
     expect(board(page, "away")).to_have_class("side at-table")
     tap_shot(page, ("red", 100))
-    expect(page.locator("#break")).to_have_text("200")
-    expect(page.locator("#next")).to_have_text("Play the red")
+    expect(page.locator("#fact-break")).to_have_text("200")
+    expect(page.locator("#fact-next")).to_have_text("Play the red")
     tap_shot(page)
     page.locator("#bar-down").tap()
-    expect(page.locator("#balls")).to_contain_text("8")
+    expect(page.locator("#fact-balls_in_play")).to_have_text("8")
     for hole in (200, 100, 200, 200, 200, 200):
         tap_shot(page, ("white", hole))
-    expect(page.locator("#balls")).to_contain_text("2")
+    expect(page.locator("#fact-balls_in_play")).to_have_text("2")
     expect(page.locator("#shots li").first).to_contain_text("White 200")
     tap_shot(page, ("red", 200))
 
@@ -176,7 +179,7 @@ def test_offline_ten_shots_survive_a_reload_and_sync_once_in_order(phone, league
     for event in [shot(("white", 50)), *offline]:
         timeline.push(event)
     assert Frame.objects.get(pk=frame.pk).view == timeline.view()
-    expect(page.locator("#break")).to_have_text(str(timeline.view()["break"]))
+    expect(page.locator("#fact-break")).to_have_text(str(timeline.view()["break"]))
     assert outbox_ids(page) == []
 
 
@@ -186,7 +189,7 @@ def test_two_devices_on_one_frame_show_the_conflict_and_lose_nothing(phone, leag
     captain = open_pad(captain_context, frame)
     tap_shot(referee, ("white", 50))
     wait_until(referee, lambda: len(stored(frame)) == 1)
-    expect(captain.locator("#break")).to_have_text("50", timeout=10_000)  # it polls
+    expect(captain.locator("#fact-break")).to_have_text("50", timeout=10_000)  # it polls
 
     captain_context.set_offline(True)
     tap_shot(captain)  # no score
@@ -310,15 +313,17 @@ def test_another_game_gets_a_working_pad_from_its_vocabulary(phone, league):
     )
     who = names(carom)
     page = open_pad(phone(league.player_user), carom)
-    stroke = page.locator('fieldset[data-type="stroke"]')
-    contacts = stroke.locator('[data-field="contacts"]')
-    for ball in ("red", "cushion", "cushion", "cushion", "white"):
-        contacts.locator(f'button[data-value="{ball}"]').tap()
-    stroke.locator('button[data-enter="stroke"]').tap()
+    describe = registry.get("three_cushion_carom").describe()
+    tap_event(
+        page,
+        describe,
+        {"type": "stroke", "contacts": ["red", "cushion", "cushion", "cushion", "white"]},
+    )
     expect(page.locator(f'#board .side[data-side="{who["home"]}"] .banked')).to_have_text("1")
-    expect(page.locator("#break")).to_have_text("1")
-    contacts.locator('button[data-value="red"]').tap()
-    stroke.locator('button[data-enter="stroke"]').tap()  # a miss: the other player's inning
+    expect(page.locator("#fact-run")).to_have_text("1")
+    tap_event(
+        page, describe, {"type": "stroke", "contacts": ["red"]}
+    )  # a miss: the other player's inning
     expect(page.locator(f'#board .side[data-side="{who["away"]}"]')).to_have_class("side at-table")
     expect(page.locator("#sync-status")).to_have_text("online")
     assert [p for *_, p in stored(carom)] == [

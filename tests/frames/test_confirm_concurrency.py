@@ -21,7 +21,7 @@ from frames.pad.events import frame_record_event
 from rules import registry
 from rules.simulate import simulate_game
 from tests.conftest import make_league
-from tests.frames.test_events_support import make_frame, make_match, referee_player
+from tests.frames.pad_helpers import make_frame, make_match, referee_player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
