@@ -28,7 +28,7 @@ run: $(STAMP) pyodide
 	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: secretary, captain, referee (password marker-demo)"
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: $(STAMP) check
+test: $(STAMP) pyodide check
 	@bash scripts/ensure-browser
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
