@@ -35,6 +35,7 @@ the ledger; Bouillotte (:class:`Bouillotte`) shares the ledger and the player-na
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ from rules.core import (
     RuleError,
     Seating,
     Stat,
+    plain_json,
     player_field,
     validate_event,
     validate_setup,
@@ -1706,6 +1708,7 @@ class Bouillotte(Game[DealState]):
             ),
         )
         self._types = frozenset(e.type for e in self.events)
+        self._initials: dict[str, DealState] = {}
         self._keys = {e.type: frozenset(f.name for f in e.fields) | {"type"} for e in self.events}
 
     # -- setup -----------------------------------------------------------------
@@ -1717,6 +1720,21 @@ class Bouillotte(Game[DealState]):
         >>> s.pot, s.names[s.actor]
         (5, 'A')
         """
+        # a pure function of the setup: a setup of plain JSON values is dealt once and
+        # the (immutable) state kept, keyed by its JSON text; refusals are not kept
+        key = json.dumps(setup, sort_keys=True) if plain_json(setup) else None
+        if key is not None:
+            known = self._initials.get(key)
+            if known is not None:
+                return known
+        state = self._deal(setup)
+        if key is not None:
+            if len(self._initials) > 256:
+                self._initials.clear()
+            self._initials[key] = state
+        return state
+
+    def _deal(self, setup: Mapping[str, Any] | None) -> DealState:
         values = validate_setup(self, setup)
         names = self.participants.seat(values).players  # 3 to 5 distinct names
         n = len(names)
