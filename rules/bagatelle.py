@@ -61,6 +61,7 @@ from rules.core import (
     Seating,
     Stat,
     Timeline,
+    kept_by_setup,
     plain_json,
     validate_event,
     validate_setup,
@@ -614,7 +615,11 @@ class RoundOfBalls(Game[BState]):
                 raise InvalidEvent("bad_setup", "at least one of target and rounds is needed", -1)
 
     def initial(self, setup: Mapping[str, Any] | None) -> BState:
-        """The state before the first event (the bagatelle scoring language §1.6)."""
+        """The state before the first event (the bagatelle scoring language §1.6); kept
+        for a plain setup (:func:`~rules.core.kept_by_setup`: it is immutable)."""
+        return kept_by_setup(self, setup, self._initial)
+
+    def _initial(self, setup: Mapping[str, Any] | None) -> BState:
         cfg, seats = self.config(setup)
         n = len(cfg.names)
         table, cups, extra = self.fresh_table(cfg)

@@ -1095,6 +1095,39 @@ def validate_setup(game: Any, setup: Mapping[str, Any] | None) -> dict[str, Any]
     return values
 
 
+_T = TypeVar("_T")
+
+
+def kept_by_setup(game: Any, setup: Any, make: Callable[[Any], _T], store: str = "_initials") -> _T:
+    """``make(setup)``, kept on ``game`` (in ``game.__dict__[store]``) for a setup of plain
+    JSON values, keyed by its JSON text: for what is a pure function of the setup and
+    immutable (an initial state). A refusal is raised and not kept.
+
+    >>> calls = []
+    >>> class G: pass
+    >>> g = G()
+    >>> kept_by_setup(g, {"a": 1}, lambda s: calls.append(s) or len(calls))
+    1
+    >>> kept_by_setup(g, {"a": 1}, lambda s: calls.append(s) or len(calls)), len(calls)
+    (1, 1)
+    """
+    if not plain_json(setup):
+        return make(setup)
+    key = json.dumps(setup, sort_keys=True)
+    known: dict[str, Any] = game.__dict__.setdefault(store, {})
+    found = known.get(key, _MISSING)
+    if found is not _MISSING:
+        return cast(_T, found)
+    made = make(setup)
+    if len(known) > 256:
+        known.clear()
+    known[key] = made
+    return made
+
+
+_MISSING = object()
+
+
 def plain_json(value: Any) -> bool:
     """``value`` is made of exact JSON types only (dict with str keys, list, str, int,
     bool, finite float, None): its JSON text (``sort_keys``) then tells it apart from
