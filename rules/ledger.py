@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -1709,6 +1709,18 @@ class Bouillotte(Game[DealState]):
         )
         self._types = frozenset(e.type for e in self.events)
         self._initials: dict[str, DealState] = {}
+        #: event type -> its handler (built once, not per event)
+        self._handlers: dict[str, Callable[[DealState, int, str, Any], DealState]] = {
+            "straddle": self._straddling,
+            "buy_back": self._straddling,
+            "decline": self._straddling,
+            "pass": self._pass,
+            "open": self._bet,
+            "call": self._bet,
+            "raise": self._bet,
+            "fold": self._bet,
+            "va_tout": self._bet,
+        }
         self._keys = {e.type: frozenset(f.name for f in e.fields) | {"type"} for e in self.events}
 
     # -- setup -----------------------------------------------------------------
@@ -1823,18 +1835,7 @@ class Bouillotte(Game[DealState]):
         assert actor is not None
         if name is not None and state.names.index(name) != actor:
             raise IllegalEvent("not_your_turn", f"player: {name!r} is not the player at the table")
-        handler = {
-            "straddle": self._straddling,
-            "buy_back": self._straddling,
-            "decline": self._straddling,
-            "pass": self._pass,
-            "open": self._bet,
-            "call": self._bet,
-            "raise": self._bet,
-            "fold": self._bet,
-            "va_tout": self._bet,
-        }[kind]
-        new = handler(state, actor, kind, event.get("chips"))
+        new = self._handlers[kind](state, actor, kind, event.get("chips"))
         return new._replace(events=state.events + 1)
 
     def _well_formed(self, event: Mapping[str, Any], kind: str, names: Sequence[str]) -> bool:
