@@ -61,6 +61,8 @@ from rules.core import (
     Seating,
     Stat,
     Timeline,
+    kept_by_setup,
+    plain_json,
     validate_event,
     validate_setup,
 )
@@ -499,6 +501,7 @@ class RoundOfBalls(Game[BState]):
         self._kind_pos = {k: i for i, k in enumerate(rules.kinds)}
         self._colours = len(rules.played) > 1
         self._cfgs: dict[str, Cfg] = {}
+        self._setups: dict[str, tuple[Cfg, Seating]] = {}
         self.state_doc = self._state_doc()
 
     # -- hooks ---------------------------------------------------------------
@@ -555,7 +558,22 @@ class RoundOfBalls(Game[BState]):
 
     def config(self, setup: Mapping[str, Any] | None) -> tuple[Cfg, Seating]:
         """The checked setup and the seating (``bad_setup``, index -1, for anything
-        malformed)."""
+        malformed). Both are a pure function of the setup, so a setup made of plain JSON
+        values (exact types, see :func:`~rules.core.plain_json`) is checked once and the answer kept,
+        keyed by its JSON text (only accepted setups are kept)."""
+        key = json.dumps(setup, sort_keys=True) if plain_json(setup) else None
+        if key is not None:
+            known = self._setups.get(key)
+            if known is not None:
+                return known
+        found = self._config(setup)
+        if key is not None:
+            if len(self._setups) > 256:
+                self._setups.clear()
+            self._setups[key] = found
+        return found
+
+    def _config(self, setup: Mapping[str, Any] | None) -> tuple[Cfg, Seating]:
         raw = {} if setup is None else setup
         if not isinstance(raw, Mapping):
             raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
@@ -597,7 +615,11 @@ class RoundOfBalls(Game[BState]):
                 raise InvalidEvent("bad_setup", "at least one of target and rounds is needed", -1)
 
     def initial(self, setup: Mapping[str, Any] | None) -> BState:
-        """The state before the first event (the bagatelle scoring language §1.6)."""
+        """The state before the first event (the bagatelle scoring language §1.6); kept
+        for a plain setup (:func:`~rules.core.kept_by_setup`: it is immutable)."""
+        return kept_by_setup(self, setup, self._initial)
+
+    def _initial(self, setup: Mapping[str, Any] | None) -> BState:
         cfg, seats = self.config(setup)
         n = len(cfg.names)
         table, cups, extra = self.fresh_table(cfg)
@@ -1519,7 +1541,7 @@ class Parepa(RoundOfBalls):
             if any(b == x for x, _ in others):
                 raise _bad(f"others[{i}].ball: the {o['ball']} is listed twice")
             others.append((b, o["to"]))
-        if event["cue"] not in self.cue_choices(state):
+        if not (state.extra[cue] if state.flag else cue == 0):  # not in cue_choices(state)
             raise IllegalEvent("bad_cue", f"cue: the {event['cue']} cannot be played now")
         table = list(state.table)
         pocketed = list(state.extra)

@@ -23,9 +23,10 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from types import MappingProxyType
 from typing import Any, Generic, NamedTuple, TypeVar, cast
@@ -536,39 +537,52 @@ _FAST_TYPES: dict[str, _Pred] = {
 }
 
 
+#: The exact Python types the fast path admits for each JSON type (a value of any other
+#: type, a subclass included, is left to the generic checks).
+_EXACT_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "bool": (bool,),
+    "str": (str,),
+    "number": (int, float),
+    "list": (list, tuple),
+    "object": (dict,),
+}
+
+
+def _by_type(variant: Field, check: Any) -> list[tuple[type, Any]]:
+    """A union's variant as (exact type, its predicate) pairs: the variant a value of that
+    type goes to (the variants' JSON types are distinct, so no two claim one type)."""
+    return [(t, check) for t in _EXACT_TYPES[variant.type]]
+
+
 def _null_ok(f: Field) -> bool:
     return f.nullable or (not f.required and f.default is None)
 
 
-def _fast_field(f: Field, fouls: frozenset[str], dynamic: bool) -> _Pred:
+def _fast_field(f: Field, fouls: frozenset[str]) -> _Pred:
     """A predicate for one field's (present) value: True only if ``_check_value`` would
-    accept it without resolving a choice set. ``dynamic``: choice sets are checked (an
-    event validated with a state), so a value under ``choices_from`` is left to the
-    generic checks."""
+    accept it when no choice set is checked (an event validated without a state, or a
+    field that declares no ``choices_from``: its ``choices_from`` is not looked at)."""
     null_ok = _null_ok(f)
     bounded = f.minimum is not None or f.maximum is not None
-    if dynamic and f.choices_from is not None:
-        return (lambda v: v is None) if null_ok else _never
     if f.type == "union":
         if f.choices is not None or bounded:
             return _never
-        variants = tuple((_FAST_TYPES[v.type], _fast_field(v, fouls, dynamic)) for v in f.variants)
+        by_type = {t: check for v in f.variants for t, check in _by_type(v, _fast_field(v, fouls))}
 
         def union(v: Any) -> bool:
-            if v is None:
-                return null_ok
-            for is_type, check in variants:
-                if is_type(v):
-                    return check(v)
-            return False
+            check = by_type.get(type(v))
+            if check is None:
+                return v is None and null_ok
+            return check(v)
 
         return union
     if f.type in ("list", "object"):
         if f.choices is not None or bounded:
             return _never
         if f.type == "list":
-            return _fast_list(f, null_ok, fouls, dynamic)
-        return _fast_object(f, null_ok, fouls, dynamic)
+            return _fast_list(f, null_ok, fouls)
+        return _fast_object(f, null_ok, fouls)
     return _fast_scalar(f, null_ok, fouls)
 
 
@@ -625,7 +639,7 @@ def _fast_scalar(f: Field, null_ok: bool, fouls: frozenset[str]) -> _Pred:
     return scalar
 
 
-def _fast_list(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) -> _Pred:
+def _fast_list(f: Field, null_ok: bool, fouls: frozenset[str]) -> _Pred:
     if f.item is None:
         return lambda v: (v is None and null_ok) or _is_list(v)
     item = f.item
@@ -634,7 +648,6 @@ def _fast_list(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) ->
         and item.choices is not None
         and item.minimum is None
         and item.maximum is None
-        and not (dynamic and item.choices_from is not None)
     )
     if plain_str:  # the usual list: foul codes, balls, contacts
         if item.choices == FOULS:
@@ -657,7 +670,7 @@ def _fast_list(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) ->
             return True
 
         return str_list
-    check = _fast_field(item, fouls, dynamic)
+    check = _fast_field(item, fouls)
 
     def items(v: Any) -> bool:
         t = type(v)
@@ -671,10 +684,10 @@ def _fast_list(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) ->
     return items
 
 
-def _fast_object(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) -> _Pred:
+def _fast_object(f: Field, null_ok: bool, fouls: frozenset[str]) -> _Pred:
     if f.fields:
         names = frozenset(sub.name for sub in f.fields)
-        plan = tuple((sub.name, sub.required, _fast_field(sub, fouls, dynamic)) for sub in f.fields)
+        plan = tuple((sub.name, sub.required, _fast_field(sub, fouls)) for sub in f.fields)
 
         def fixed(v: Any) -> bool:
             if type(v) is not dict:
@@ -691,7 +704,7 @@ def _fast_object(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) 
 
         return fixed
     if f.item is not None:
-        check = _fast_field(f.item, fouls, dynamic)
+        check = _fast_field(f.item, fouls)
 
         def free(v: Any) -> bool:
             if type(v) is not dict:
@@ -705,31 +718,218 @@ def _fast_object(f: Field, null_ok: bool, fouls: frozenset[str], dynamic: bool) 
     return lambda v: (v is None and null_ok) or type(v) is dict
 
 
-def _fast_event(e: EventType, fouls: frozenset[str], dynamic: bool) -> _Pred:
-    """A predicate for a whole event of type ``e`` (a dict whose ``type`` is ``e.type``)."""
-    names = frozenset(f.name for f in e.fields) | {"type"}
-    plan = tuple((f.name, f.required, _fast_field(f, fouls, dynamic)) for f in e.fields)
-    if not plan:
-        return names.issuperset
+# With a state, a field that takes its choices from a choice set (``choices_from``, on
+# the field or anywhere inside it) is compiled to a predicate of two arguments: the value
+# and a ``_Sets``, which resolves ``game.choice_sets(state)`` at most once an event, when
+# the first value that needs it is met (as the generic checks do). Every other field
+# keeps its one-argument predicate. A set the game does not resolve, or any exception
+# while resolving or looking a value up, answers False: the generic checks then give
+# the answer (or raise) themselves.
 
-    def event_ok(event: Any) -> bool:
+_DPred = Callable[[Any, "_Sets"], bool]
+
+
+class _Sets:
+    """The choice sets of one event's state, resolved on first use."""
+
+    __slots__ = ("game", "sets", "state")
+
+    def __init__(self, game: Any, state: Any) -> None:
+        self.game = game
+        self.state = state
+        self.sets: Mapping[str, Sequence[Any]] | None = None
+
+    def get(self, name: str) -> Sequence[Any]:
+        sets = self.sets
+        if sets is None:
+            sets = self.sets = self.game.choice_sets(self.state)
+        found = sets.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+
+def _member(value: Any, allowed: Sequence[Any]) -> bool:
+    """True only if ``_in_set(value, allowed)`` is (a str or an int value; else False)."""
+    t = type(value)
+    if t is str:
+        return value in allowed
+    if t is int:  # the first element equal to it must be an int too
+        return type(allowed[allowed.index(value)]) is int
+    return False
+
+
+def _dnever(value: Any, sets: _Sets) -> bool:
+    return False
+
+
+def _fast_any(f: Field, fouls: frozenset[str]) -> tuple[Any, bool]:
+    """The predicate for ``f`` with choice sets checked, and whether it takes the
+    ``_Sets`` (two arguments) or the value alone."""
+    if _uses_choices_from(f):
+        return _fast_dyn(f, fouls), True
+    return _fast_field(f, fouls), False
+
+
+def _fast_dyn(f: Field, fouls: frozenset[str]) -> _DPred:
+    """A two-argument predicate for a field using ``choices_from`` (on itself or inside):
+    True only if ``_check_value`` would accept the value, checking choice sets."""
+    null_ok = _null_ok(f)
+    bounded = f.minimum is not None or f.maximum is not None
+    if f.choices_from is not None:
+        name = f.choices_from
+        base, base_dyn = _fast_any(replace(f, choices_from=None), fouls)
+        keyed = f.type == "object"
+
+        def from_set(v: Any, sets: _Sets) -> bool:
+            if v is None:
+                return null_ok
+            if not (base(v, sets) if base_dyn else base(v)):
+                return False
+            try:
+                allowed = sets.get(name)
+                if keyed:  # every key must be in the set
+                    for key in v:
+                        if not _member(key, allowed):
+                            return False
+                    return True
+                return _member(v, allowed)
+            except Exception:  # noqa: BLE001 - the generic checks answer (or raise)
+                return False
+
+        return from_set
+    if f.choices is not None or bounded:
+        return _dnever
+    if f.type == "union":
+        by_type: dict[type, tuple[Any, bool]] = {}
+        for variant in f.variants:
+            check, dyn = _fast_any(variant, fouls)
+            for t, _ in _by_type(variant, check):
+                by_type[t] = (check, dyn)
+
+        def union(v: Any, sets: _Sets) -> bool:
+            found = by_type.get(type(v))
+            if found is None:
+                return v is None and null_ok
+            check, dyn = found
+            return bool(check(v, sets) if dyn else check(v))
+
+        return union
+    if f.type == "list":
+        assert f.item is not None  # it uses choices_from
+        check_item = _fast_dyn(f.item, fouls)
+
+        def items(v: Any, sets: _Sets) -> bool:
+            t = type(v)
+            if t is not list and t is not tuple:
+                return v is None and null_ok
+            for el in v:
+                if not check_item(el, sets):
+                    return False
+            return True
+
+        return items
+    if f.type != "object":  # pragma: no cover - scalars use choices_from on themselves
+        return _dnever
+    if f.fields:
+        names = frozenset(sub.name for sub in f.fields)
+        plan = tuple((sub.name, sub.required, *_fast_any(sub, fouls)) for sub in f.fields)
+
+        def fixed(v: Any, sets: _Sets) -> bool:
+            if type(v) is not dict:
+                return v is None and null_ok
+            if not names.issuperset(v):
+                return False
+            for key, required, check, dyn in plan:
+                if key in v:
+                    if not (check(v[key], sets) if dyn else check(v[key])):
+                        return False
+                elif required:
+                    return False
+            return True
+
+        return fixed
+    assert f.item is not None  # it uses choices_from
+    check_value = _fast_dyn(f.item, fouls)
+
+    def free(v: Any, sets: _Sets) -> bool:
+        if type(v) is not dict:
+            return v is None and null_ok
+        for key, element in v.items():
+            if type(key) is not str or not check_value(element, sets):
+                return False
+        return True
+
+    return free
+
+
+#: An event predicate: ``(event, state)``; the state matters only to an event type
+#: compiled with its choice sets.
+_EventPred = Callable[[Any, Any], bool]
+
+
+def _fast_event(e: EventType, fouls: frozenset[str], game: Any = None) -> _EventPred:
+    """A predicate for a whole event of type ``e`` (a dict whose ``type`` is ``e.type``).
+    With ``game``, fields under ``choices_from`` are checked against
+    ``game.choice_sets(state)``; without, they are checked as if no state were given."""
+    names = frozenset(f.name for f in e.fields) | {"type"}
+    if game is None or not any(_uses_choices_from(f) for f in e.fields):
+        plan = tuple((f.name, f.required, _fast_field(f, fouls)) for f in e.fields)
+        if not plan:
+            superset = names.issuperset
+
+            def bare(event: Any, state: Any = None) -> bool:
+                return superset(event)
+
+            return bare
+
+        def event_ok(event: Any, state: Any = None) -> bool:
+            if not names.issuperset(event):
+                return False
+            for name, required, check in plan:
+                if name in event:
+                    if not check(event[name]):
+                        return False
+                elif required:
+                    return False
+            return True
+
+        return event_ok
+    dplan = tuple((f.name, f.required, *_fast_any(f, fouls)) for f in e.fields)
+
+    def event_with_sets(event: Any, state: Any = None) -> bool:
         if not names.issuperset(event):
             return False
-        for name, required, check in plan:
+        sets = None
+        for name, required, check, dyn in dplan:
             if name in event:
-                if not check(event[name]):
+                if dyn:
+                    if sets is None:
+                        sets = _Sets(game, state)
+                    if not check(event[name], sets):
+                        return False
+                elif not check(event[name]):
                     return False
             elif required:
                 return False
         return True
 
-    return event_ok
+    return event_with_sets
 
 
 class _Index:
     """Per-game lookup tables for validation (built once, on first use)."""
 
-    __slots__ = ("dynamic", "events", "fast", "fast_state", "fouls", "names", "setup_dynamic")
+    __slots__ = (
+        "dynamic",
+        "events",
+        "fast",
+        "fast_state",
+        "fouls",
+        "names",
+        "setup_dynamic",
+        "setups",
+    )
 
     def __init__(self, game: Any) -> None:
         self.events: dict[str, EventType] = {e.type: e for e in game.events}
@@ -742,12 +942,15 @@ class _Index:
             e.type for e in game.events if any(_uses_choices_from(f) for f in e.fields)
         )
         self.setup_dynamic: bool = any(_uses_choices_from(f) for f in game.options)
-        #: event type -> its fast-path predicate, without a state and with one
-        self.fast: dict[str, _Pred] = {
-            e.type: _fast_event(e, self.fouls, False) for e in self.events.values()
+        #: the JSON text of plain setups validate_setup has accepted
+        self.setups: set[str] = set()
+        #: event type -> its fast-path predicate ``(event, state)``, without a state
+        #: (choice sets not checked) and with one (checked against the state's sets)
+        self.fast: dict[str, _EventPred] = {
+            e.type: _fast_event(e, self.fouls) for e in self.events.values()
         }
-        self.fast_state: dict[str, _Pred] = {
-            kind: _fast_event(self.events[kind], self.fouls, True) if kind in self.dynamic else p
+        self.fast_state: dict[str, _EventPred] = {
+            kind: _fast_event(self.events[kind], self.fouls, game) if kind in self.dynamic else p
             for kind, p in self.fast.items()
         }
 
@@ -796,7 +999,7 @@ def validate_event(game: Any, event: Any, state: Any = None) -> None:
         if type(kind) is str:
             idx = _index(game)
             fast = (idx.fast if state is None else idx.fast_state).get(kind)
-            if fast is not None and fast(event):
+            if fast is not None and fast(event, state):
                 return
     if not isinstance(event, Mapping):
         raise InvalidEvent(
@@ -867,6 +1070,11 @@ def validate_setup(game: Any, setup: Mapping[str, Any] | None) -> dict[str, Any]
     if not isinstance(setup, Mapping):
         raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
     idx = _index(game)
+    # the checks are a pure function of the setup: a setup of plain JSON values accepted
+    # once (keyed by its JSON text, which tells such values apart) is accepted again
+    key = json.dumps(setup, sort_keys=True) if plain_json(setup) else None
+    if key is not None and key in idx.setups:
+        return fill_defaults(game.options, setup)
     try:
         _check_object(game.options, setup, "", _Ctx(idx.fouls))
     except InvalidEvent as err:
@@ -880,7 +1088,74 @@ def validate_setup(game: Any, setup: Mapping[str, Any] | None) -> dict[str, Any]
                     _check_value(f, setup[f.name], f.name, ctx)
         except InvalidEvent as err:
             raise InvalidEvent("bad_setup", err.message, -1) from None
+    if key is not None:
+        if len(idx.setups) > 256:
+            idx.setups.clear()
+        idx.setups.add(key)
     return values
+
+
+_T = TypeVar("_T")
+
+
+def kept_by_setup(game: Any, setup: Any, make: Callable[[Any], _T], store: str = "_initials") -> _T:
+    """``make(setup)``, kept on ``game`` (in ``game.__dict__[store]``) for a setup of plain
+    JSON values, keyed by its JSON text: for what is a pure function of the setup and
+    immutable (an initial state). A refusal is raised and not kept.
+
+    >>> calls = []
+    >>> class G: pass
+    >>> g = G()
+    >>> kept_by_setup(g, {"a": 1}, lambda s: calls.append(s) or len(calls))
+    1
+    >>> kept_by_setup(g, {"a": 1}, lambda s: calls.append(s) or len(calls)), len(calls)
+    (1, 1)
+    """
+    if not plain_json(setup):
+        return make(setup)
+    key = json.dumps(setup, sort_keys=True)
+    known: dict[str, Any] = game.__dict__.setdefault(store, {})
+    found = known.get(key, _MISSING)
+    if found is not _MISSING:
+        return cast(_T, found)
+    made = make(setup)
+    if len(known) > 256:
+        known.clear()
+    known[key] = made
+    return made
+
+
+_MISSING = object()
+
+
+def plain_json(value: Any) -> bool:
+    """``value`` is made of exact JSON types only (dict with str keys, list, str, int,
+    bool, finite float, None): its JSON text (``sort_keys``) then tells it apart from
+    any other such value, so it can key what is computed from it.
+
+    >>> plain_json({"players": ["Ann", "Bob"], "target": 1.5}), plain_json({"p": ("Ann",)})
+    (True, False)
+    """
+    t = type(value)
+    if t is dict:
+        for k, v in value.items():
+            if type(k) is not str:
+                return False
+            tv = type(v)
+            if not (tv is str or tv is int or tv is bool or v is None or plain_json(v)):
+                return False
+        return True
+    if t is list:
+        for v in value:
+            tv = type(v)
+            if not (tv is str or tv is int or tv is bool or v is None or plain_json(v)):
+                return False
+        return True
+    if value is None or t is str or t is int or t is bool:
+        return True
+    if t is float:
+        return math.isfinite(value)
+    return False
 
 
 # -------------------------------------------------------------------------- seating

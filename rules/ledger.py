@@ -35,8 +35,9 @@ the ledger; Bouillotte (:class:`Bouillotte`) shares the ledger and the player-na
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -54,6 +55,7 @@ from rules.core import (
     RuleError,
     Seating,
     Stat,
+    plain_json,
     player_field,
     validate_event,
     validate_setup,
@@ -1706,6 +1708,19 @@ class Bouillotte(Game[DealState]):
             ),
         )
         self._types = frozenset(e.type for e in self.events)
+        self._initials: dict[str, DealState] = {}
+        #: event type -> its handler (built once, not per event)
+        self._handlers: dict[str, Callable[[DealState, int, str, Any], DealState]] = {
+            "straddle": self._straddling,
+            "buy_back": self._straddling,
+            "decline": self._straddling,
+            "pass": self._pass,
+            "open": self._bet,
+            "call": self._bet,
+            "raise": self._bet,
+            "fold": self._bet,
+            "va_tout": self._bet,
+        }
         self._keys = {e.type: frozenset(f.name for f in e.fields) | {"type"} for e in self.events}
 
     # -- setup -----------------------------------------------------------------
@@ -1717,6 +1732,21 @@ class Bouillotte(Game[DealState]):
         >>> s.pot, s.names[s.actor]
         (5, 'A')
         """
+        # a pure function of the setup: a setup of plain JSON values is dealt once and
+        # the (immutable) state kept, keyed by its JSON text; refusals are not kept
+        key = json.dumps(setup, sort_keys=True) if plain_json(setup) else None
+        if key is not None:
+            known = self._initials.get(key)
+            if known is not None:
+                return known
+        state = self._deal(setup)
+        if key is not None:
+            if len(self._initials) > 256:
+                self._initials.clear()
+            self._initials[key] = state
+        return state
+
+    def _deal(self, setup: Mapping[str, Any] | None) -> DealState:
         values = validate_setup(self, setup)
         names = self.participants.seat(values).players  # 3 to 5 distinct names
         n = len(names)
@@ -1805,18 +1835,7 @@ class Bouillotte(Game[DealState]):
         assert actor is not None
         if name is not None and state.names.index(name) != actor:
             raise IllegalEvent("not_your_turn", f"player: {name!r} is not the player at the table")
-        handler = {
-            "straddle": self._straddling,
-            "buy_back": self._straddling,
-            "decline": self._straddling,
-            "pass": self._pass,
-            "open": self._bet,
-            "call": self._bet,
-            "raise": self._bet,
-            "fold": self._bet,
-            "va_tout": self._bet,
-        }[kind]
-        new = handler(state, actor, kind, event.get("chips"))
+        new = self._handlers[kind](state, actor, kind, event.get("chips"))
         return new._replace(events=state.events + 1)
 
     def _well_formed(self, event: Mapping[str, Any], kind: str, names: Sequence[str]) -> bool:

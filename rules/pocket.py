@@ -55,6 +55,7 @@ from rules.core import (
     RuleError,
     Seating,
     Stat,
+    kept_by_setup,
     player_field,
     validate_event,
     validate_setup,
@@ -2385,7 +2386,11 @@ class ColourBallPool(LifePool):
         return sets
 
     def initial(self, setup: Mapping[str, Any] | None) -> CState:
-        """The white spotted, the red to play on it; every player pays his stake."""
+        """The white spotted, the red to play on it; every player pays his stake (kept
+        for a plain setup, :func:`~rules.core.kept_by_setup`: the state is immutable)."""
+        return kept_by_setup(self, setup, self._initial)
+
+    def _initial(self, setup: Mapping[str, Any] | None) -> CState:
         values, seats, lives = self._ledger_setup(setup)
         n = len(seats.parties)
         stake, price = 2 * values["stake"], 2 * values["life_price"]

@@ -53,6 +53,7 @@ value), where the core checks field by field.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ from rules.core import (
     Participants,
     Seating,
     Stat,
+    plain_json,
     player_field,
     replay,
     validate_event,
@@ -1380,6 +1382,23 @@ class TargetGame(Game[TargetState]):
         ...
         rules.core.InvalidEvent: bad_setup: at least 2 players are needed, not 1 (event -1)
         """
+        # a pure function of the setup (the private balls drawn are seeded by the game
+        # and the names): a setup of plain JSON values is set up once and the
+        # (immutable) state kept, keyed by its JSON text; refusals are not kept
+        key = json.dumps(setup, sort_keys=True) if plain_json(setup) else None
+        known: dict[str, TargetState] = self.__dict__.setdefault("_initials", {})
+        if key is not None:
+            state = known.get(key)
+            if state is not None:
+                return state
+        state = self._set_up(setup)
+        if key is not None:
+            if len(known) > 256:
+                known.clear()
+            known[key] = state
+        return state
+
+    def _set_up(self, setup: Mapping[str, Any] | None) -> TargetState:
         raw = {} if setup is None else setup
         no_pools = isinstance(raw, Mapping) and "pools" in raw and raw["pools"] is None
         if no_pools:  # null is a value here (only time_up ends it), not "the default"
