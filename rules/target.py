@@ -56,7 +56,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from rules.core import (
@@ -381,22 +381,14 @@ RED_WHITE_BLUE = TargetRules(
     stats=("won", "bursts", "pins", "paid"),
 )
 
-RED_WHITE_BLUE_CHICAGO = TargetRules(
+RED_WHITE_BLUE_CHICAGO = replace(
+    RED_WHITE_BLUE,
     id="red_white_blue_chicago",
     name="Red, white and blue, Chicago",
     aliases=("rwb_chicago",),
     lines="1655-1689",
     summary="order blue, red, white; a double must include the pin needed next; no chips",
-    fouls=_RWB_FOULS,
-    balls=RWB,
-    pins=RWB,
-    pin_by=(*RWB, "pin"),
-    pin_by_required=True,
     options=(("chip_fines", False),),
-    out_of_turn=True,
-    extra_events=("prompt",),
-    state_keys=("pins_held", "needs"),
-    stats=("won", "bursts", "pins", "paid"),
 )
 
 TWO_PIN = TargetRules(

@@ -148,6 +148,7 @@ def frame_state(frame: Frame) -> dict[str, Any]:
     return {
         **frame_head(frame),
         "match": frame.match_id,
+        "friendly": frame.friendly_id,
         "number": frame.number,
         "kind": frame.kind,
         "game_id": frame.game_id,

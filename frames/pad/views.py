@@ -155,27 +155,6 @@ def _engine_context() -> dict[str, str] | None:
     }
 
 
-def _pad_state(frame: Frame) -> dict:
-    """`selectors.frame_state`, or for a friendly game (no match, so no teams; that
-    selector reads the match's fixture) the same keys with no sides."""
-    if frame.match_id is not None:
-        return selectors.frame_state(frame)
-    return {
-        **selectors.frame_head(frame),
-        "match": None,
-        "friendly": frame.friendly_id,
-        "number": frame.number,
-        "kind": frame.kind,
-        "game_id": frame.game_id,
-        "referee": frame.referee.name if frame.referee else None,
-        "sides": {},
-        **selectors.frame_engine(frame),
-        "recent": selectors.recent_events(frame.pk),
-        "confirmed": frame.status == Frame.Status.COMPLETE,
-        "result": {"home": None, "away": None, "winner": frame.winner, "shared": frame.shared},
-    }
-
-
 def _parties(frame, state: dict) -> dict[str, dict]:
     """party -> {label, players, team} for the board: a league frame's sides (its teams
     and players) and, for games between players, each player with the team he plays for;
@@ -205,7 +184,7 @@ def frame_pad(request, pk: int):
         raise Http404 from None
     game = registry.get(frame.game_id)
     can_enter = request.user.has_perm(ENTER, frame)
-    state = {**_pad_state(frame), "can_enter": can_enter}
+    state = {**selectors.frame_state(frame), "can_enter": can_enter}
     if frame.match_id is not None:
         home_url = reverse("match-live", args=[frame.match_id])
         scorecard, live = scorecard_url(frame.match_id), home_url
