@@ -116,6 +116,7 @@ def generate(seed: int) -> dict:
         Division,
         Fixture,
         League,
+        LeagueRole,
         Player,
         PlayerFrameStat,
         Registration,
@@ -284,6 +285,10 @@ def generate(seed: int) -> dict:
                 )
     FramePlayer.objects.bulk_create(slots, batch_size=5000)
     PlayerFrameStat.objects.bulk_create(lines, batch_size=5000)
+    secretary = user_model.objects.create(
+        username="secretary", email="sec@example.org", password="!"
+    )
+    LeagueRole.objects.create(league=season.league, user=secretary, role=LeagueRole.Role.SECRETARY)
     return {
         "season": season,
         "divisions": divisions,
@@ -292,9 +297,7 @@ def generate(seed: int) -> dict:
         "lines": len(lines),
         "teams": len(teams),
         "subscribers": 60,
-        "secretary": user_model.objects.create(
-            username="secretary", is_staff=True, email="sec@example.org", password="!"
-        ),
+        "secretary": secretary,
     }
 
 
@@ -400,14 +403,14 @@ def main() -> None:
     publication = Publication.objects.get(pk=publication.pk)
 
     client = Client()
-    page_url = reverse("division-detail", args=[division.pk])
+    page_url = division.get_absolute_url()
     page_ms, _ = timed(lambda: client.get(page_url), max(5, args.repeat // 2))
     with CaptureQueriesContext(connection) as ctx:
         client.get(page_url)
     page_queries = len(ctx.captured_queries)
     secretary = Client()
     secretary.force_login(data["secretary"])
-    manage_url = reverse("season-tables", args=[season.pk])
+    manage_url = reverse("season-tables", args=[season.league.slug, season.pk])
     manage_ms, _ = timed(lambda: secretary.get(manage_url), 3)
     with CaptureQueriesContext(connection) as ctx:
         secretary.get(manage_url)

@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "marker.middleware.RequestSizeLimit",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "leagues.links.ForgetLeagueSlugs",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -83,6 +84,7 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            "builtins": ["leagues.templatetags.league_urls"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -258,6 +260,7 @@ CELERY_IMPORTS = [
     "frames.ratings.tasks",
     "leagues.invitations",
     "leagues.publishing",
+    "leagues.tenancy",
 ]  # tasks beside their sub-domain
 
 # Security: strict in production, relaxed only where DEBUG needs plain HTTP.

@@ -4,6 +4,9 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+import frames.ratings.urls
+import frames.stats.urls
+import leagues.urls
 from marker.throttle import PasswordResetConfirmView
 
 # Paths under /api/ answer errors as JSON (`marker.api_errors`); other paths, Django's pages.
@@ -40,4 +43,14 @@ urlpatterns = [
     path("", include("frames.stats.urls")),
     path("", include("frames.ratings.urls")),
     path("", include("leagues.urls")),
+    # Last: a league's pages, under its slug (a slug never names one of the paths above:
+    # leagues.tenancy.reserved_slugs).
+    path(
+        "<slug:league>/",
+        include(
+            leagues.urls.league_urlpatterns
+            + frames.stats.urls.league_urlpatterns
+            + frames.ratings.urls.league_urlpatterns
+        ),
+    ),
 ]

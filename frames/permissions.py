@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from marker.permissions import is_authenticated, is_secretary, is_team_captain, register
+from marker.permissions import (
+    is_authenticated,
+    is_results_secretary,
+    is_team_captain,
+    register,
+)
 
 
 def is_match_captain(user: Any, match: Any) -> bool:
@@ -35,38 +40,39 @@ def is_friendly_owner(user: Any, frame: Any) -> bool:
 
 
 def can_enter_frame_events(user: Any, frame: Any) -> bool:
-    """A league frame: its referee, a captain of either team, or the secretary. A friendly
-    game: whoever started it."""
+    """A league frame: its referee, a captain of either team, or a results secretary of
+    its league. A friendly game: whoever started it."""
     if frame is not None and frame.friendly_id is not None:
         return is_friendly_owner(user, frame)
     return (
-        is_secretary(user)
-        or is_frame_referee(user, frame)
+        is_frame_referee(user, frame)
         or (frame is not None and is_match_captain(user, frame.match))
+        or is_results_secretary(user, frame)
     )
 
 
 def can_run_match(user: Any, match: Any) -> bool:
-    return is_secretary(user) or is_match_captain(user, match)
+    return is_match_captain(user, match) or is_results_secretary(user, match)
 
 
 register("frames.run_match", can_run_match)
-register("frames.settle_dispute", is_secretary)
+# Settle a disputed (or unconfirmed) result: a results secretary of the match's league.
+register("frames.settle_dispute", is_results_secretary)
 # Replace a result scored on the pad with paper scores.
-register("frames.replace_pad_result", is_secretary)
+register("frames.replace_pad_result", is_results_secretary)
 # Only this team's captain or vice-captain (the object is the team).
 register("frames.captain_team", is_team_captain)
 register("frames.enter_event", can_enter_frame_events)
 
 
 def can_open_match(user: Any, fixture: Any) -> bool:
-    """Open match night for a fixture: a captain of either team, or the secretary."""
+    """Open match night for a fixture: a captain of either team, or a results secretary."""
     if fixture is None:
         return False
     return (
-        is_secretary(user)
-        or is_team_captain(user, fixture.home)
+        is_team_captain(user, fixture.home)
         or is_team_captain(user, fixture.away)
+        or is_results_secretary(user, fixture)
     )
 
 

@@ -5,6 +5,7 @@ from .models import (
     Fixture,
     Invitation,
     League,
+    LeagueRole,
     Player,
     PlayerFrameStat,
     PointDeduction,
@@ -23,6 +24,14 @@ from .models import (
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ["name", "game_id", "match_night", "confirm_after_hours"]
     prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(LeagueRole)
+class LeagueRoleAdmin(admin.ModelAdmin):
+    list_display = ["league", "user", "role", "created_at"]
+    list_filter = ["league", "role"]
+    raw_id_fields = ["user"]
+    search_fields = ["user__username", "user__email", "league__name"]
 
 
 @admin.register(Season)

@@ -209,7 +209,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class FixturesGenerateView(APIView):
-    write_permission = "leagues.manage_fixtures"
+    write_permission = "leagues.manage_league"
 
     def get_permission_object(self):
         return get_object_or_404(Season.objects.select_related("league"), pk=self.kwargs["pk"])

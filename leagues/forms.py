@@ -4,7 +4,9 @@ from datetime import date
 
 from django import forms
 
-from .models import Division, Venue
+from rules import registry
+
+from .models import Division, LeagueRole, Venue, Weekday
 
 
 class TeamRegisterForm(forms.Form):
@@ -81,3 +83,37 @@ class FixtureMoveForm(forms.Form):
 class AcceptInvitationForm(forms.Form):
     username = forms.CharField(max_length=150)
     password = forms.CharField(widget=forms.PasswordInput, min_length=8)
+
+
+class LeagueCreateForm(forms.Form):
+    """A site administrator's new league and its first secretary."""
+
+    name = forms.CharField(max_length=120)
+    slug = forms.SlugField(
+        max_length=60, label="Address", help_text="The league's pages live under /<address>/."
+    )
+    game_id = forms.ChoiceField(label="Game", choices=())
+    match_night = forms.TypedChoiceField(coerce=int, choices=Weekday.choices, initial=1)
+    secretary = forms.CharField(
+        max_length=254,
+        label="First secretary",
+        help_text="An account's username or email, or the email address of someone to invite.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game_id"].choices = registry.game_choices()
+        self.fields["game_id"].initial = registry.default_game_id()
+
+
+class OfficerAddForm(forms.Form):
+    who = forms.CharField(
+        max_length=254,
+        label="Username or email",
+        help_text="Someone without an account is invited by email.",
+    )
+    role = forms.ChoiceField(choices=LeagueRole.Role.choices)
+
+
+class OfficerRemoveForm(forms.Form):
+    role = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)

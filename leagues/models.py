@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from leagues import links
 from rules import registry
 from rules.core import RuleError, validate_setup
 from rules.registry import default_game_id
@@ -53,6 +54,65 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league-home", args=[self.slug])
+
+
+class LeagueRole(models.Model):
+    """An officer of one league (docs/tenancy.md). A secretary manages everything of the
+    league, officers included; a results secretary its results, fixtures and disputes; a
+    competitions secretary its competitions. A site administrator (`is_superuser`) needs
+    no role."""
+
+    class Role(models.TextChoices):
+        SECRETARY = "secretary", "Secretary"
+        RESULTS_SECRETARY = "results_secretary", "Results secretary"
+        COMPETITIONS_SECRETARY = "competitions_secretary", "Competitions secretary"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_roles"
+    )
+    role = models.CharField(max_length=24, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "role", "user_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "user", "role"], name="league_role_once_per_user"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "league"], name="league_role_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} of {self.league}"
+
+
+class OfficerInvitation(models.Model):
+    """An invitation, by email, to become an officer of a league (its first secretary, when
+    a site administrator creates it), with a new account when the person has none."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="officer_invitations")
+    role = models.CharField(max_length=24, choices=LeagueRole.Role.choices)
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.email} → {self.get_role_display()} of {self.league}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("officer-invitation-accept", args=[self.token])
 
 
 #: The largest score a frame may be given (on paper, or when settled), and the largest
@@ -158,7 +218,9 @@ class Season(models.Model):
         return f"{self.league.name} {self.name}"
 
     def get_absolute_url(self) -> str:
-        return reverse("season-detail", args=[self.pk])
+        league = self._state.fields_cache.get("league")
+        slug = league.slug if league is not None else links.league_slug(self.league_id)
+        return reverse("season-detail", args=[slug, self.pk])
 
     def clean(self) -> None:
         """The game must be one the engine knows, and its options ones it accepts."""
@@ -191,7 +253,7 @@ class Division(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("division-detail", args=[self.pk])
+        return links.season_url("division-detail", self.season_id, self.pk, obj=self)
 
 
 class Venue(models.Model):
@@ -207,9 +269,6 @@ class Venue(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("venue-detail", args=[self.pk])
 
 
 class Player(models.Model):
@@ -275,7 +334,7 @@ class Team(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("team-detail", args=[self.pk])
+        return links.season_url("team-detail", self.season_id, self.pk, obj=self)
 
     def is_captain(self, user) -> bool:
         return bool(user and user.is_authenticated) and user.pk in (
@@ -404,7 +463,7 @@ class Fixture(models.Model):
         return f"{self.home} v {self.away}"
 
     def get_absolute_url(self) -> str:
-        return reverse("fixture-detail", args=[self.pk])
+        return links.season_url("fixture-detail", self.season_id, self.pk, obj=self)
 
     @property
     def has_result(self) -> bool:
@@ -494,7 +553,7 @@ class Publication(models.Model):
         return f"{self.season} tables as of {self.as_of:%d %b %Y %H:%M} ({self.state})"
 
     def get_absolute_url(self) -> str:
-        return reverse("publication-detail", args=[self.pk])
+        return links.season_url("publication-detail", self.season_id, self.pk, obj=self)
 
     @property
     def is_active(self) -> bool:

@@ -1,11 +1,49 @@
 """Who may do what in a league: registered into the one predicate table
-(marker.permissions) when the app loads; views, services and the API ask for them by name."""
+(marker.permissions) when the app loads; views, services and the API ask for them by name.
+
+Every secretary predicate decides from the league of the object it is asked about
+(docs/tenancy.md): pass the season, division, team, fixture… or the league itself."""
 
 from __future__ import annotations
 
-from marker.permissions import either, is_authenticated, is_secretary, is_team_captain, register
+from typing import Any
 
+from marker.permissions import (
+    either,
+    is_authenticated,
+    is_competitions_secretary,
+    is_results_secretary,
+    is_secretary,
+    is_site_admin,
+    is_team_captain,
+    register,
+    set_role_loader,
+)
+
+from .models import LeagueRole
+
+
+def load_league_roles(user: Any) -> dict[int, frozenset[str]]:
+    """One query: the user's roles, by league id."""
+    roles: dict[int, set[str]] = {}
+    for league_id, role in LeagueRole.objects.filter(user_id=user.pk).values_list(
+        "league_id", "role"
+    ):
+        roles.setdefault(league_id, set()).add(role)
+    return {league_id: frozenset(held) for league_id, held in roles.items()}
+
+
+set_role_loader(load_league_roles)
+
+# Everything of the league: seasons, divisions, teams, tables and publishing, officers.
 register("leagues.manage_league", is_secretary)
+# Add and remove the league's officers (the object is the league).
+register("leagues.manage_officers", is_secretary)
+# Create a league and appoint its first secretary (no object): the site administrator.
+register("leagues.create_league", is_site_admin)
 register("leagues.register_team", is_authenticated)
 register("leagues.change_team", either(is_secretary, is_team_captain))
-register("leagues.manage_fixtures", is_secretary)
+# Fixtures and results: move, postpone, award a walkover or a concession.
+register("leagues.manage_fixtures", is_results_secretary)
+# Competitions (cups, knockouts): the competitions secretary.
+register("leagues.manage_competitions", is_competitions_secretary)

@@ -160,6 +160,7 @@ def _csv(lines: list[list]) -> str:
 def _snapshot(publication: Publication, table: standings.Table, now: datetime) -> TableSnapshot:
     rows = table.as_rows()
     context = {
+        "season_id": publication.season_id,
         "division_name": table.division,
         "rows": rows,
         "notes": table.notes,

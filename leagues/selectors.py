@@ -8,11 +8,15 @@ from datetime import date
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from rules import registry
+
 from . import standings
 from .models import (
     Division,
     Fixture,
     League,
+    LeagueRole,
+    OfficerInvitation,
     Player,
     PointDeduction,
     Publication,
@@ -28,31 +32,105 @@ def fixtures_qs() -> QuerySet[Fixture]:
     return Fixture.objects.select_related("home", "away", "venue", "division")
 
 
-def league_overview() -> list[League]:
-    return list(
-        League.objects.prefetch_related(
-            Prefetch("seasons", queryset=Season.objects.prefetch_related("divisions"))
-        )
-    )
+def league_overview() -> list[dict]:
+    """The home page: every league with its game and current season (two queries)."""
+    leagues = list(League.objects.prefetch_related("seasons"))
+    return [
+        {
+            "league": league,
+            "game": _game_name(league.game_id),
+            "season": current_season(list(league.seasons.all())),
+        }
+        for league in leagues
+    ]
 
 
-def season_detail(season_id: int) -> Season:
-    return (
-        Season.objects.select_related("league")
-        .prefetch_related(
-            Prefetch(
-                "divisions",
-                queryset=Division.objects.prefetch_related(
-                    Prefetch("teams", queryset=Team.objects.select_related("venue"))
-                ),
+def _game_name(game_id: str) -> str:
+    try:
+        return registry.get(game_id).name
+    except registry.UnknownGame:
+        return game_id
+
+
+def current_season(seasons: list[Season]) -> Season | None:
+    """The season running now, else the one open for registration, else the latest."""
+    for status in (Season.Status.RUNNING, Season.Status.REGISTRATION):
+        for season in seasons:
+            if season.status == status:
+                return season
+    return seasons[0] if seasons else None
+
+
+def league_home(slug: str, *, today: date | None = None) -> dict:
+    """A league's home page: its seasons, the current season's published tables and the
+    coming fixtures. Raises League.DoesNotExist."""
+    today = today or timezone.localdate()
+    league = League.objects.get(slug=slug)
+    seasons = list(league.seasons.prefetch_related("divisions"))
+    season = current_season(seasons)
+    snapshots: list[TableSnapshot] = []
+    fixtures: list[Fixture] = []
+    if season is not None:
+        latest: dict[int, TableSnapshot] = {}
+        for snap in (
+            TableSnapshot.objects.filter(
+                division__season=season, publication__state=Publication.State.DONE
             )
+            .select_related("division")
+            .order_by("division__rank", "-as_of", "-id")
+        ):
+            latest.setdefault(snap.division_id, snap)
+        snapshots = list(latest.values())
+        fixtures = list(
+            fixtures_qs()
+            .filter(season=season, result_confirmed_at__isnull=True)
+            .filter(Q(date__gte=today) | Q(date__isnull=True))
+            .order_by("date", "division__rank", "id")[:20]
         )
-        .get(pk=season_id)
-    )
+    return {
+        "league": league,
+        "game": _game_name(league.game_id),
+        "seasons": seasons,
+        "season": season,
+        "snapshots": snapshots,
+        "fixtures": fixtures,
+    }
 
 
-def division_detail(division_id: int) -> tuple[Division, list[Team], list[Fixture]]:
-    division = Division.objects.select_related("season", "season__league").get(pk=division_id)
+def league_officers(league: League) -> dict:
+    return {
+        "roles": list(
+            LeagueRole.objects.filter(league=league).select_related("user").order_by("role", "id")
+        ),
+        "invitations": list(
+            OfficerInvitation.objects.filter(league=league, accepted_at__isnull=True).order_by(
+                "-created_at"
+            )
+        ),
+    }
+
+
+def season_detail(season_id: int, league_slug: str | None = None) -> Season:
+    qs = Season.objects.select_related("league")
+    if league_slug is not None:
+        qs = qs.filter(league__slug=league_slug)
+    return qs.prefetch_related(
+        Prefetch(
+            "divisions",
+            queryset=Division.objects.prefetch_related(
+                Prefetch("teams", queryset=Team.objects.select_related("venue"))
+            ),
+        )
+    ).get(pk=season_id)
+
+
+def division_detail(
+    division_id: int, league_slug: str | None = None
+) -> tuple[Division, list[Team], list[Fixture]]:
+    qs = Division.objects.select_related("season", "season__league")
+    if league_slug is not None:
+        qs = qs.filter(season__league__slug=league_slug)
+    division = qs.get(pk=division_id)
     teams = list(division.teams.select_related("venue").order_by("name"))
     fixtures = list(fixtures_qs().filter(division=division).order_by("date", "round", "id"))
     return division, teams, fixtures
@@ -96,20 +174,34 @@ def player_suggestions(team: Team, text: str, limit: int = 8) -> list[dict]:
     ]
 
 
-def team_detail(team_id: int) -> tuple[Team, list[Registration], list[Fixture]]:
-    team = Team.objects.select_related(
+def team_detail(
+    team_id: int, league_slug: str | None = None
+) -> tuple[Team, list[Registration], list[Fixture]]:
+    qs = Team.objects.select_related(
         "season", "season__league", "division", "venue", "captain", "vice_captain"
-    ).get(pk=team_id)
+    )
+    if league_slug is not None:
+        qs = qs.filter(season__league__slug=league_slug)
+    team = qs.get(pk=team_id)
     fixtures = list(
         fixtures_qs().filter(Q(home=team) | Q(away=team)).order_by("date", "round", "id")
     )
     return team, roster(team), fixtures
 
 
-def venue_detail(venue_id: int) -> tuple[Venue, list[Team], list[Fixture]]:
+def venue_detail(venue_id: int, league_slug: str) -> tuple[Venue, list[Team], list[Fixture]]:
+    """A venue as one league sees it: its teams and fixtures there. Venues are shared by
+    the leagues of the instance; one where this league has never played is not found
+    (Venue.DoesNotExist)."""
     venue = Venue.objects.get(pk=venue_id)
-    teams = list(venue.teams.select_related("season", "division"))
-    fixtures = list(fixtures_qs().filter(venue=venue).order_by("date", "id"))
+    teams = list(
+        venue.teams.filter(season__league__slug=league_slug).select_related("season", "division")
+    )
+    fixtures = list(
+        fixtures_qs().filter(venue=venue, season__league__slug=league_slug).order_by("date", "id")
+    )
+    if not teams and not fixtures:
+        raise Venue.DoesNotExist
     return venue, teams, fixtures
 
 

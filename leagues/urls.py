@@ -1,9 +1,41 @@
+"""The league's pages. `urlpatterns` are the site's own (the home page listing the leagues,
+players, invitations, the site administrator's leagues page, and the old addresses, which
+redirect); `league_urlpatterns` live under a league (`/<league-slug>/…`, config/urls.py)
+and every view of theirs takes the `league` slug and 404s an object of another league."""
+
 from django.urls import path
 
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("players/<int:pk>/", views.player_detail, name="player-detail"),
+    path("invitations/<str:token>/", views.invitation_accept, name="invitation-accept"),
+    path(
+        "officer-invitations/<str:token>/",
+        views.officer_invitation_accept,
+        name="officer-invitation-accept",
+    ),
+    path("unsubscribe/<str:token>/", views.table_unsubscribe, name="table-unsubscribe"),
+    path("site/leagues/", views.site_leagues, name="site-leagues"),
+    # The addresses before leagues were tenants: permanent redirects.
+    path("seasons/<int:pk>/", views.legacy_redirect, {"kind": "season"}, name="legacy-season"),
+    path(
+        "divisions/<int:pk>/", views.legacy_redirect, {"kind": "division"}, name="legacy-division"
+    ),
+    path("teams/<int:pk>/", views.legacy_redirect, {"kind": "team"}, name="legacy-team"),
+    path("fixtures/<int:pk>/", views.legacy_redirect, {"kind": "fixture"}, name="legacy-fixture"),
+    path(
+        "publications/<int:pk>/",
+        views.legacy_redirect,
+        {"kind": "publication"},
+        name="legacy-publication",
+    ),
+]
+
+league_urlpatterns = [
+    path("", views.league_home, name="league-home"),
+    path("officers/", views.league_officers, name="league-officers"),
     path("seasons/<int:pk>/", views.season_detail, name="season-detail"),
     path("seasons/<int:pk>/register/", views.team_register, name="team-register"),
     path("seasons/<int:pk>/fixtures/generate/", views.fixtures_generate, name="fixtures-generate"),
@@ -15,13 +47,10 @@ urlpatterns = [
     path("venues/<int:pk>/", views.venue_detail, name="venue-detail"),
     path("fixtures/<int:pk>/", views.fixture_detail, name="fixture-detail"),
     path("fixtures/<int:pk>/edit/", views.fixture_edit, name="fixture-edit"),
-    path("players/<int:pk>/", views.player_detail, name="player-detail"),
-    path("invitations/<str:token>/", views.invitation_accept, name="invitation-accept"),
     # Tables: the secretary's page, publications (progress, printable page, CSV), emails.
     path("seasons/<int:pk>/tables/", views.season_tables, name="season-tables"),
     path("seasons/<int:pk>/subscribe/", views.table_subscribe, name="table-subscribe"),
     path("publications/<int:pk>/", views.publication_detail, name="publication-detail"),
     path("publications/<int:pk>/status/", views.publication_status, name="publication-status"),
     path("publications/<int:pk>/tables.csv", views.publication_csv, name="publication-csv"),
-    path("unsubscribe/<str:token>/", views.table_unsubscribe, name="table-unsubscribe"),
 ]

@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,7 +18,7 @@ from marker import spreadsheet
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import invitations, publishing, selectors, services
+from . import invitations, publishing, selectors, services, tenancy
 from .forms import (
     AcceptInvitationForm,
     AddExistingPlayerForm,
@@ -26,6 +26,9 @@ from .forms import (
     FixtureMoveForm,
     FixturesGenerateForm,
     InviteForm,
+    LeagueCreateForm,
+    OfficerAddForm,
+    OfficerRemoveForm,
     RemovePlayerForm,
     TeamRegisterForm,
 )
@@ -34,6 +37,9 @@ from .models import (
     Division,
     Fixture,
     Invitation,
+    League,
+    LeagueRole,
+    OfficerInvitation,
     Player,
     Publication,
     Registration,
@@ -42,6 +48,11 @@ from .models import (
     Team,
     Venue,
 )
+
+
+def team_url(name: str, team: Team) -> str:
+    """A page of `team` under its league (its season and league loaded with it)."""
+    return reverse(name, args=[team.season.league.slug, team.pk])
 
 
 def _form_error(form, exc: DomainError) -> None:
@@ -53,22 +64,53 @@ def _form_error(form, exc: DomainError) -> None:
 
 @require_safe
 def home(request):
+    """The site's home page: its leagues, each with its game and current season."""
     return render(request, "leagues/home.html", {"leagues": selectors.league_overview()})
 
 
 @require_safe
-def season_detail(request, pk: int):
+def league_home(request, league: str):
     try:
-        season = selectors.season_detail(pk)
-    except Season.DoesNotExist:
+        page = selectors.league_home(league)
+    except League.DoesNotExist:
         raise Http404 from None
-    return render(request, "leagues/season.html", {"season": season})
+    page["can_manage"] = request.user.has_perm("leagues.manage_league", page["league"])
+    return render(request, "leagues/league_home.html", page)
+
+
+LEGACY = {
+    "season": (Season, "season-detail"),
+    "division": (Division, "division-detail"),
+    "team": (Team, "team-detail"),
+    "fixture": (Fixture, "fixture-detail"),
+    "publication": (Publication, "publication-detail"),
+}
 
 
 @require_safe
-def division_detail(request, pk: int):
+def legacy_redirect(request, pk: int, kind: str):
+    """An address from before leagues were tenants: a permanent redirect to its league's."""
+    obj = get_object_or_404(LEGACY[kind][0], pk=pk)
+    return HttpResponsePermanentRedirect(obj.get_absolute_url())
+
+
+@require_safe
+def season_detail(request, league: str, pk: int):
     try:
-        division, teams, fixtures = selectors.division_detail(pk)
+        season = selectors.season_detail(pk, league)
+    except Season.DoesNotExist:
+        raise Http404 from None
+    return render(
+        request,
+        "leagues/season.html",
+        {"season": season, "can_manage": request.user.has_perm("leagues.manage_league", season)},
+    )
+
+
+@require_safe
+def division_detail(request, league: str, pk: int):
+    try:
+        division, teams, fixtures = selectors.division_detail(pk, league)
     except Division.DoesNotExist:
         raise Http404 from None
     return render(
@@ -85,9 +127,9 @@ def division_detail(request, pk: int):
 
 
 @require_safe
-def team_detail(request, pk: int):
+def team_detail(request, league: str, pk: int):
     try:
-        team, roster, fixtures = selectors.team_detail(pk)
+        team, roster, fixtures = selectors.team_detail(pk, league)
     except Team.DoesNotExist:
         raise Http404 from None
     return render(
@@ -103,8 +145,10 @@ def team_detail(request, pk: int):
 
 
 @require_safe
-def team_ical(request, pk: int):
-    team = get_object_or_404(Team.objects.select_related("season__league"), pk=pk)
+def team_ical(request, league: str, pk: int):
+    team = get_object_or_404(
+        Team.objects.select_related("season__league"), pk=pk, season__league__slug=league
+    )
     body = team_calendar(team, selectors.team_fixtures(team))
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="team-{team.pk}.ics"'
@@ -112,9 +156,9 @@ def team_ical(request, pk: int):
 
 
 @require_safe
-def venue_detail(request, pk: int):
+def venue_detail(request, league: str, pk: int):
     try:
-        venue, teams, fixtures = selectors.venue_detail(pk)
+        venue, teams, fixtures = selectors.venue_detail(pk, league)
     except Venue.DoesNotExist:
         raise Http404 from None
     return render(
@@ -123,22 +167,27 @@ def venue_detail(request, pk: int):
 
 
 @require_safe
-def fixture_detail(request, pk: int):
-    fixture = get_object_or_404(selectors.fixtures_qs().select_related("season"), pk=pk)
+def fixture_detail(request, league: str, pk: int):
+    fixture = get_object_or_404(
+        selectors.fixtures_qs().select_related("season__league"), pk=pk, season__league__slug=league
+    )
     return render(
         request,
         "leagues/fixture.html",
         {
             "fixture": fixture,
-            "can_manage": request.user.has_perm("leagues.manage_fixtures", fixture.season),
+            "can_manage": request.user.has_perm("leagues.manage_fixtures", fixture),
         },
     )
 
 
 @require_safe
 def player_detail(request, pk: int):
+    """One person, one page: their teams in every league."""
     player = get_object_or_404(Player, pk=pk)
-    registrations = player.registrations.select_related("team", "season").order_by("-season_id")
+    registrations = player.registrations.select_related("team", "season__league").order_by(
+        "-season_id"
+    )
     return render(
         request, "leagues/player.html", {"player": player, "registrations": registrations}
     )
@@ -146,8 +195,8 @@ def player_detail(request, pk: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def team_register(request, pk: int):
-    season = get_object_or_404(Season, pk=pk)
+def team_register(request, league: str, pk: int):
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
     require_perm(request.user, "leagues.register_team", season)
     form = TeamRegisterForm(request.POST if request.method == "POST" else None, season=season)
     if request.method == "POST" and form.is_valid():
@@ -163,7 +212,7 @@ def team_register(request, pk: int):
             _form_error(form, exc)
         else:
             messages.success(request, f"{team.name} is entered for {season}.")
-            return redirect("team-roster", pk=team.pk)
+            return redirect(team_url("team-roster", team))
     return render(request, "leagues/team_register.html", {"season": season, "form": form})
 
 
@@ -180,11 +229,13 @@ def _roster_registration(request, team: Team) -> Registration:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def team_roster(request, pk: int):
+def team_roster(request, league: str, pk: int):
     """A captain's roster: add a player (an existing one, found as the name is typed, or
     someone new once the captain confirms it is someone else), remove one (with Undo),
     invite by email."""
-    team = get_object_or_404(Team.objects.select_related("season"), pk=pk)
+    team = get_object_or_404(
+        Team.objects.select_related("season__league"), pk=pk, season__league__slug=league
+    )
     require_perm(request.user, "leagues.change_team", team)
     add_form = AddPlayerForm(prefix="add")
     invite_form = InviteForm(prefix="invite")
@@ -201,7 +252,7 @@ def team_roster(request, pk: int):
                 player = get_object_or_404(Player, pk=existing.cleaned_data["existing"])
                 reg = services.roster_add_player(team=team, player=player)
                 messages.success(request, f"{reg.player.name} added to the roster.")
-                return redirect("team-roster", pk=team.pk)
+                return redirect(team_url("team-roster", team))
             elif action == "add":
                 add_form = AddPlayerForm(request.POST, prefix="add")
                 if add_form.is_valid():
@@ -212,17 +263,17 @@ def team_roster(request, pk: int):
                         someone_else=add_form.cleaned_data["someone_else"],
                     )
                     messages.success(request, f"{reg.player.name} added to the roster.")
-                    return redirect("team-roster", pk=team.pk)
+                    return redirect(team_url("team-roster", team))
             elif action == "remove":
                 reg = _roster_registration(request, team)
                 services.roster_remove_player(registration=reg, actor=request.user)
                 messages.success(request, f"{reg.player.name} removed from the roster.")
-                return redirect(f"{reverse('team-roster', args=[team.pk])}?removed={reg.pk}")
+                return redirect(f"{team_url('team-roster', team)}?removed={reg.pk}")
             elif action == "restore":
                 reg = _roster_registration(request, team)
                 services.roster_add_player(team=team, player=reg.player, kind=reg.kind)
                 messages.success(request, f"{reg.player.name} is back on the roster.")
-                return redirect("team-roster", pk=team.pk)
+                return redirect(team_url("team-roster", team))
             elif action == "invite":
                 invite_form = InviteForm(request.POST, prefix="invite")
                 if invite_form.is_valid():
@@ -234,7 +285,7 @@ def team_roster(request, pk: int):
                         someone_else=invite_form.cleaned_data["someone_else"],
                     )
                     messages.success(request, f"Invitation sent to {inv.email}.")
-                    return redirect("team-roster", pk=team.pk)
+                    return redirect(team_url("team-roster", team))
             else:
                 error = "Unknown action."
         except DomainError as exc:
@@ -277,10 +328,12 @@ def team_roster(request, pk: int):
 
 @login_required
 @require_safe
-def team_roster_suggest(request, pk: int):
+def team_roster_suggest(request, league: str, pk: int):
     """Players already in the league whose name matches what the captain is typing (htmx
     swaps this list under the name field; one person, one record)."""
-    team = get_object_or_404(Team.objects.select_related("season"), pk=pk)
+    team = get_object_or_404(
+        Team.objects.select_related("season__league"), pk=pk, season__league__slug=league
+    )
     require_perm(request.user, "leagues.change_team", team)
     text = request.GET.get("add-name") or request.GET.get("invite-name") or ""
     return render(
@@ -296,7 +349,9 @@ def team_roster_suggest(request, pk: int):
 
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request, token: str):
-    invitation = get_object_or_404(Invitation.objects.select_related("team"), token=token)
+    invitation = get_object_or_404(
+        Invitation.objects.select_related("team__season__league"), token=token
+    )
     form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         try:
@@ -319,15 +374,15 @@ def invitation_accept(request, token: str):
                     backend="django.contrib.auth.backends.ModelBackend",
                 )
             messages.success(request, f"Welcome to {invitation.team.name}.")
-            return redirect("team-detail", pk=invitation.team_id)
+            return redirect(invitation.team.get_absolute_url())
     return render(request, "leagues/invitation.html", {"invitation": invitation, "form": form})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def fixtures_generate(request, pk: int):
-    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
-    require_perm(request.user, "leagues.manage_fixtures", season)
+def fixtures_generate(request, league: str, pk: int):
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
+    require_perm(request.user, "leagues.manage_league", season)
     form = FixturesGenerateForm(
         request.POST if request.method == "POST" else None,
         initial={"start_date": season.start_date},
@@ -343,15 +398,17 @@ def fixtures_generate(request, pk: int):
             _form_error(form, exc)
         else:
             messages.success(request, f"{len(fixtures)} fixtures generated.")
-            return redirect("season-detail", pk=season.pk)
+            return redirect(season.get_absolute_url())
     return render(request, "leagues/fixtures_generate.html", {"season": season, "form": form})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def fixture_edit(request, pk: int):
-    fixture = get_object_or_404(selectors.fixtures_qs().select_related("season"), pk=pk)
-    require_perm(request.user, "leagues.manage_fixtures", fixture.season)
+def fixture_edit(request, league: str, pk: int):
+    fixture = get_object_or_404(
+        selectors.fixtures_qs().select_related("season__league"), pk=pk, season__league__slug=league
+    )
+    require_perm(request.user, "leagues.manage_fixtures", fixture)
     form = FixtureMoveForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -367,7 +424,7 @@ def fixture_edit(request, pk: int):
             _form_error(form, exc)
         else:
             messages.success(request, "Fixture updated.")
-            return redirect("fixture-detail", pk=fixture.pk)
+            return redirect(fixture.get_absolute_url())
     return render(request, "leagues/fixture_edit.html", {"fixture": fixture, "form": form})
 
 
@@ -439,10 +496,10 @@ def _tables_action(request, season: Season) -> str | None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def season_tables(request, pk: int):
+def season_tables(request, league: str, pk: int):
     """The secretary's page: provisional tables, publishing and its progress, deductions,
     walkovers and concessions."""
-    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
     require_perm(request.user, "leagues.manage_league", season)
     status = 200
     if request.method == "POST":
@@ -454,7 +511,7 @@ def season_tables(request, pk: int):
         else:
             if done:
                 messages.success(request, done)
-                return redirect("season-tables", pk=season.pk)
+                return redirect(reverse("season-tables", args=[league, season.pk]))
             messages.error(request, "Check the form: something was missing or not valid.")
             status = 400
     return render(
@@ -467,24 +524,31 @@ def season_tables(request, pk: int):
 
 @login_required
 @require_safe
-def publication_status(request, pk: int):
+def publication_status(request, league: str, pk: int):
     """The progress of a publication (htmx polls it while the job runs)."""
-    publication = get_object_or_404(Publication.objects.select_related("season"), pk=pk)
+    publication = get_object_or_404(
+        Publication.objects.select_related("season__league"), pk=pk, season__league__slug=league
+    )
     require_perm(request.user, "leagues.manage_league", publication.season)
     return render(request, "leagues/publication_status.html", {"p": publication})
 
 
 @require_safe
-def publication_detail(request, pk: int):
+def publication_detail(request, league: str, pk: int):
     """The printable tables, exactly as rendered when they were published."""
-    publication = get_object_or_404(Publication, pk=pk, state=Publication.State.DONE)
+    publication = get_object_or_404(
+        Publication, pk=pk, state=Publication.State.DONE, season__league__slug=league
+    )
     return HttpResponse(publication.printable_html)
 
 
 @require_safe
-def publication_csv(request, pk: int):
+def publication_csv(request, league: str, pk: int):
     publication = get_object_or_404(
-        Publication.objects.select_related("season"), pk=pk, state=Publication.State.DONE
+        Publication.objects.select_related("season"),
+        pk=pk,
+        state=Publication.State.DONE,
+        season__league__slug=league,
     )
     # Made safe again as it is served: publications written before cells were made safe.
     body = spreadsheet.make_safe(publication.csv)
@@ -496,10 +560,10 @@ def publication_csv(request, pk: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_subscribe(request, pk: int):
+def table_subscribe(request, league: str, pk: int):
     """Email me this league's tables whenever they are published (to my account's
     address)."""
-    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
     form = ConfirmForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         if form.is_valid():
@@ -511,7 +575,7 @@ def table_subscribe(request, pk: int):
                 messages.success(
                     request, f"The {season.league.name} tables will be emailed to you."
                 )
-                return redirect("season-detail", pk=season.pk)
+                return redirect(season.get_absolute_url())
     return render(
         request,
         "leagues/table_subscribe.html",
@@ -532,4 +596,127 @@ def table_unsubscribe(request, token: str):
         "leagues/table_unsubscribe.html",
         {"subscription": subscription, "form": form},
         status=400 if request.method == "POST" and not form.is_valid() else 200,
+    )
+
+
+# ----------------------------------------------------------------------------- tenancy
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def site_leagues(request):
+    """The site administrator's page: every league, and a new one with its first
+    secretary."""
+    require_perm(request.user, "leagues.create_league")
+    form = LeagueCreateForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league, appointment = tenancy.league_create(actor=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            _form_error(form, exc)
+        else:
+            who = (
+                appointment.user.get_username()
+                if isinstance(appointment, LeagueRole)
+                else f"{appointment.email} (invited by email)"
+            )
+            messages.success(request, f"{league.name} created; its secretary is {who}.")
+            return redirect(league.get_absolute_url())
+    return render(
+        request,
+        "leagues/site_leagues.html",
+        {"form": form, "leagues": selectors.league_overview()},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_officers(request, league: str):
+    """A league's secretary appoints and removes its officers (and invites by email)."""
+    the_league = get_object_or_404(League, slug=league)
+    require_perm(request.user, "leagues.manage_officers", the_league)
+    form = OfficerAddForm(request.POST if request.method == "POST" else None)
+    error = ""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "add":
+                if form.is_valid():
+                    tenancy.officer_appoint(
+                        actor=request.user, league=the_league, **form.cleaned_data
+                    )
+                    messages.success(request, f"{form.cleaned_data['who']} appointed or invited.")
+                    return redirect("league-officers", league=league)
+            elif action in ("remove", "cancel"):
+                remove = OfficerRemoveForm(request.POST)
+                if not remove.is_valid():
+                    raise DomainError("bad_value", "Choose an officer.")
+                if action == "remove":
+                    role = get_object_or_404(
+                        LeagueRole.objects.select_related("user"),
+                        pk=remove.cleaned_data["role"],
+                        league=the_league,
+                    )
+                    tenancy.officer_remove(actor=request.user, role=role)
+                    messages.success(
+                        request,
+                        f"{role.user.get_username()} is no longer {role.get_role_display().lower()}.",
+                    )
+                else:
+                    invitation = get_object_or_404(
+                        OfficerInvitation, pk=remove.cleaned_data["role"], league=the_league
+                    )
+                    tenancy.officer_invitation_cancel(actor=request.user, invitation=invitation)
+                    messages.success(request, f"The invitation to {invitation.email} is cancelled.")
+                return redirect("league-officers", league=league)
+            else:
+                error = "Unknown action."
+        except DomainError as exc:
+            if action == "add":
+                _form_error(form, exc)
+            else:
+                error = exc.message
+    return render(
+        request,
+        "leagues/officers.html",
+        {
+            "league": the_league,
+            "form": form,
+            "error": error,
+            **selectors.league_officers(the_league),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def officer_invitation_accept(request, token: str):
+    invitation = get_object_or_404(OfficerInvitation.objects.select_related("league"), token=token)
+    form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        try:
+            if not request.user.is_authenticated and not form.is_valid():
+                raise DomainError("invalid", "Choose a username and a password.")
+            data = form.cleaned_data if form.is_bound and form.is_valid() else {}
+            role = tenancy.officer_invitation_accept(
+                token=token,
+                user=request.user,
+                username=data.get("username", ""),
+                password=data.get("password", ""),
+            )
+        except DomainError as exc:
+            _form_error(form, exc)
+        else:
+            if not request.user.is_authenticated:
+                login(request, role.user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(
+                request, f"You are {role.get_role_display().lower()} of {invitation.league.name}."
+            )
+            return redirect(invitation.league.get_absolute_url())
+    return render(
+        request,
+        "leagues/officer_invitation.html",
+        {"invitation": invitation, "form": form},
+        status=400 if request.method == "POST" else 200,
     )

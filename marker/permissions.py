@@ -9,6 +9,10 @@ the single place a permission is decided; views, the API and templates all ask
 Each app registers its own predicates when it loads (`leagues/permissions.py`,
 `frames/permissions.py`) with `register("frames.enter_event", predicate)`; services ask
 `require(user, name, obj, ...)`, which raises the DomainError a refused command answers.
+
+Leagues are tenants (docs/tenancy.md): the secretary predicates decide from **the league of
+the object** (`league_id_of`), found by duck typing, and the user's roles in it, loaded once
+per user object and cached on it. A site administrator (`is_superuser`) holds every role.
 """
 
 from __future__ import annotations
@@ -39,9 +43,145 @@ def is_authenticated(user: Any, obj: Any = None) -> bool:
     return bool(user and user.is_authenticated and user.is_active)
 
 
+# ------------------------------------------------------------------ leagues as tenants
+
+SECRETARY = "secretary"
+RESULTS_SECRETARY = "results_secretary"
+COMPETITIONS_SECRETARY = "competitions_secretary"
+ROLES = (SECRETARY, RESULTS_SECRETARY, COMPETITIONS_SECRETARY)
+
+#: The model label of a league (marker imports no app: it recognises one by its label).
+LEAGUE_LABEL = "leagues.league"
+#: The attributes that lead from an object towards its league, tried in this order.
+LEAGUE_PATH = (
+    "season",
+    "division",
+    "fixture",
+    "match",
+    "frame",
+    "team",
+    "competition",
+    "publication",
+)
+_ROLE_CACHE = "_marker_league_roles"
+
+# Who loads a user's roles: {league id: {role, ...}} (registered by leagues).
+RoleLoader = Callable[[Any], dict[int, frozenset[str]]]
+_role_loader: list[RoleLoader] = []
+# Extra ways to find the league of an object (return None when they do not apply).
+_league_resolvers: list[Callable[[Any], int | None]] = []
+
+
+def set_role_loader(loader: RoleLoader) -> None:
+    """The app that keeps league roles says how to load a user's (one query)."""
+    _role_loader[:] = [loader]
+
+
+def register_league_resolver(resolver: Callable[[Any], int | None]) -> None:
+    """For an object none of the usual attributes lead from: resolver(obj) → league id."""
+    _league_resolvers.append(resolver)
+
+
+def league_id_of(obj: Any, _depth: int = 0) -> int | None:
+    """The id of the league `obj` belongs to: a League itself, anything with a
+    `league`/`league_id`, or a path through `season`, `division`, `fixture`, `match`,
+    `frame`, `team`, `competition`, `publication`. None when it belongs to no league (a
+    friendly game, a venue, a player)."""
+    if obj is None or _depth > 8:
+        return None
+    for resolver in _league_resolvers:
+        found = resolver(obj)
+        if found is not None:
+            return found
+    meta = getattr(obj, "_meta", None)
+    if meta is not None and meta.label_lower == LEAGUE_LABEL:
+        return obj.pk
+    league_id = getattr(obj, "league_id", None)
+    if league_id is not None:
+        return league_id
+    if meta is None and getattr(obj, "league", None) is not None:
+        return league_id_of(obj.league, _depth + 1)
+    for attr in LEAGUE_PATH:
+        # A model's foreign key: follow it only when set (no query for a null one).
+        if meta is not None and hasattr(obj, f"{attr}_id"):
+            if getattr(obj, f"{attr}_id") is None:
+                continue
+        elif meta is not None or getattr(obj, attr, None) is None:
+            continue
+        return league_id_of(getattr(obj, attr), _depth + 1)
+    return None
+
+
+def league_roles(user: Any) -> dict[int, frozenset[str]]:
+    """The user's roles by league id, loaded once and kept on the user object (a request's
+    user lives for the request, so a page asks the database once however many checks)."""
+    if not is_authenticated(user):
+        return {}
+    cached = getattr(user, _ROLE_CACHE, None)
+    if cached is None:
+        cached = _role_loader[0](user) if _role_loader else {}
+        setattr(user, _ROLE_CACHE, cached)
+    return cached
+
+
+def forget_league_roles(user: Any) -> None:
+    """After a user's roles change, for the user object in hand."""
+    if user is not None and hasattr(user, _ROLE_CACHE):
+        delattr(user, _ROLE_CACHE)
+
+
+def is_site_admin(user: Any, obj: Any = None) -> bool:
+    """A site administrator (a superuser): creates leagues, holds every role everywhere."""
+    return is_authenticated(user) and bool(user.is_superuser)
+
+
+def _holds(user: Any, obj: Any, roles: frozenset[str]) -> bool:
+    if not is_authenticated(user):
+        return False
+    if user.is_superuser:
+        return True
+    held = league_roles(user)
+    if not held:  # no role anywhere: no need to find the league
+        return False
+    league_id = league_id_of(obj)
+    if league_id is None:
+        return False
+    return bool(held.get(league_id, frozenset()) & roles)
+
+
+_SECRETARY = frozenset({SECRETARY})
+_RESULTS = frozenset({SECRETARY, RESULTS_SECRETARY})
+_COMPETITIONS = frozenset({SECRETARY, COMPETITIONS_SECRETARY})
+
+
 def is_secretary(user: Any, obj: Any = None) -> bool:
-    """League secretaries are staff accounts."""
-    return is_authenticated(user) and bool(user.is_staff)
+    """A secretary of the league of `obj` (or a site administrator). Without an object,
+    no one but the site administrator: always pass the object (or its league)."""
+    return _holds(user, obj, _SECRETARY)
+
+
+def is_results_secretary(user: Any, obj: Any = None) -> bool:
+    """A results secretary of the league of `obj`; its secretaries qualify too."""
+    return _holds(user, obj, _RESULTS)
+
+
+def is_competitions_secretary(user: Any, obj: Any = None) -> bool:
+    """A competitions secretary of the league of `obj`; its secretaries qualify too."""
+    return _holds(user, obj, _COMPETITIONS)
+
+
+def league_ids_where(user: Any, *roles: str) -> set[int] | None:
+    """The leagues in which `user` holds one of `roles` (a secretary holds them all); None
+    for a site administrator, meaning every league."""
+    if is_site_admin(user):
+        return None
+    wanted = set(roles) | {SECRETARY}
+    return {lid for lid, held in league_roles(user).items() if held & wanted}
+
+
+def is_officer(user: Any, obj: Any = None) -> bool:
+    """Holds any role in any league (or is a site administrator): for menus only."""
+    return is_site_admin(user) or bool(league_roles(user))
 
 
 def is_team_captain(user: Any, team: Any) -> bool:

@@ -26,6 +26,7 @@ from tests.factories import (
     TeamFactory,
     UserFactory,
     VenueFactory,
+    make_secretary,
 )
 
 # Helper modules (not test files, imported by the tests after this conftest) whose asserts
@@ -80,7 +81,7 @@ def make_league(teams_per_division: int = 4, players_per_team: int = 6) -> Small
     services.roster_add_player(
         team=first, player=PlayerFactory(user=player_user, name="Rita Referee")
     )
-    secretary = UserFactory(username=f"secretary{season.pk}", is_staff=True)
+    secretary = make_secretary(season.league, username=f"secretary{season.pk}")
     outsider = UserFactory(username=f"outsider{season.pk}")
     services.fixtures_generate(season=season, start_date=date(2026, 9, 1))
     season.status = Season.Status.RUNNING

@@ -6,7 +6,17 @@ import factory
 from django.contrib.auth import get_user_model
 
 from frames.models import Frame, FramePlayer, Match
-from leagues.models import Division, Fixture, League, Player, Registration, Season, Team, Venue
+from leagues.models import (
+    Division,
+    Fixture,
+    League,
+    LeagueRole,
+    Player,
+    Registration,
+    Season,
+    Team,
+    Venue,
+)
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -25,6 +35,23 @@ class LeagueFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"League {n}")
     slug = factory.Sequence(lambda n: f"league-{n}")
+
+
+def make_secretary(league, user=None, role: str = LeagueRole.Role.SECRETARY, **user_fields):
+    """`user` (a new account unless given) made an officer of `league` (a League, or
+    anything with a `.league`/`.season`): a secretary unless `role` says otherwise."""
+    while not isinstance(league, League):
+        league = getattr(league, "league", None) or league.season
+    user = user or UserFactory(**user_fields)
+    LeagueRole.objects.get_or_create(league=league, user=user, role=role)
+    if hasattr(user, "_marker_league_roles"):
+        del user._marker_league_roles
+    return user
+
+
+def make_site_admin(**user_fields):
+    """A site administrator: a superuser (staff too, so the Django admin opens)."""
+    return UserFactory(is_superuser=True, is_staff=True, **user_fields)
 
 
 class SeasonFactory(factory.django.DjangoModelFactory):

@@ -18,6 +18,7 @@ from frames.models import MatchLog, Presence
 from leagues.models import Fixture, Player, Registration, Team
 from marker.api_inputs import JSON_MAX_DEPTH
 from tests.frames.matchnight_helpers import drawn, fixture_of, open_match, roster, snapshot
+from tests.links import league_reverse
 
 pytestmark = pytest.mark.django_db
 
@@ -311,7 +312,7 @@ def test_a_server_error_under_api_is_json_and_a_page_stays_html(league, monkeypa
     match = open_match(league)
     assert_error(client.get(reverse("api-match-live", args=[match.pk])), 500, "server_error")
     monkeypatch.setattr("leagues.views.selectors.fixtures_qs", boom)
-    page = client.get(reverse("fixture-detail", args=[fixture_of(league).pk]))
+    page = client.get(league_reverse("fixture-detail", args=[fixture_of(league).pk]))
     assert page.status_code == 500
     assert not page["Content-Type"].startswith("application/json")
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from frames.engine import frame_setup, initial_view
 from frames.models import Frame, FrameEvent, Match, Side
 from frames.results import tally
+from marker.permissions import RESULTS_SECRETARY, league_ids_where
 from rules import registry
 
 # What a write reads: the frame's position and cached state, and what `frames.enter_event`
@@ -33,6 +34,9 @@ _WRITE_FIELDS = (
     "started_at",
     "match__status",
     "match__fixture_id",
+    # The league, for its results secretaries.
+    "match__fixture__season_id",
+    "match__fixture__season__league_id",
     *(
         f"match__fixture__{side}__{field}"
         for side in ("home", "away")
@@ -49,7 +53,9 @@ def frame_for_write(frame_id: int) -> Frame | None:
     serves both the permission check and the write."""
     try:
         return (
-            Frame.objects.select_related("match__fixture__home", "match__fixture__away", "friendly")
+            Frame.objects.select_related(
+                "match__fixture__home", "match__fixture__away", "match__fixture__season", "friendly"
+            )
             .only(*_WRITE_FIELDS)
             .get(pk=frame_id)
         )
@@ -242,13 +248,15 @@ def body_etag(body: Any) -> str:
 
 def frames_for_user(user: Any) -> list[Frame]:
     """Open frames this user may score: as referee, as a captain of either team, or all
-    frames of matches in play for the secretary."""
+    frames of matches in play in the leagues where the user is a results secretary (every
+    league for the site administrator)."""
     if not getattr(user, "is_authenticated", False):
         return []
     qs = Frame.objects.filter(status__in=OPEN_STATUSES).exclude(
         match__status__in=[Match.Status.CONFIRMED, Match.Status.SETUP]
     )
-    if not user.is_staff:
+    officer_of = league_ids_where(user, RESULTS_SECRETARY)
+    if officer_of is not None:
         mine = (
             Q(referee__user=user)
             | Q(match__fixture__home__captain=user)
@@ -256,6 +264,8 @@ def frames_for_user(user: Any) -> list[Frame]:
             | Q(match__fixture__away__captain=user)
             | Q(match__fixture__away__vice_captain=user)
         )
+        if officer_of:
+            mine |= Q(match__fixture__season__league_id__in=officer_of)
         qs = qs.filter(mine)
     return list(
         qs.select_related("match__fixture__home", "match__fixture__away", "referee").order_by(

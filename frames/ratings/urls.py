@@ -1,4 +1,5 @@
-"""Ratings and pictures pages (included from config/urls.py)."""
+"""Ratings and pictures pages (included from config/urls.py): a league's ratings table and
+a division's positions under the league (`league_urlpatterns`), the rest on the site."""
 
 from django.urls import path
 
@@ -6,10 +7,8 @@ from . import views
 
 urlpatterns = [
     path("players/<int:pk>/ratings/", views.player_ratings, name="player-ratings"),
-    path("leagues/<int:pk>/ratings/", views.league_ratings, name="league-ratings"),
     path("matches/<int:pk>/expectation/", views.match_expectation, name="match-expectation"),
     path("frames/<int:pk>/worm/", views.frame_worm, name="frame-worm"),
-    path("divisions/<int:pk>/positions/", views.division_positions, name="division-positions"),
     path(
         "head-to-head/players/<int:a>/<int:b>/",
         views.head_to_head_players,
@@ -18,4 +17,9 @@ urlpatterns = [
     path(
         "head-to-head/teams/<int:a>/<int:b>/", views.head_to_head_teams, name="head-to-head-teams"
     ),
+]
+
+league_urlpatterns = [
+    path("ratings/", views.league_ratings, name="league-ratings"),
+    path("divisions/<int:pk>/positions/", views.division_positions, name="division-positions"),
 ]

@@ -56,8 +56,8 @@ def player_ratings(request, pk: int):
 
 
 @require_safe
-def league_ratings(request, pk: int):
-    league = get_object_or_404(League, pk=pk)
+def league_ratings(request, league: str):
+    league = get_object_or_404(League, slug=league)
     games = selectors.league_games(league)
     game_id = request.GET.get("game", games[0])
     if game_id not in games:
@@ -125,8 +125,10 @@ def frame_worm(request, pk: int):
 
 
 @require_safe
-def division_positions(request, pk: int):
-    division = get_object_or_404(Division.objects.select_related("season__league"), pk=pk)
+def division_positions(request, league: str, pk: int):
+    division = get_object_or_404(
+        Division.objects.select_related("season__league"), pk=pk, season__league__slug=league
+    )
     data = selectors.division_positions(division)
     return render(
         request,

@@ -24,8 +24,10 @@ def _min_frames(request) -> int:
 
 
 @require_safe
-def division_leaderboard(request, pk: int):
-    division = get_object_or_404(Division.objects.select_related("season__league"), pk=pk)
+def division_leaderboard(request, league: str, pk: int):
+    division = get_object_or_404(
+        Division.objects.select_related("season__league"), pk=pk, season__league__slug=league
+    )
     game_id = division.season.game_id
     sort, min_frames = _sort(request, game_id), _min_frames(request)
     return render(
@@ -45,8 +47,8 @@ def division_leaderboard(request, pk: int):
 
 
 @require_safe
-def season_leaderboard(request, pk: int):
-    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+def season_leaderboard(request, league: str, pk: int):
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
     game_id = season.game_id
     sort, min_frames = _sort(request, game_id), _min_frames(request)
     return render(

@@ -23,6 +23,7 @@ from frames.results import match_update_result
 from leagues import services
 from leagues.models import Fixture
 from tests.conftest import make_league
+from tests.links import league_reverse
 
 from .conftest import assert_accessible
 
@@ -184,14 +185,19 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
 
     anyone = phone().new_page()
     visit(anyone, "/", "home", problems)
-    visit(anyone, reverse("season-detail", args=[league.season.pk]), "season", problems)
-    visit(anyone, reverse("division-detail", args=[league.premier.pk]), "division", problems)
-    visit(anyone, reverse("team-detail", args=[league.teams[0].pk]), "team", problems)
-    visit(anyone, reverse("fixture-detail", args=[fixture.pk]), "fixture", problems)
-    visit(anyone, reverse("season-leaderboard", args=[league.season.pk]), "leaderboard", problems)
+    visit(anyone, league_reverse("season-detail", args=[league.season.pk]), "season", problems)
+    visit(anyone, league_reverse("division-detail", args=[league.premier.pk]), "division", problems)
+    visit(anyone, league_reverse("team-detail", args=[league.teams[0].pk]), "team", problems)
+    visit(anyone, league_reverse("fixture-detail", args=[fixture.pk]), "fixture", problems)
     visit(
         anyone,
-        reverse("division-leaderboard", args=[league.premier.pk]),
+        league_reverse("season-leaderboard", args=[league.season.pk]),
+        "leaderboard",
+        problems,
+    )
+    visit(
+        anyone,
+        league_reverse("division-leaderboard", args=[league.premier.pk]),
         "leaderboard-div",
         problems,
     )
@@ -205,7 +211,7 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
     visit(anyone, reverse("password_reset"), "password-reset", problems)
 
     captain = phone(league.captain).new_page()
-    visit(captain, reverse("team-roster", args=[league.teams[0].pk]), "roster", problems)
+    visit(captain, league_reverse("team-roster", args=[league.teams[0].pk]), "roster", problems)
     captain.get_by_label("Player's name").fill(player.name[:4])
     expect(captain.locator("#add-suggestions li").first).to_be_visible()
     visit(captain, night.in_play.get_absolute_url(), "match-in_play-captain", problems)
@@ -224,7 +230,12 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
 
     secretary = phone(league.secretary).new_page()
     visit(secretary, reverse("match-settle", args=[night.disputed.pk]), "match-settle", problems)
-    visit(secretary, reverse("season-tables", args=[league.season.pk]), "season-tables", problems)
+    visit(
+        secretary,
+        league_reverse("season-tables", args=[league.season.pk]),
+        "season-tables",
+        problems,
+    )
 
     referee = phone(league.player_user).new_page()
     visit(referee, "/", "home-referee", problems)
@@ -248,14 +259,14 @@ def test_a_referee_is_one_tap_from_their_pad_and_anyone_from_the_live_page(phone
     expect(page).to_have_url(re.compile(rf"/frames/{mine.pk}/pad/$"))
 
     for path in (
-        reverse("fixture-detail", args=[match.fixture_id]),
+        league_reverse("fixture-detail", args=[match.fixture_id]),
         match.get_absolute_url(),
     ):
         page.goto(path)
         page.get_by_role("link", name=f"Your pad: frame {mine.number}").first.click()
         expect(page).to_have_url(re.compile(rf"/frames/{mine.pk}/pad/$"))
 
-    page.goto(reverse("season-detail", args=[league.season.pk]))
+    page.goto(league_reverse("season-detail", args=[league.season.pk]))
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Tonight").click()
     page.get_by_role("link", name=f"Pad: frame {mine.number}").click()
     expect(page).to_have_url(re.compile(rf"/frames/{mine.pk}/pad/$"))
@@ -264,7 +275,7 @@ def test_a_referee_is_one_tap_from_their_pad_and_anyone_from_the_live_page(phone
     teams = f"{match.fixture.home.name} v {match.fixture.away.name}"
     for path, link in (
         ("/", f"Live: {teams}"),
-        (reverse("fixture-detail", args=[match.fixture_id]), "Live scores"),
+        (league_reverse("fixture-detail", args=[match.fixture_id]), "Live scores"),
     ):
         anyone.goto(path)
         anyone.get_by_role("link", name=link, exact=True).click()

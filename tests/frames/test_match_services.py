@@ -10,7 +10,7 @@ from frames.matchnight import common, drawing, ordering, seeding, signoff, squad
 from frames.models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Presence
 from leagues import services as league_services
 from leagues.models import Registration
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, make_site_admin
 
 from .matchnight_helpers import (
     NIGHT,
@@ -456,9 +456,7 @@ def test_no_secret_is_shown_in_the_admin_before_the_draw(league, client):
     match = ready(league, mark(league, open_match(league)))
     match.refresh_from_db()
     hidden = [match.home_secret, match.away_secret, match.server_secret]
-    league.secretary.is_superuser = True
-    league.secretary.save()
-    client.force_login(league.secretary)
+    client.force_login(make_site_admin())  # the Django admin is the site administrator's
     url = f"/admin/frames/match/{match.pk}/change/"
     page = client.get(url).content.decode()
     assert "sealed until the draw" in page

@@ -19,6 +19,7 @@ from frames.ratings import pictures, selectors, services
 from frames.stats import record
 from tests.frames.ratings_support import BB, confirmed_match, fixtures_of, roster
 from tests.frames.test_stats import SINGLES, new_frame, play
+from tests.links import league_reverse
 
 pytestmark = pytest.mark.django_db
 
@@ -184,7 +185,11 @@ def test_division_positions_week_by_week(league, night):
     data = selectors.division_positions(league.premier)
     assert data["rounds"] and all(len(t["positions"]) == len(data["rounds"]) for t in data["teams"])
     assert sorted(t["positions"][-1] for t in data["teams"]) == [1, 2, 3, 4]
-    html = Client().get(reverse("division-positions", args=[league.premier.pk])).content.decode()
+    html = (
+        Client()
+        .get(league_reverse("division-positions", args=[league.premier.pk]))
+        .content.decode()
+    )
     assert_pictures_are_accessible(html, 1)
 
 
@@ -204,7 +209,7 @@ def test_each_picture_is_the_same_for_the_same_data():
 
 
 def test_league_ratings_table_filters_by_frames_and_provisional(league, night):
-    url = reverse("league-ratings", args=[league.season.league_id])
+    url = league_reverse("league-ratings", args=[league.season.league_id])
     html = Client().get(url).content.decode()
     assert night["home"].name in html and "provisional" in html
     rows = selectors.league_table(league.season.league, BB)
@@ -309,9 +314,9 @@ def test_ratings_pages_keep_their_query_count_as_the_league_grows(
     h = night["home"]
     pages = {
         "player": reverse("player-ratings", args=[h.pk]),
-        "league": reverse("league-ratings", args=[league.season.league_id]),
+        "league": league_reverse("league-ratings", args=[league.season.league_id]),
         "expectation": reverse("match-expectation", args=[night["match"].pk]),
-        "positions": reverse("division-positions", args=[league.premier.pk]),
+        "positions": league_reverse("division-positions", args=[league.premier.pk]),
         "h2h": reverse("head-to-head-players", args=[h.pk, night["away"].pk]),
         "worm": reverse("frame-worm", args=[night["frame"].pk]),
     }

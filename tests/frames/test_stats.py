@@ -24,6 +24,7 @@ from leagues import services
 from leagues.models import Fixture, PlayerFrameStat
 from rules import registry
 from tests.factories import FrameFactory, FramePlayerFactory, MatchFactory
+from tests.links import league_reverse
 
 pytestmark = pytest.mark.django_db
 
@@ -298,7 +299,7 @@ def test_leaderboard_counts_confirmed_matches_per_division_and_season(league, pl
 
 def test_leaderboard_page_renders_and_sorts(league, played):
     response = Client().get(
-        reverse("division-leaderboard", args=[league.premier.pk]), {"sort": "s_pots_200"}
+        league_reverse("division-leaderboard", args=[league.premier.pk]), {"sort": "s_pots_200"}
     )
     assert response.status_code == 200
     html = response.content.decode()
@@ -306,7 +307,8 @@ def test_leaderboard_page_renders_and_sorts(league, played):
     assert (
         Client()
         .get(
-            reverse("season-leaderboard", args=[league.season.pk]), {"sort": "nonsense", "min": "x"}
+            league_reverse("season-leaderboard", args=[league.season.pk]),
+            {"sort": "nonsense", "min": "x"},
         )
         .status_code
         == 200
@@ -348,7 +350,7 @@ def test_stats_pages_make_the_same_queries_however_many_frames(
     few = {
         "player": _count(lambda: Client().get(reverse("player-stats", args=[player.pk]))),
         "board": _count(
-            lambda: Client().get(reverse("division-leaderboard", args=[league.premier.pk]))
+            lambda: Client().get(league_reverse("division-leaderboard", args=[league.premier.pk]))
         ),
     }
     match = played["match"]
@@ -360,4 +362,4 @@ def test_stats_pages_make_the_same_queries_however_many_frames(
     with django_assert_num_queries(few["player"]):
         Client().get(reverse("player-stats", args=[player.pk]))
     with django_assert_num_queries(few["board"]):
-        Client().get(reverse("division-leaderboard", args=[league.premier.pk]))
+        Client().get(league_reverse("division-leaderboard", args=[league.premier.pk]))

@@ -9,11 +9,11 @@ import io
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 
 from leagues.models import Fixture, Team
 from marker.spreadsheet import make_safe, safe_cell, write_rows
 from tests.leagues.test_publish import publish, result
+from tests.links import league_reverse
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_a_team_named_like_a_formula_is_text_in_the_published_csv(
             assert not cell.startswith("-") or cell.lstrip("-").replace(".", "").isdigit(), cell
     home = by_team["'" + HYPERLINK]
     assert home[9] == "-5.0"  # the frame difference: a number, as it was
-    served = Client().get(reverse("publication-csv", args=[publication.pk]))
+    served = Client().get(league_reverse("publication-csv", args=[publication.pk]))
     assert served.content.decode() == publication.csv
 
 
@@ -78,5 +78,5 @@ def test_a_csv_stored_before_the_fix_is_served_safe(league, django_capture_on_co
     publication = publish(league.season, league.secretary, django_capture_on_commit_callbacks)
     publication.csv = 'Division,Team,Diff\nPremier,"=HYPERLINK(""http://x"")",-3\n'
     publication.save(update_fields=["csv"])
-    served = Client().get(reverse("publication-csv", args=[publication.pk])).content.decode()
+    served = Client().get(league_reverse("publication-csv", args=[publication.pk])).content.decode()
     assert served == 'Division,Team,Diff\nPremier,"\'=HYPERLINK(""http://x"")",-3\n'

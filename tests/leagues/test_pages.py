@@ -10,6 +10,7 @@ from django.urls import reverse
 from leagues.models import Fixture, Player
 from tests.conftest import make_league
 from tests.factories import PlayerFactory
+from tests.links import league_reverse, venue_url
 
 pytestmark = pytest.mark.django_db
 
@@ -25,12 +26,12 @@ def _pages(lg):
     fixture = Fixture.objects.filter(home=team).first()
     return {
         "home": reverse("home"),
-        "season": reverse("season-detail", args=[lg.season.pk]),
-        "division": reverse("division-detail", args=[lg.premier.pk]),
-        "team": reverse("team-detail", args=[team.pk]),
-        "venue": reverse("venue-detail", args=[team.venue_id]),
-        "fixture": reverse("fixture-detail", args=[fixture.pk]),
-        "ical": reverse("team-ical", args=[team.pk]),
+        "season": league_reverse("season-detail", args=[lg.season.pk]),
+        "division": league_reverse("division-detail", args=[lg.premier.pk]),
+        "team": league_reverse("team-detail", args=[team.pk]),
+        "venue": venue_url(team),
+        "fixture": league_reverse("fixture-detail", args=[fixture.pk]),
+        "ical": league_reverse("team-ical", args=[team.pk]),
     }
 
 
@@ -57,7 +58,7 @@ def test_page_query_count_does_not_grow_with_the_league(
 
 
 def test_division_page_lists_its_teams_and_fixtures(client, league):
-    response = client.get(reverse("division-detail", args=[league.premier.pk]))
+    response = client.get(league_reverse("division-detail", args=[league.premier.pk]))
     html = response.content.decode()
     for team in league.teams[:4]:
         assert team.name in html
@@ -67,22 +68,22 @@ def test_division_page_lists_its_teams_and_fixtures(client, league):
 
 def test_team_page_shows_roster_and_calendar_link(client, league):
     team = league.teams[0]
-    html = client.get(reverse("team-detail", args=[team.pk])).content.decode()
+    html = client.get(league_reverse("team-detail", args=[team.pk])).content.decode()
     assert "Rita Referee" in html
-    assert reverse("team-ical", args=[team.pk]) in html
+    assert league_reverse("team-ical", args=[team.pk]) in html
     assert "Edit roster" not in html  # anonymous
 
 
 def test_captain_sees_edit_link_only_on_own_team(client, league):
     client.force_login(league.captain)
-    own = client.get(reverse("team-detail", args=[league.teams[0].pk])).content.decode()
-    other = client.get(reverse("team-detail", args=[league.teams[1].pk])).content.decode()
+    own = client.get(league_reverse("team-detail", args=[league.teams[0].pk])).content.decode()
+    other = client.get(league_reverse("team-detail", args=[league.teams[1].pk])).content.decode()
     assert "Edit roster" in own and "Edit roster" not in other
 
 
 def test_ical_feed_lists_every_fixture_with_venue(client, league):
     team = league.teams[0]
-    body = client.get(reverse("team-ical", args=[team.pk])).content.decode()
+    body = client.get(league_reverse("team-ical", args=[team.pk])).content.decode()
     count = Fixture.objects.filter(home=team).count() + Fixture.objects.filter(away=team).count()
     assert body.count("BEGIN:VEVENT") == count
     assert "LOCATION:" in body and "DTSTART;TZID=Europe/London" in body
@@ -93,16 +94,16 @@ def test_postponed_fixture_is_marked_in_lists_and_calendar(client, league):
 
     fixture = Fixture.objects.filter(home=league.teams[0]).first()
     services.fixture_postpone(fixture=fixture, reason="Snow")
-    html = client.get(reverse("team-detail", args=[league.teams[0].pk])).content.decode()
+    html = client.get(league_reverse("team-detail", args=[league.teams[0].pk])).content.decode()
     assert "postponed" in html
-    ics = client.get(reverse("team-ical", args=[league.teams[0].pk])).content.decode()
+    ics = client.get(league_reverse("team-ical", args=[league.teams[0].pk])).content.decode()
     assert "STATUS:CANCELLED" in ics
 
 
 def test_captain_edits_roster_through_the_page(client, league):
     team = league.teams[0]
     client.force_login(league.captain)
-    url = reverse("team-roster", args=[team.pk])
+    url = league_reverse("team-roster", args=[team.pk])
     response = client.post(url, {"action": "add", "add-name": "Nora Nobbs", "add-email": ""})
     assert response.status_code == 302
     assert team.registrations.filter(player__name="Nora Nobbs", status="active").exists()
@@ -117,7 +118,7 @@ def test_roster_page_shows_the_drafted_rule_error_beside_the_form(client, league
 
     other_player = league.teams[1].registrations.first().player
     client.force_login(league.captain)
-    url = reverse("team-roster", args=[league.teams[0].pk])
+    url = league_reverse("team-roster", args=[league.teams[0].pk])
     before = league.teams[0].registrations.count()
     # Adding by name creates a new player; drafting an existing one goes through the API.
     response = client.post(url, {"action": "add", "add-name": "", "add-email": ""})
@@ -130,7 +131,7 @@ def test_roster_page_shows_the_drafted_rule_error_beside_the_form(client, league
 
 def test_captain_cannot_edit_another_teams_roster(client, league):
     client.force_login(league.captain)
-    url = reverse("team-roster", args=[league.teams[1].pk])
+    url = league_reverse("team-roster", args=[league.teams[1].pk])
     before = league.teams[1].registrations.count()
     assert client.post(url, {"action": "add", "add-name": "Sneaky"}).status_code == 403
     assert league.teams[1].registrations.count() == before
@@ -145,10 +146,10 @@ def test_adding_by_the_name_of_someone_drafted_elsewhere_is_that_person_and_refu
     refuses them; no second record is made."""
     theirs = league.teams[1].registrations.select_related("player").first().player
     client.force_login(league.captain)
-    url = reverse("team-roster", args=[league.teams[0].pk])
+    url = league_reverse("team-roster", args=[league.teams[0].pk])
     # As the captain types, the existing player is suggested, with their team.
     typed = client.get(
-        reverse("team-roster-suggest", args=[league.teams[0].pk]),
+        league_reverse("team-roster-suggest", args=[league.teams[0].pk]),
         {"add-name": theirs.name.lower()[:-1]},
         HTTP_HX_REQUEST="true",
     ).content.decode()
@@ -180,11 +181,11 @@ def test_a_suggested_free_player_is_added_as_the_same_record(client, league):
     client.force_login(league.captain)
     team = league.teams[0]
     typed = client.get(
-        reverse("team-roster-suggest", args=[team.pk]), {"add-name": "olive"}
+        league_reverse("team-roster-suggest", args=[team.pk]), {"add-name": "olive"}
     ).content.decode()
     assert "Add Olive Oldhand" in typed and f'value="{free.pk}"' in typed
     response = client.post(
-        reverse("team-roster", args=[team.pk]), {"action": "add", "existing": free.pk}
+        league_reverse("team-roster", args=[team.pk]), {"action": "add", "existing": free.pk}
     )
     assert response.status_code == 302
     assert team.registrations.get(player=free).status == "active"
@@ -193,8 +194,8 @@ def test_a_suggested_free_player_is_added_as_the_same_record(client, league):
 
 def test_the_roster_page_suggests_players_with_htmx_and_no_inline_script(client, league):
     client.force_login(league.captain)
-    page = client.get(reverse("team-roster", args=[league.teams[0].pk])).content.decode()
-    assert 'hx-get="' + reverse("team-roster-suggest", args=[league.teams[0].pk]) in page
+    page = client.get(league_reverse("team-roster", args=[league.teams[0].pk])).content.decode()
+    assert 'hx-get="' + league_reverse("team-roster-suggest", args=[league.teams[0].pk]) in page
     assert 'hx-target="#add-suggestions"' in page
     assert "<script>" not in page and "onclick" not in page and "style=" not in page
 
@@ -206,7 +207,7 @@ def test_removing_a_player_can_be_undone(client, league):
     team = league.teams[0]
     reg = team.registrations.filter(player__user__isnull=True).first()
     client.force_login(league.captain)
-    url = reverse("team-roster", args=[team.pk])
+    url = league_reverse("team-roster", args=[team.pk])
     response = client.post(url, {"action": "remove", "registration": reg.pk}, follow=True)
     page = response.content.decode()
     assert f"Undo: put {reg.player.name} back" in html.unescape(page)
@@ -226,7 +227,7 @@ def test_a_captain_cannot_remove_themself(client, league):
     )
     mine = services.roster_add_player(team=team, player=me)
     client.force_login(league.captain)
-    url = reverse("team-roster", args=[team.pk])
+    url = league_reverse("team-roster", args=[team.pk])
     page = html.unescape(client.get(url).content.decode())
     assert "Remove Cap Tain" not in page  # no button on your own line
     response = client.post(url, {"action": "remove", "registration": mine.pk})

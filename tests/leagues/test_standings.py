@@ -16,7 +16,13 @@ from leagues import services, standings
 from leagues.models import Division, Fixture, Season, Team
 from leagues.standings import Row, rank
 from marker.errors import DomainError
-from tests.factories import DivisionFactory, SeasonFactory, TeamFactory, UserFactory, VenueFactory
+from tests.factories import (
+    DivisionFactory,
+    SeasonFactory,
+    TeamFactory,
+    VenueFactory,
+    make_secretary,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -272,7 +278,7 @@ def test_deduction_lowers_points_and_is_explained_on_the_table():
     division = make_division(["Anchor", "Bell"])
     play(division, "Anchor", "Bell", 5, 4)
     anchor = Team.objects.get(name="Anchor", division=division)
-    secretary = UserFactory(is_staff=True)
+    secretary = make_secretary(division.season)
     services.point_deduction_add(
         team=anchor, points=2, reason="result sheet sent late", by=secretary, now=NOW
     )

@@ -1,0 +1,297 @@
+"""Leagues as tenants (docs/tenancy.md): a site administrator creates a league and appoints
+its first secretary; a league's secretary manages its officers. Services and the invitation
+task together, as in `invitations.py`."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+
+from marker.errors import DomainError
+from marker.permissions import SECRETARY, forget_league_roles, require
+from rules import registry
+
+from .invitations import _account_create
+from .models import League, LeagueRole, OfficerInvitation, Weekday
+
+SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$")
+#: Never a league's slug, whatever the URLconf holds today (paths the web server, the
+#: browser or a later page may claim).
+ALWAYS_RESERVED = frozenset(
+    {
+        "admin",
+        "api",
+        "accounts",
+        "static",
+        "media",
+        "site",
+        "leagues",
+        "players",
+        "pad",
+        "favicon.ico",
+        "robots.txt",
+        "sw.js",
+        "manifest.webmanifest",
+        "well-known",
+        "new",
+        "www",
+    }
+)
+
+
+@cache
+def reserved_slugs() -> frozenset[str]:
+    """The first segment of every top-level path of the URLconf (`admin`, `api`,
+    `tonight`, `games`…) and the static and media prefixes: a league whose slug were one of
+    them would be hidden by that page (or hide it)."""
+    taken: set[str] = set(ALWAYS_RESERVED)
+
+    def walk(patterns, prefix: str) -> None:
+        for p in patterns:
+            route = prefix + str(p.pattern)
+            if isinstance(p, URLResolver) and (not route or route.endswith("/")):
+                if "<" not in route.split("/")[0]:
+                    first = route.split("/")[0]
+                    if first:
+                        taken.add(first)
+                        continue
+                walk(p.url_patterns, route)
+            elif isinstance(p, URLPattern):
+                first = route.lstrip("^").split("/")[0]
+                if first and "<" not in first:
+                    taken.add(first.rstrip("$"))
+
+    walk(get_resolver().url_patterns, "")
+    for url in (settings.STATIC_URL, getattr(settings, "MEDIA_URL", "")):
+        first = (url or "").strip("/").split("/")[0]
+        if first and "://" not in (url or ""):
+            taken.add(first)
+    return frozenset(taken)
+
+
+def check_slug(slug: str, *, league: League | None = None) -> str:
+    slug = (slug or "").strip().lower()
+    if not SLUG_RE.match(slug):
+        raise DomainError(
+            "bad_slug",
+            "A league's address is 1–60 lowercase letters, digits and hyphens.",
+            field="slug",
+        )
+    if slug in reserved_slugs():
+        raise DomainError(
+            "slug_reserved", f"“{slug}” is one of Marker's own addresses.", field="slug"
+        )
+    taken = League.objects.filter(slug=slug)
+    if league is not None:
+        taken = taken.exclude(pk=league.pk)
+    if taken.exists():
+        raise DomainError("slug_taken", f"Another league's address is “{slug}”.", field="slug")
+    return slug
+
+
+def _check_role(role: str) -> str:
+    if role not in LeagueRole.Role.values:
+        raise DomainError(
+            "bad_role", f"A role is one of {', '.join(LeagueRole.Role.values)}.", field="role"
+        )
+    return role
+
+
+@transaction.atomic
+def league_create(
+    *,
+    actor: Any,
+    name: str,
+    slug: str,
+    game_id: str,
+    match_night: int,
+    secretary: str,
+) -> tuple[League, LeagueRole | OfficerInvitation]:
+    """A new league and its first secretary: `secretary` is an existing account's username
+    or email address, or the email address of someone to invite (who makes an account)."""
+    require(
+        actor,
+        "leagues.create_league",
+        None,
+        code="not_site_admin",
+        message="Only a site administrator creates leagues.",
+    )
+    name = " ".join((name or "").split())
+    if not name or len(name) > 120:
+        raise DomainError("bad_name", "Give the league a name (at most 120 letters).", field="name")
+    slug = check_slug(slug)
+    try:
+        game_id = registry.get(game_id).id
+    except registry.UnknownGame as exc:
+        raise DomainError("unknown_game", exc.message, field="game_id") from None
+    if match_night not in Weekday.values:
+        raise DomainError("bad_match_night", "Choose a day of the week.", field="match_night")
+    if not (secretary or "").strip():
+        raise DomainError(
+            "required", "Name the league's first secretary (username or email).", field="secretary"
+        )
+    league = League.objects.create(name=name, slug=slug, game_id=game_id, match_night=match_night)
+    appointment = officer_appoint(actor=actor, league=league, who=secretary, role=SECRETARY)
+    return league, appointment
+
+
+def _account(who: str) -> Any:
+    user_model = get_user_model()
+    who = who.strip()
+    found = list(user_model.objects.filter(username__iexact=who, is_active=True)[:2])
+    if not found and "@" in who:
+        found = list(user_model.objects.filter(email__iexact=who, is_active=True)[:2])
+    if len(found) > 1:
+        raise DomainError(
+            "ambiguous_account", "Several accounts have this email: give a username.", field="who"
+        )
+    return found[0] if found else None
+
+
+@transaction.atomic
+def officer_appoint(
+    *, actor: Any, league: League, who: str, role: str
+) -> LeagueRole | OfficerInvitation:
+    """Make someone an officer of `league`: an existing account (by username or email) at
+    once, or anyone else by an emailed invitation (sent after the commit)."""
+    require(
+        actor,
+        "leagues.manage_officers",
+        league,
+        code="not_secretary",
+        message="Only the league's secretary appoints its officers.",
+    )
+    role = _check_role(role)
+    who = (who or "").strip()
+    if not who:
+        raise DomainError("required", "Give a username or an email address.", field="who")
+    user = _account(who)
+    if user is not None:
+        held, created = LeagueRole.objects.get_or_create(league=league, user=user, role=role)
+        if not created:
+            raise DomainError(
+                "already_officer", f"{user.get_username()} is already {held.get_role_display()}."
+            )
+        forget_league_roles(user)
+        return held
+    if "@" not in who or len(who) > 254:
+        raise DomainError(
+            "unknown_account",
+            "No account has this username: give an email address to invite someone new.",
+            field="who",
+        )
+    email = who.lower()
+    if OfficerInvitation.objects.filter(
+        league=league, email=email, role=role, accepted_at__isnull=True
+    ).exists():
+        raise DomainError("already_invited", f"{email} has already been invited.", field="who")
+    invitation = OfficerInvitation.objects.create(
+        league=league, email=email, role=role, invited_by=actor
+    )
+    send_officer_invitation.delay_on_commit(invitation.pk)
+    return invitation
+
+
+@transaction.atomic
+def officer_remove(*, actor: Any, role: LeagueRole) -> None:
+    """Take a role away. A league keeps at least one secretary."""
+    league = League.objects.select_for_update().get(pk=role.league_id)
+    require(
+        actor,
+        "leagues.manage_officers",
+        league,
+        code="not_secretary",
+        message="Only the league's secretary removes its officers.",
+    )
+    if (
+        role.role == SECRETARY
+        and LeagueRole.objects.filter(league=league, role=SECRETARY).count() <= 1
+    ):
+        raise DomainError(
+            "last_secretary",
+            "A league keeps at least one secretary: appoint another first.",
+            status=409,
+        )
+    LeagueRole.objects.filter(pk=role.pk).delete()
+    forget_league_roles(actor)
+
+
+@transaction.atomic
+def officer_invitation_cancel(*, actor: Any, invitation: OfficerInvitation) -> None:
+    require(
+        actor,
+        "leagues.manage_officers",
+        invitation.league,
+        code="not_secretary",
+        message="Only the league's secretary cancels an invitation.",
+    )
+    OfficerInvitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).delete()
+
+
+@transaction.atomic
+def officer_invitation_accept(
+    *,
+    token: str,
+    user: Any = None,
+    username: str = "",
+    password: str = "",
+    now: datetime | None = None,
+) -> LeagueRole:
+    """Accept an officer's invitation: the signed-in `user` takes the role, or, with no one
+    signed in, a new account is made for the invited address."""
+    invitation = (
+        OfficerInvitation.objects.select_for_update()
+        .select_related("league")
+        .filter(token=token)
+        .first()
+    )
+    if invitation is None:
+        raise DomainError("not_found", "This invitation does not exist.", status=404)
+    if invitation.accepted_at is not None:
+        raise DomainError("already_accepted", "This invitation has already been accepted.")
+    if user is None or not user.is_authenticated:
+        user = _account_create(username=username, password=password, email=invitation.email)
+    held, _ = LeagueRole.objects.get_or_create(
+        league=invitation.league, user=user, role=invitation.role
+    )
+    invitation.accepted_at = now or timezone.now()
+    invitation.save(update_fields=["accepted_at"])
+    forget_league_roles(user)
+    return held
+
+
+@shared_task(acks_late=True, max_retries=5, autoretry_for=(OSError,), retry_backoff=True)
+def send_officer_invitation(invitation_id: int) -> bool:
+    """Email an officer's invitation once (`sent_at` claimed with the send)."""
+    with transaction.atomic():
+        invitation = (
+            OfficerInvitation.objects.select_for_update()
+            .select_related("league")
+            .filter(pk=invitation_id, sent_at__isnull=True)
+            .first()
+        )
+        if invitation is None:
+            return False
+        link = settings.SITE_URL.rstrip("/") + invitation.get_absolute_url()
+        send_mail(
+            subject=f"{invitation.league.name} on Marker: you are invited",
+            message=(
+                f"Hello,\n\nYou are invited to be {invitation.get_role_display().lower()} of "
+                f"{invitation.league.name} on Marker.\nAccept here: {link}\n"
+            ),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            recipient_list=[invitation.email],
+        )
+        invitation.sent_at = timezone.now()
+        invitation.save(update_fields=["sent_at"])
+    return True
