@@ -7,17 +7,20 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from marker.api_inputs import int_param
 
-from . import publishing, selectors, services, standings
+from . import publishing, selectors, services, standings, tenancy
 from .models import (
     Division,
     Fixture,
     League,
+    LeagueRole,
+    OfficerInvitation,
     Player,
     PointDeduction,
     Publication,
@@ -34,8 +37,13 @@ from .serializers import (
     FixturePostponeSerializer,
     FixtureSerializer,
     FixturesGenerateSerializer,
+    LeagueCreatedSerializer,
+    LeagueCreateSerializer,
     LeagueSerializer,
     LiveTableSerializer,
+    OfficerAddedSerializer,
+    OfficerAddSerializer,
+    OfficersSerializer,
     PlayerSerializer,
     PointDeductionCreateSerializer,
     PointDeductionSerializer,
@@ -56,13 +64,107 @@ ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
 
 
 class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
+    """The leagues of this site: anyone reads them; a site administrator creates one, with
+    its first secretary (an account, or an email address to invite)."""
+
     queryset = League.objects.all()
     serializer_class = LeagueSerializer
+
+    def get_permissions(self):
+        if self.action == "create":
+            return [IsAuthenticated()]
+        return super().get_permissions()
+
+    @extend_schema(
+        request=LeagueCreateSerializer,
+        responses={201: LeagueCreatedSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
+    )
+    def create(self, request, *args, **kwargs):
+        if not request.user.has_perm("leagues.create_league"):
+            raise PermissionDenied("Only a site administrator creates leagues.")
+        data = LeagueCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league, appointment = tenancy.league_create(actor=request.user, **data.validated_data)
+        return Response(
+            LeagueCreatedSerializer(
+                {
+                    "league": league,
+                    "secretary": appointment if isinstance(appointment, LeagueRole) else None,
+                    "invitation": appointment
+                    if isinstance(appointment, OfficerInvitation)
+                    else None,
+                }
+            ).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class LeagueOfficersView(APIView):
+    """A league's officers and pending invitations (its secretaries only), and appointing
+    one: an existing account at once, anyone else by an emailed invitation."""
+
+    permission_classes = [IsAuthenticated]  # and manage_officers on the league, below
+
+    def get_league(self) -> League:
+        league = get_object_or_404(League, pk=self.kwargs["pk"])
+        if not self.request.user.has_perm("leagues.manage_officers", league):
+            raise PermissionDenied("Only the league's secretary manages its officers.")
+        return league
+
+    @extend_schema(responses={200: OfficersSerializer, 403: ErrorSerializer, 404: ErrorSerializer})
+    def get(self, request, pk: int):
+        page = selectors.league_officers(self.get_league())
+        return Response(
+            OfficersSerializer({"officers": page["roles"], "invitations": page["invitations"]}).data
+        )
+
+    @extend_schema(request=OfficerAddSerializer, responses={201: OfficerAddedSerializer, **ERRORS})
+    def post(self, request, pk: int):
+        league = self.get_league()
+        data = OfficerAddSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        made = tenancy.officer_appoint(actor=request.user, league=league, **data.validated_data)
+        return Response(
+            OfficerAddedSerializer(
+                {
+                    "officer": made if isinstance(made, LeagueRole) else None,
+                    "invitation": made if isinstance(made, OfficerInvitation) else None,
+                }
+            ).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class LeagueOfficerView(APIView):
+    """Remove an officer (a league keeps at least one secretary: 409)."""
+
+    permission_classes = [IsAuthenticated]  # and manage_officers on the league, below
+
+    @extend_schema(
+        request=None,
+        responses={204: None, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def delete(self, request, pk: int, role_id: int):
+        role = get_object_or_404(LeagueRole, pk=role_id, league_id=pk)
+        if not request.user.has_perm("leagues.manage_officers", role.league):
+            raise PermissionDenied("Only the league's secretary manages its officers.")
+        tenancy.officer_remove(actor=request.user, role=role)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Season.objects.all()
     serializer_class = SeasonSerializer
+
+    @extend_schema(parameters=[OpenApiParameter("league", int)])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    def get_queryset(self):
+        qs = super().get_queryset()
+        if (league := int_param(self.request, "league")) is not None:
+            qs = qs.filter(league_id=league)
+        return qs
 
 
 class DivisionViewSet(viewsets.ReadOnlyModelViewSet):

@@ -13,6 +13,14 @@ router.register("players", api.PlayerViewSet, basename="api-player")
 router.register("fixtures", api.FixtureViewSet, basename="api-fixture")
 
 urlpatterns = [
+    path(
+        "leagues/<int:pk>/officers/", api.LeagueOfficersView.as_view(), name="api-league-officers"
+    ),
+    path(
+        "leagues/<int:pk>/officers/<int:role_id>/",
+        api.LeagueOfficerView.as_view(),
+        name="api-league-officer",
+    ),
     path("teams/<int:pk>/roster/", api.RosterView.as_view(), name="api-team-roster"),
     path(
         "teams/<int:pk>/roster/<int:registration_id>/",

@@ -13,6 +13,8 @@ from .models import (
     Division,
     Fixture,
     League,
+    LeagueRole,
+    OfficerInvitation,
     Player,
     PointDeduction,
     Publication,
@@ -20,6 +22,7 @@ from .models import (
     Season,
     Team,
     Venue,
+    Weekday,
 )
 
 
@@ -287,3 +290,53 @@ class PointsSchemeSerializer(serializers.ModelSerializer):
             "tie_breakers",
         ]
         extra_kwargs = {f: {"required": False} for f in fields}
+
+
+# ----------------------------------------------------------------------------- tenancy
+
+
+class LeagueCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    slug = serializers.CharField(max_length=60, help_text="The league's pages: /<slug>/.")
+    game_id = serializers.CharField(max_length=60, help_text="The rules engine's game id.")
+    match_night = serializers.ChoiceField(choices=Weekday.choices, default=Weekday.TUESDAY)
+    secretary = serializers.CharField(
+        max_length=254,
+        help_text="The first secretary: an account's username or email, or an email address "
+        "to invite.",
+    )
+
+
+class OfficerSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.get_username", read_only=True)
+
+    class Meta:
+        model = LeagueRole
+        fields = ["id", "league", "user", "username", "role", "created_at"]
+
+
+class OfficerInvitationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = OfficerInvitation
+        fields = ["id", "league", "email", "role", "created_at", "sent_at"]
+
+
+class LeagueCreatedSerializer(serializers.Serializer):
+    league = LeagueSerializer()
+    secretary = OfficerSerializer(allow_null=True)
+    invitation = OfficerInvitationSerializer(allow_null=True)
+
+
+class OfficerAddSerializer(serializers.Serializer):
+    who = serializers.CharField(max_length=254, help_text="A username or an email address.")
+    role = serializers.ChoiceField(choices=LeagueRole.Role.choices)
+
+
+class OfficersSerializer(serializers.Serializer):
+    officers = OfficerSerializer(many=True)
+    invitations = OfficerInvitationSerializer(many=True)
+
+
+class OfficerAddedSerializer(serializers.Serializer):
+    officer = OfficerSerializer(allow_null=True)
+    invitation = OfficerInvitationSerializer(allow_null=True)

@@ -17,17 +17,23 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 import tests.access as access_pkg
+from leagues.models import LeagueRole
 from tests.access.base import (
     ANON,
     CAPTAIN,
+    COMPETITIONS,
     OTHER_CAPTAIN,
     OUTSIDER,
     PLAYER,
+    RESULTS,
     ROLES,
     SECRETARY,
+    SECRETARY_B,
+    SITE_ADMIN,
     VICE,
 )
 from tests.conftest import built_once, make_league
+from tests.factories import make_secretary, make_site_admin
 
 pytestmark = pytest.mark.django_db
 
@@ -56,33 +62,66 @@ def _rules():
     return merged, method_checks
 
 
-def _context():
-    ctx = SimpleNamespace(league=make_league(teams_per_division=4, players_per_team=5))
+def _league_context(league, other):
+    """One league's objects, every module's setup run on it; `other` is the other league."""
+    ctx = SimpleNamespace(league=league, slug=league.season.league.slug)
+    ctx.results_secretary = make_secretary(
+        league.season, role=LeagueRole.Role.RESULTS_SECRETARY, username=f"results{ctx.slug}"
+    )
+    ctx.competitions_secretary = make_secretary(
+        league.season,
+        role=LeagueRole.Role.COMPETITIONS_SECRETARY,
+        username=f"competitions{ctx.slug}",
+    )
     for module in _modules():
         if hasattr(module, "setup"):
             module.setup(ctx)
     return ctx
 
 
+def _context():
+    """League A (the rules' league) and league B, each with its own season, teams,
+    fixtures, match and frame, and the module's objects; `ctx.b` is league B's context (its
+    `ctx.b.b` is league A's again, so the walk can be run from either side)."""
+    league_a = make_league(teams_per_division=4, players_per_team=5)
+    league_b = make_league(teams_per_division=4, players_per_team=5)
+    site_admin = make_site_admin(username="siteadmin")
+    ctx = _league_context(league_a, league_b)
+    ctx_b = _league_context(league_b, league_a)
+    ctx.b, ctx_b.b = ctx_b, ctx
+    ctx.league_b, ctx_b.league_b = league_b, league_a
+    ctx.site_admin = ctx_b.site_admin = site_admin
+    return ctx
+
+
 @pytest.fixture(scope="module")
 def ctx(django_db_setup, django_db_blocker):
-    """The league and every module's objects, built once: the walk only reads them, and
+    """Both leagues and every module's objects, built once: the walk only reads them, and
     what its requests write rolls back with each test."""
     yield from built_once(django_db_blocker, _context)
 
 
-def _client_for(role, ctx) -> Client:
-    client = Client()
-    users = {
+def _users(ctx) -> dict:
+    """Each role's account, for the walk over `ctx`'s league: SECRETARY_B is the other
+    league's secretary."""
+    return {
         OUTSIDER: ctx.league.outsider,
         PLAYER: ctx.league.player_user,
         CAPTAIN: ctx.league.captain,
         VICE: ctx.league.vice_captain,
         OTHER_CAPTAIN: ctx.league.other_captain,
         SECRETARY: ctx.league.secretary,
+        SECRETARY_B: ctx.b.league.secretary,
+        RESULTS: ctx.results_secretary,
+        COMPETITIONS: ctx.competitions_secretary,
+        SITE_ADMIN: ctx.site_admin,
     }
+
+
+def _client_for(role, ctx) -> Client:
+    client = Client()
     if role != ANON:
-        client.force_login(users[role], backend="django.contrib.auth.backends.ModelBackend")
+        client.force_login(_users(ctx)[role], backend="django.contrib.auth.backends.ModelBackend")
     return client
 
 
@@ -105,14 +144,19 @@ def test_every_url_pattern_has_an_access_rule():
     assert not stale, f"access rules for URLs that no longer exist: {stale}"
 
 
-@pytest.mark.slow
-def test_every_role_gets_exactly_what_the_matrix_allows(ctx):
+def _with_admin(allowed):
+    """The site administrator holds every permission: allowed wherever anyone is."""
+    return allowed | {SITE_ADMIN} if allowed else allowed
+
+
+def _walk(ctx, roles) -> list[str]:
     rules, method_checks = _rules()
     failures = []
     for name, rule in sorted(rules.items()):
         url = reverse(name, kwargs=rule.kwargs(ctx))
         for method, allowed in (("get", rule.get), ("post", rule.post)):
-            for role in ROLES:
+            allowed = _with_admin(allowed)
+            for role in roles:
                 # A fresh session each time: a POST to logout must not sign out the rest.
                 response = getattr(_client_for(role, ctx), method)(url)
                 if allowed is None:
@@ -133,8 +177,8 @@ def test_every_role_gets_exactly_what_the_matrix_allows(ctx):
                     )
     for (name, method), (kwargs, allowed) in method_checks.items():
         url = reverse(name, kwargs=kwargs(ctx))
-        for role in ROLES:
-            if role in allowed:
+        for role in roles:
+            if role in _with_admin(allowed):
                 continue  # an allowed DELETE would really remove the player; covered by API tests
             client = _client_for(role, ctx)
             response = getattr(client, method)(url, data={}, content_type="application/json")
@@ -142,10 +186,43 @@ def test_every_role_gets_exactly_what_the_matrix_allows(ctx):
                 failures.append(
                     f"{method.upper()} {name} as {role}: allowed ({response.status_code})"
                 )
+    return failures
+
+
+@pytest.mark.slow
+def test_every_role_gets_exactly_what_the_matrix_allows(ctx):
+    failures = _walk(ctx, ROLES)
     assert not failures, "\n".join(failures)
 
 
-def test_admin_is_for_the_secretary_only(ctx):
+@pytest.mark.slow
+def test_league_a_secretary_is_a_stranger_to_league_b(ctx):
+    """The same walk over league B's objects: league A's secretary (SECRETARY_B from B's
+    side) gets only what a stranger gets, and B's own secretary what a secretary gets."""
+    failures = _walk(ctx.b, (SECRETARY_B, SECRETARY, OUTSIDER))
+    assert not failures, "\n".join(failures)
+
+
+def test_an_object_under_another_leagues_address_is_not_found(ctx):
+    """Every page under a league, asked for one of its objects under the other league's
+    slug: 404, for the public and for both secretaries."""
+    rules, _ = _rules()
+    failures = []
+    for name, rule in sorted(rules.items()):
+        kwargs = rule.kwargs(ctx)
+        if "league" not in kwargs or name in ("league-home", "league-officers", "league-ratings"):
+            continue
+        url = reverse(name, kwargs=kwargs | {"league": ctx.b.slug})
+        for role in (ANON, SECRETARY, SECRETARY_B):
+            method = "get" if rule.get is not None else "post"
+            status = getattr(_client_for(role, ctx), method)(url).status_code
+            if status != 404 and not (role == ANON and status == 302):
+                failures.append(f"{name} as {role} under the other league: {status}")
+    assert not failures, "\n".join(failures)
+
+
+def test_admin_is_for_the_site_administrator_only(ctx):
+    """The Django admin spans every league: a league's secretary does not open it."""
     for role in ROLES:
         response = _client_for(role, ctx).get(reverse("admin:index"))
-        assert (response.status_code == 200) == (role == SECRETARY), role
+        assert (response.status_code == 200) == (role == SITE_ADMIN), role

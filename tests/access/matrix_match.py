@@ -10,11 +10,12 @@ from __future__ import annotations
 from frames.matchnight import drawing, seeding, squads
 from leagues.models import Fixture
 
-from .base import CAPTAIN, EVERYONE, OTHER_CAPTAIN, SECRETARY, STAFF, VICE, Rule
+from .base import CAPTAIN, EVERYONE, OTHER_CAPTAIN, RESULTS_OFFICERS, VICE, Rule
 
 # Captains of either team of the match (the other captain's team plays away).
 CAPTAINS = frozenset({CAPTAIN, VICE, OTHER_CAPTAIN})
-RUNNERS = CAPTAINS | {SECRETARY}
+# Who runs the night: a captain, or a results secretary (or secretary) of the league.
+RUNNERS = CAPTAINS | RESULTS_OFFICERS
 
 
 def setup(ctx) -> None:
@@ -57,7 +58,7 @@ ACCESS = {
     "match-paper": Rule(kwargs=match, get=RUNNERS, post=RUNNERS),
     "match-confirm": Rule(kwargs=match, get=None, post=CAPTAINS),
     "match-dispute": Rule(kwargs=match, get=None, post=CAPTAINS),
-    "match-settle": Rule(kwargs=match, get=STAFF, post=STAFF),
+    "match-settle": Rule(kwargs=match, get=RESULTS_OFFICERS, post=RESULTS_OFFICERS),
     # API
     "api-match-open": Rule(kwargs=fixture, get=None, post=RUNNERS),
     "api-match-detail": Rule(kwargs=match),
@@ -74,5 +75,5 @@ ACCESS = {
     "api-match-paper": Rule(kwargs=match, get=None, post=RUNNERS),
     "api-match-confirm": Rule(kwargs=match, get=None, post=CAPTAINS),
     "api-match-dispute": Rule(kwargs=match, get=None, post=CAPTAINS),
-    "api-match-settle": Rule(kwargs=match, get=None, post=STAFF),
+    "api-match-settle": Rule(kwargs=match, get=None, post=RESULTS_OFFICERS),
 }

@@ -1,14 +1,17 @@
 """Who may open the referee pad and live pages, and who may write to a frame's log: the
-frame's referee (PLAYER here), a captain or vice-captain of either team, the secretary."""
+frame's referee (PLAYER here), a captain or vice-captain of either team, a results secretary
+or secretary of the league (not another league's secretary, nor the competitions
+secretary)."""
 
 from __future__ import annotations
 
 from frames.pad.views import engine_bundle
 from tests.frames.pad_helpers import make_frame, make_match, referee_player
 
-from .base import ANON, EVERYONE, NOBODY, OUTSIDER, Rule
+from .base import ANON, COMPETITIONS, EVERYONE, NOBODY, OUTSIDER, SECRETARY_B, Rule
 
-PAD_EDITORS = EVERYONE - {ANON, OUTSIDER}  # referee, both captains' sides, secretary
+# The referee, both captains' sides, the league's results secretaries and secretaries.
+PAD_EDITORS = EVERYONE - {ANON, OUTSIDER, SECRETARY_B, COMPETITIONS}
 
 
 def setup(ctx) -> None:

@@ -14,10 +14,12 @@ def _players(c):
 player = lambda c: {"pk": _players(c)[0]}  # noqa: E731
 pair = lambda c: {"a": _players(c)[0], "b": _players(c)[1]}  # noqa: E731
 teams = lambda c: {"a": c.league.teams[0].pk, "b": c.league.teams[1].pk}  # noqa: E731
-league = lambda c: {"pk": c.league.season.league_id}  # noqa: E731
+league = lambda c: {"league": c.slug}  # noqa: E731
+api_league = lambda c: {"pk": c.league.season.league_id}  # noqa: E731
 match = lambda c: {"pk": c.pad_match.pk}  # noqa: E731
 frame = lambda c: {"pk": c.pad_frame.pk}  # noqa: E731
-division = lambda c: {"pk": c.league.premier.pk}  # noqa: E731
+division = lambda c: {"league": c.slug, "pk": c.league.premier.pk}  # noqa: E731
+api_division = lambda c: {"pk": c.league.premier.pk}  # noqa: E731
 
 ACCESS = {
     "player-ratings": Rule(kwargs=player),
@@ -31,10 +33,10 @@ ACCESS = {
     "api-player-ratings": Rule(kwargs=player),
     "api-player-hole-map": Rule(kwargs=player, note="400 without a game: not a denial"),
     "api-player-breaks": Rule(kwargs=player, note="400 without a game: not a denial"),
-    "api-league-ratings": Rule(kwargs=league),
+    "api-league-ratings": Rule(kwargs=api_league),
     "api-match-expectation": Rule(kwargs=match),
     "api-frame-worm": Rule(kwargs=frame),
-    "api-division-positions": Rule(kwargs=division),
+    "api-division-positions": Rule(kwargs=api_division),
     "api-head-to-head-players": Rule(kwargs=pair),
     "api-head-to-head-teams": Rule(kwargs=teams),
     "api-rating-runs": Rule(),

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from leagues.models import Fixture, League, Registration, Team
+from marker.permissions import allowed, is_secretary
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +38,7 @@ def test_demo_league_is_believable_and_loads_once():
 
 def test_demo_accounts_can_log_in_with_their_roles(client):
     call_command("demo_league")
-    for username in ("secretary", "captain", "referee"):
+    for username in ("admin", "secretary", "captain", "referee"):
         response = client.post(
             "/accounts/login/", {"username": username, "password": "marker-demo"}
         )
@@ -44,3 +46,13 @@ def test_demo_accounts_can_log_in_with_their_roles(client):
         client.post("/accounts/logout/")
     captain_team = Team.objects.get(captain__username="captain")
     assert captain_team.registrations.filter(player__user__username="referee").exists()
+
+
+def test_the_demo_secretary_runs_norwich_and_the_admin_runs_the_site():
+    call_command("demo_league")
+    norwich = League.objects.get(slug="norwich")
+    secretary = get_user_model().objects.get(username="secretary")
+    admin = get_user_model().objects.get(username="admin")
+    assert is_secretary(secretary, norwich) and not secretary.is_staff
+    assert admin.is_superuser and allowed(admin, "leagues.create_league")
+    assert not allowed(secretary, "leagues.create_league")

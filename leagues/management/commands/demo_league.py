@@ -1,9 +1,11 @@
-"""Build a believable demo league (used by `make run`).
+"""Build believable demo leagues (used by `make run`).
 
-Two divisions, eleven teams (one division odd, so it has byes), two teams sharing a
-one-table pub, 6–9 players a team, and a season of fixtures. Demo accounts (password
-`marker-demo`): `secretary` (staff), `captain` (captain of The Adam and Eve), `referee`
-(a registered player of The Adam and Eve).
+One function per league (`DEMO_LEAGUES`: its slug and its builder); each is built once.
+The Norwich league: two divisions, eleven teams (one division odd, so it has byes), two
+teams sharing a one-table pub, 6–9 players a team, and a season of fixtures. Demo accounts
+(password `marker-demo`): `admin` (the site administrator), `secretary` (secretary of the
+Norwich league), `captain` (captain of The Adam and Eve), `referee` (a registered player of
+The Adam and Eve).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues import services
-from leagues.models import Division, League, Player, Season, Team, Venue
+from leagues.models import Division, League, LeagueRole, Player, Season, Team, Venue
 
 DEMO_PASSWORD = "marker-demo"
 
@@ -61,7 +63,7 @@ LAST = (
 
 
 class Command(BaseCommand):
-    help = "Load a believable demo league (skips if it exists; --reset rebuilds it)."
+    help = "Load believable demo leagues (skips those loaded; --reset rebuilds them)."
 
     def add_arguments(self, parser):
         parser.add_argument("--reset", action="store_true", help="Delete and rebuild the demo.")
@@ -69,22 +71,23 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, reset: bool = False, seed: int = 7, **options):
-        if League.objects.filter(slug="norwich").exists():
-            if not reset:
-                self.stdout.write("Demo league already loaded (use --reset to rebuild).")
-                return
-            League.objects.filter(slug="norwich").delete()
-            Team.objects.filter(season__isnull=True).delete()
-        build_demo_league(seed=seed)
+        _user("admin", "Ada", "Admin", site_admin=True)
+        for slug, build in DEMO_LEAGUES:
+            if League.objects.filter(slug=slug).exists():
+                if not reset:
+                    self.stdout.write(f"Demo league {slug} already loaded (--reset rebuilds it).")
+                    continue
+                League.objects.filter(slug=slug).delete()
+            build(seed=seed)
         self.stdout.write(
             self.style.SUCCESS(
-                "Demo league loaded. Log in as secretary, captain or referee "
+                "Demo leagues loaded. Log in as admin, secretary, captain or referee "
                 f"(password {DEMO_PASSWORD})."
             )
         )
 
 
-def _user(username: str, first: str, last: str, *, staff: bool = False):
+def _user(username: str, first: str, last: str, *, site_admin: bool = False):
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(
         username=username,
@@ -92,10 +95,14 @@ def _user(username: str, first: str, last: str, *, staff: bool = False):
     )
     if created or not user.has_usable_password():
         user.set_password(DEMO_PASSWORD)
-    user.is_staff = user.is_staff or staff
-    user.is_superuser = user.is_superuser or staff
+    user.is_staff = user.is_staff or site_admin
+    user.is_superuser = user.is_superuser or site_admin
     user.save()
     return user
+
+
+def _officer(league: League, user, role: str = LeagueRole.Role.SECRETARY) -> None:
+    LeagueRole.objects.get_or_create(league=league, user=user, role=role)
 
 
 def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
@@ -122,7 +129,7 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
             name=name, defaults={"address": address, "tables": tables}
         )
         venues.append(venue)
-    _user("secretary", "Sally", "Secretary", staff=True)
+    _officer(league, _user("secretary", "Sally", "Secretary"))
     names = rng.sample([f"{f} {last}" for f in FIRST for last in LAST], 120)
     for index, (team_name, pub, division) in enumerate(TEAMS):
         if index == 0:
@@ -148,3 +155,7 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
     return league
+
+
+#: The demo's leagues: (slug, builder). Another league joins with its own builder.
+DEMO_LEAGUES = [("norwich", build_demo_league)]
