@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues import services
-from leagues.models import Division, League, LeagueRole, Player, Season, Team, Venue
+from leagues.models import Division, League, LeagueRole, Player, Season, Venue
 
 DEMO_PASSWORD = "marker-demo"
 
