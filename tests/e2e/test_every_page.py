@@ -23,6 +23,7 @@ from frames.results import match_update_result
 from leagues import services
 from leagues.models import Fixture
 from tests.conftest import make_league
+from tests.factories import make_site_admin
 from tests.links import league_reverse
 
 from .conftest import assert_accessible
@@ -185,6 +186,7 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
 
     anyone = phone().new_page()
     visit(anyone, "/", "home", problems)
+    visit(anyone, league.season.league.get_absolute_url(), "league-home", problems)
     visit(anyone, league_reverse("season-detail", args=[league.season.pk]), "season", problems)
     visit(anyone, league_reverse("division-detail", args=[league.premier.pk]), "division", problems)
     visit(anyone, league_reverse("team-detail", args=[league.teams[0].pk]), "team", problems)
@@ -236,6 +238,15 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
         "season-tables",
         problems,
     )
+
+    visit(
+        secretary,
+        reverse("league-officers", args=[league.season.league.slug]),
+        "league-officers",
+        problems,
+    )
+    site_admin = phone(make_site_admin(username="siteadmin")).new_page()
+    visit(site_admin, reverse("site-leagues"), "site-leagues", problems)
 
     referee = phone(league.player_user).new_page()
     visit(referee, "/", "home-referee", problems)
