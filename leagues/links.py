@@ -9,10 +9,12 @@ for. A slug renamed in the middle of a request is seen from the next one.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.apps import apps
-from django.urls import reverse
+from django.conf import settings
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 _season_slugs: dict[int, str] = {}
 _league_slugs: dict[int, str] = {}
@@ -67,6 +69,60 @@ def league_slug(league_id: int) -> str:
 def season_url(name: str, season_id: int, *args: Any, obj: Any = None) -> str:
     """reverse(name) of a page under the league of season `season_id`."""
     return reverse(name, args=[season_slug(season_id, obj), *args])
+
+
+#: Never a league's slug, whatever the URLconf holds today (paths the web server, the
+#: browser or a later page may claim).
+ALWAYS_RESERVED = frozenset(
+    {
+        "admin",
+        "api",
+        "accounts",
+        "static",
+        "media",
+        "site",
+        "leagues",
+        "players",
+        "pad",
+        "favicon.ico",
+        "robots.txt",
+        "sw.js",
+        "manifest.webmanifest",
+        "well-known",
+        "new",
+        "www",
+    }
+)
+
+
+@cache
+def reserved_slugs() -> frozenset[str]:
+    """The first segment of every top-level path of the URLconf (`admin`, `api`,
+    `tonight`, `games`…) and the static and media prefixes: a league whose slug were one of
+    them would be hidden by that page (or hide it)."""
+    taken: set[str] = set(ALWAYS_RESERVED)
+
+    def walk(patterns, prefix: str) -> None:
+        for p in patterns:
+            route = prefix + str(p.pattern)
+            if isinstance(p, URLResolver) and (not route or route.endswith("/")):
+                if "<" not in route.split("/")[0]:
+                    first = route.split("/")[0]
+                    if first:
+                        taken.add(first)
+                        continue
+                walk(p.url_patterns, route)
+            elif isinstance(p, URLPattern):
+                first = route.lstrip("^").split("/")[0]
+                if first and "<" not in first:
+                    taken.add(first.rstrip("$"))
+
+    walk(get_resolver().url_patterns, "")
+    for url in (settings.STATIC_URL, getattr(settings, "MEDIA_URL", "")):
+        first = (url or "").strip("/").split("/")[0]
+        if first and "://" not in (url or ""):
+            taken.add(first)
+    return frozenset(taken)
 
 
 class ForgetLeagueSlugs:

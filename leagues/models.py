@@ -58,6 +58,11 @@ class League(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("league-home", args=[self.slug])
 
+    def clean(self) -> None:
+        """A league's address may not be one of the site's own paths (`/admin/`, `/api/`)."""
+        if self.slug in links.reserved_slugs():
+            raise ValidationError({"slug": f"“{self.slug}” is one of Marker's own addresses."})
+
 
 class LeagueRole(models.Model):
     """An officer of one league (docs/tenancy.md). A secretary manages everything of the

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 from celery import shared_task
@@ -14,7 +13,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
-from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from marker.errors import DomainError
@@ -22,61 +20,10 @@ from marker.permissions import SECRETARY, forget_league_roles, require
 from rules import registry
 
 from .invitations import _account_create
+from .links import reserved_slugs
 from .models import League, LeagueRole, OfficerInvitation, Weekday
 
 SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$")
-#: Never a league's slug, whatever the URLconf holds today (paths the web server, the
-#: browser or a later page may claim).
-ALWAYS_RESERVED = frozenset(
-    {
-        "admin",
-        "api",
-        "accounts",
-        "static",
-        "media",
-        "site",
-        "leagues",
-        "players",
-        "pad",
-        "favicon.ico",
-        "robots.txt",
-        "sw.js",
-        "manifest.webmanifest",
-        "well-known",
-        "new",
-        "www",
-    }
-)
-
-
-@cache
-def reserved_slugs() -> frozenset[str]:
-    """The first segment of every top-level path of the URLconf (`admin`, `api`,
-    `tonight`, `games`…) and the static and media prefixes: a league whose slug were one of
-    them would be hidden by that page (or hide it)."""
-    taken: set[str] = set(ALWAYS_RESERVED)
-
-    def walk(patterns, prefix: str) -> None:
-        for p in patterns:
-            route = prefix + str(p.pattern)
-            if isinstance(p, URLResolver) and (not route or route.endswith("/")):
-                if "<" not in route.split("/")[0]:
-                    first = route.split("/")[0]
-                    if first:
-                        taken.add(first)
-                        continue
-                walk(p.url_patterns, route)
-            elif isinstance(p, URLPattern):
-                first = route.lstrip("^").split("/")[0]
-                if first and "<" not in first:
-                    taken.add(first.rstrip("$"))
-
-    walk(get_resolver().url_patterns, "")
-    for url in (settings.STATIC_URL, getattr(settings, "MEDIA_URL", "")):
-        first = (url or "").strip("/").split("/")[0]
-        if first and "://" not in (url or ""):
-            taken.add(first)
-    return frozenset(taken)
 
 
 def check_slug(slug: str, *, league: League | None = None) -> str:

@@ -8,6 +8,7 @@ import importlib
 import pytest
 from django.apps import apps
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
@@ -356,3 +357,10 @@ def test_the_pad_lists_a_results_secretary_the_frames_of_their_league_only(two):
     assert a.frame in frames and b.frame not in frames
     assert {a.frame, b.frame} <= set(frames_for_user(make_site_admin()))
     assert b.frame not in frames_for_user(a.secretary)
+
+
+def test_the_admin_refuses_a_reserved_slug_too():
+    league = League(name="Sneaky", slug="admin")
+    with pytest.raises(ValidationError) as exc:
+        league.full_clean()
+    assert "slug" in exc.value.message_dict
