@@ -120,6 +120,20 @@ class MatchLogSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
+class NominationStateSerializer(serializers.Serializer):
+    submitted = serializers.BooleanField()
+    commitment = serializers.CharField(help_text="SHA-256 of `salt:canonical JSON`.")
+    nomination = serializers.JSONField(
+        allow_null=True, help_text="Player ids; null until both captains' are in."
+    )
+    salt = serializers.CharField(help_text="Blank until both captains' are in.")
+
+
+class SidesNominationSerializer(serializers.Serializer):
+    home = NominationStateSerializer()
+    away = NominationStateSerializer()
+
+
 class MatchSerializer(serializers.Serializer):
     """A match night: squads, the seed's commit–reveal, the draw, the scorecard, the
     result and its confirmations, and the log. Secrets appear only once drawn."""
@@ -147,6 +161,30 @@ class MatchSerializer(serializers.Serializer):
     dispute = serializers.SerializerMethodField()
     confirmed_at = serializers.DateTimeField(source="match.confirmed_at", allow_null=True)
     log = MatchLogSerializer(many=True)
+    format = serializers.SerializerMethodField()
+    nominations = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.JSONField())
+    def get_format(self, detail) -> dict:
+        """The match format fixed when the match opened (docs/formats.md), and in words."""
+        fmt = detail.match.format
+        return {**fmt.to_json(), "description": fmt.describe()}
+
+    @extend_schema_field(SidesNominationSerializer)
+    def get_nominations(self, detail) -> dict:
+        """Captains' nominations (blind or fixed formats): whether each is in and its
+        commitment; the nominations themselves and their salts only once both are in."""
+        m = detail.match
+        both = m.home_nomination is not None and m.away_nomination is not None
+        return {
+            side: {
+                "submitted": getattr(m, f"{side}_nomination") is not None,
+                "commitment": getattr(m, f"{side}_nomination_commitment"),
+                "nomination": getattr(m, f"{side}_nomination") if both else None,
+                "salt": getattr(m, f"{side}_nomination_salt") if both else "",
+            }
+            for side in SIDES
+        }
 
     @extend_schema_field(SidesPresenceSerializer)
     def get_presences(self, detail) -> dict:
@@ -231,6 +269,26 @@ class PresenceInputSerializer(serializers.Serializer):
         max_length=MAX_PRESENT,
         help_text="Names of newcomers to draft (put on the roster as drafted players). "
         f"At most {MAX_PRESENT} present for a side, newcomers included.",
+    )
+
+
+class NominationInputSerializer(serializers.Serializer):
+    side = side_field()
+    sections = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.ListField(child=serializers.IntegerField(), max_length=3),
+            max_length=30,
+        ),
+        max_length=10,
+        required=False,
+        help_text="Blind nomination: per section, per frame, the player ids (an empty "
+        "frame concedes it, for a side short by agreement).",
+    )
+    lineup = serializers.ListField(
+        child=serializers.IntegerField(),
+        max_length=40,
+        required=False,
+        help_text="Fixed order: the player ids numbered 1, 2, 3 …",
     )
 
 
