@@ -1,9 +1,13 @@
-"""Build a believable demo league (used by `make run`).
+"""Build two believable demo leagues (used by `make run`).
 
-Two divisions, eleven teams (one division odd, so it has byes), two teams sharing a
-one-table pub, 6–9 players a team, and a season of fixtures. Demo accounts (password
-`marker-demo`): `secretary` (staff), `captain` (captain of The Adam and Eve), `referee`
-(a registered player of The Adam and Eve).
+Norwich's 4-pin bar billiards league: two divisions, eleven teams (one division odd, so it
+has byes), two teams sharing a one-table pub, 6–9 players a team, and a season of
+fixtures, in the Norwich format (the hat). And a small second league in another game and
+format, so a newcomer sees both: the Chester & District Bagatelle League, Northern
+(Chester) bagatelle, one division of four teams, six singles a match in a fixed order from
+the captains' numbered lineups. Demo accounts (password `marker-demo`): `secretary`
+(staff), `captain` (captain of The Adam and Eve), `referee` (a registered player of The
+Adam and Eve), `bagatelle` (captain of The Boathouse, Chester).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from django.utils import timezone
 
 from leagues import services
 from leagues.models import Division, League, Player, Season, Team, Venue
+from marker.formats import PRESETS
 
 DEMO_PASSWORD = "marker-demo"
 
@@ -71,11 +76,14 @@ class Command(BaseCommand):
     def handle(self, *args, reset: bool = False, seed: int = 7, **options):
         if League.objects.filter(slug="norwich").exists():
             if not reset:
+                if not League.objects.filter(slug=CHESTER_SLUG).exists():
+                    build_demo_bagatelle_league(seed=seed)
                 self.stdout.write("Demo league already loaded (use --reset to rebuild).")
                 return
-            League.objects.filter(slug="norwich").delete()
+            League.objects.filter(slug__in=["norwich", CHESTER_SLUG]).delete()
             Team.objects.filter(season__isnull=True).delete()
         build_demo_league(seed=seed)
+        build_demo_bagatelle_league(seed=seed)
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo league loaded. Log in as secretary, captain or referee "
@@ -144,6 +152,57 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
             referee = _user("referee", "Rita", "Rix")
             player = Player.objects.create(user=referee, name="Rita Rix", email=referee.email)
             services.roster_add_player(team=team, player=player)
+    services.fixtures_generate(season=season, start_date=start)
+    season.status = Season.Status.RUNNING
+    season.save(update_fields=["status"])
+    return league
+
+
+# ------------------------------------------------------------- the second league: Chester
+
+CHESTER_SLUG = "chester"
+CHESTER_PUBS = [
+    ("The Boathouse", "The Groves, Chester CH1 1SD"),
+    ("The Albion Inn", "4 Park Street, Chester CH1 1RN"),
+    ("The Pied Bull", "57 Northgate Street, Chester CH1 2HQ"),
+    ("The Old Harkers Arms", "1 Russell Street, Chester CH3 5AL"),
+]
+
+
+def build_demo_bagatelle_league(*, seed: int = 7, today: date | None = None) -> League:
+    """A small second league in another game and format: Northern (Chester) bagatelle,
+    one division of four teams, six singles a match in a fixed order from the captains'
+    numbered lineups (the "Bagatelle: 6 singles, fixed order" preset)."""
+    rng = random.Random(seed + 1)
+    today = today or timezone.localdate()
+    league = League.objects.create(
+        name="Chester & District Bagatelle League", slug=CHESTER_SLUG, match_night=3
+    )
+    start = today - timedelta(days=today.weekday()) - timedelta(weeks=2) + timedelta(days=3)
+    season = Season.objects.create(
+        league=league,
+        name=f"{start.year}/{(start.year + 1) % 100:02d}",
+        slug="current",
+        status=Season.Status.REGISTRATION,
+        start_date=start,
+        game_id="northern_bagatelle",
+        match_format=PRESETS["bagatelle_fixed"],
+    )
+    division = Division.objects.create(season=season, name="Division One", rank=1)
+    _user("secretary", "Sally", "Secretary", staff=True)
+    names = rng.sample([f"{f} {last}" for f in FIRST for last in LAST], 40)
+    for index, (pub, address) in enumerate(CHESTER_PUBS):
+        venue, _ = Venue.objects.get_or_create(name=pub, defaults={"address": address, "tables": 1})
+        if index == 0:
+            captain = _user("bagatelle", "Bella", "Bagnall")
+        else:
+            first, last = names.pop().split(" ", 1)
+            captain = _user(f"captain-chester-{index}", first, last)
+        team = services.team_register(
+            season=season, name=pub, venue=venue, captain=captain, division=division
+        )
+        for _ in range(rng.randint(3, 4)):  # with the captain: 4–5 a team
+            services.roster_add_player(team=team, name=names.pop(), someone_else=True)
     services.fixtures_generate(season=season, start_date=start)
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
