@@ -225,6 +225,10 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
     secretary = phone(league.secretary).new_page()
     visit(secretary, reverse("match-settle", args=[night.disputed.pk]), "match-settle", problems)
     visit(secretary, reverse("season-tables", args=[league.season.pk]), "season-tables", problems)
+    visit(secretary, reverse("season-format", args=[league.season.pk]), "season-format", problems)
+    visit(
+        secretary, reverse("division-format", args=[league.premier.pk]), "division-format", problems
+    )
 
     referee = phone(league.player_user).new_page()
     visit(referee, "/", "home-referee", problems)
