@@ -47,13 +47,24 @@ def both_nominated(match: Match) -> bool:
 def nomination_labels(match: Match, side: str, nomination: Any) -> Any:
     """A stored nomination (player ids) as the draw's labels (names), for frames.draw."""
     label_of = {p.pk: label for label, p in present_players(match)[side].items()}
+    absent = dict(
+        Player.objects.filter(pk__in=_ids(nomination) - set(label_of)).values_list("pk", "name")
+    )
 
     def name(pk: int) -> str:
-        return label_of.get(pk, f"absent player #{pk}")
+        return label_of.get(pk) or f"{absent.get(pk, 'Player')} (no longer marked present)"
 
     if match.format.selection == FIXED:
         return [name(pk) for pk in nomination]
     return [[[name(pk) for pk in frame] for frame in section] for section in nomination]
+
+
+def _ids(nomination: Any) -> set[int]:
+    if isinstance(nomination, int):
+        return {nomination}
+    if isinstance(nomination, list):
+        return set().union(*(_ids(item) for item in nomination)) if nomination else set()
+    return set()
 
 
 @transaction.atomic

@@ -120,6 +120,9 @@ def _nomination_context(match, fmt, s: dict, setup: bool, secretary: bool) -> No
     shown = nominating.visible_nomination(match, side, viewer)
     s["nominated"] = getattr(match, f"{side}_nomination") is not None
     s["nomination_commitment"] = getattr(match, f"{side}_nomination_commitment")
+    both = nominating.both_nominated(match)
+    s["nomination_salt"] = getattr(match, f"{side}_nomination_salt") if both else ""
+    s["nomination_json"] = nominating.canonical(shown) if both else ""
     rows: list[str] = []
     if shown is not None:
         if fmt.selection == "fixed":

@@ -403,3 +403,18 @@ def test_secretary_format_page_shows_errors_and_saves(league):
     assert api.status_code == 400 and api.json()["error"] == "invalid_format"
     assert api.json()["problems"][0]["field"] == "min_players"
     assert logged_in(league.captain).post(url, {"preset": "norwich"}).status_code == 403
+
+
+def test_a_nominated_player_no_longer_present_stops_the_draw_by_name(league):
+    use_format(league, "bagatelle_fixed")
+    match = opened(league, present=4)
+    home, away = roster(league, "home")[:4], roster(league, "away")[:3]
+    nominating.match_nominate(match=match, side="home", lineup=home[:3], actor=league.captain)
+    nominating.match_nominate(match=match, side="away", lineup=away, actor=league.other_captain)
+    squads.match_mark_present(
+        match=match, side="home", players=home[1:], actor=league.captain, now=later(1)
+    )
+    for side in ("home", "away"):
+        seeding.match_commit(match=match, side=side, actor=captain(league, side), now=later(2))
+    error = refused("not_present", drawing.match_draw, match=match, actor=league.captain)
+    assert home[0].name in error.message
