@@ -9,6 +9,7 @@ from rest_framework import serializers
 from frames.models import SIDES, Side
 from leagues.models import MAX_FRAME_SCORE, Player
 from marker.api_inputs import StrictPrimaryKeyRelatedField, id_list_field
+from marker.formats import MAX_FRAMES
 
 from .squads import MAX_NAME, MAX_PRESENT
 
@@ -316,10 +317,11 @@ class SideInputSerializer(serializers.Serializer):
 class ReorderInputSerializer(serializers.Serializer):
     side = side_field()
     order = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=9),
-        min_length=9,
-        max_length=9,
-        help_text="Frame numbers, first to last to be played.",
+        child=serializers.IntegerField(min_value=1, max_value=MAX_FRAMES),
+        min_length=1,
+        max_length=MAX_FRAMES,
+        help_text="Frame numbers, first to last to be played (every frame of the match "
+        "once: nine in Norwich's format).",
     )
 
 
@@ -329,18 +331,20 @@ class RefereeInputSerializer(serializers.Serializer):
 
 def score_input(side: str) -> serializers.IntegerField:
     return serializers.IntegerField(
-        min_value=0, max_value=MAX_FRAME_SCORE, help_text=f"The {side} side's points, in tens."
+        min_value=0,
+        max_value=MAX_FRAME_SCORE,
+        help_text=f"The {side} side's points (in tens for bar billiards).",
     )
 
 
 class FrameScoreInputSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, max_value=9)
+    number = serializers.IntegerField(min_value=1, max_value=MAX_FRAMES)
     home_score = score_input("home")
     away_score = score_input("away")
 
 
 class PaperInputSerializer(serializers.Serializer):
-    frames = FrameScoreInputSerializer(many=True, allow_empty=False, max_length=9)
+    frames = FrameScoreInputSerializer(many=True, allow_empty=False, max_length=MAX_FRAMES)
 
     def scores(self) -> dict[int, tuple[int, int]]:
         return {
@@ -358,7 +362,9 @@ class SettleInputSerializer(serializers.Serializer):
         choices=[("accept", "Accept the result as it stands"), ("correct", "Correct frame scores")]
     )
     note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
-    frames = FrameScoreInputSerializer(many=True, required=False, default=list, max_length=9)
+    frames = FrameScoreInputSerializer(
+        many=True, required=False, default=list, max_length=MAX_FRAMES
+    )
 
     def scores(self) -> dict[int, tuple[int, int]]:
         return {

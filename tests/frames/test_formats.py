@@ -202,6 +202,12 @@ def test_pool_fixed_order_night_end_to_end(league):
         slots = {fp.side: fp.player for fp in FramePlayer.objects.filter(frame=frame)}
         assert slots == {"home": lineups["home"][i], "away": lineups["away"][i]}  # i v i
         assert frame.referee is None  # pool: no referee
+    proposal = logged_in(league.captain).post(
+        reverse("api-match-reorder", args=[match.pk]),
+        {"side": "home", "order": [8, 7, 6, 5, 4, 3, 2, 1]},
+        content_type="application/json",
+    )
+    assert proposal.status_code == 200, proposal.content  # eight frames, not Norwich's nine
     scores = {f.number: (1000, 500) if f.number <= 5 else (400, 900) for f in frames}
     key_all(league, match, scores)
     match = confirm_both(league, match)
