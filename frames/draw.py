@@ -42,6 +42,7 @@ from typing import Any, NoReturn
 from marker.formats import (
     BLIND,
     HAT,
+    NORWICH_FIVE,
     PRESETS,
     ROTATION,
     FormatError,
@@ -565,6 +566,22 @@ def draw_format(
                 f"({fmt.name}) needs {fmt.min_players} a side unless both captains agree to "
                 "play (--agreed).",
             )
+    if fmt.substitution == NORWICH_FIVE:
+        # Norwich's shape and hat with another referee rule: Norwich's own draw (rule 8),
+        # its referees kept only with the rotation.
+        base = draw_match(home, away, seed, agreed=agreed)
+        frames_kept = base.frames
+        notes_kept = base.notes
+        if fmt.referee != ROTATION:
+            frames_kept = tuple(replace(f, referee=None) for f in base.frames)
+            notes_kept = tuple(n for n in base.notes if not n.startswith("Frame "))
+        return replace(
+            base,
+            frames=frames_kept,
+            notes=notes_kept,
+            algorithm=FORMAT_ALGORITHM_VERSION,
+            match_format=fmt.to_json(),
+        )
     rng = random.Random(seed)
     notes: list[str] = []
     slots: dict[str, list[tuple[str, ...]]] = {}
@@ -1035,7 +1052,13 @@ def validate_draw(
     Another ``match_format`` is checked by :func:`_format_problems`.
     """
     if match_format is not None and not match_format.is_norwich:
-        return _format_problems(draw, home, away, match_format)
+        if match_format.substitution != NORWICH_FIVE:
+            return _format_problems(draw, home, away, match_format)
+        if match_format.referee != ROTATION:
+            if any(f.referee is not None for f in draw.frames):
+                return ["This format draws no referee."]
+            # Rule 8's frames checked as Norwich's, with the referees the rota would give.
+            draw = replace(draw, frames=reassign_referees(draw, home, away, draw.seed)[0])
     problems: list[str] = []
     squads: dict[str, tuple[str, ...]] = {}
     for side, names in ((HOME, home), (AWAY, away)):

@@ -424,3 +424,15 @@ def test_a_nominated_player_no_longer_present_stops_the_draw_by_name(league):
         seeding.match_commit(match=match, side=side, actor=captain(league, side), now=later(2))
     error = refused("not_present", drawing.match_draw, match=match, actor=league.captain)
     assert home[0].name in error.message
+
+
+def test_norwich_shape_with_named_referees_keeps_rule_8_and_draws_no_referee():
+    data = dict(PRESETS["norwich"], referee="named", name="Norwich, named referees")
+    fmt = parse_format(data)
+    assert not fmt.is_norwich
+    home, away = NAMES[:5], OTHERS[:6]
+    draw = draw_match(home, away, 11, match_format=fmt)
+    original = draw_match(home, away, 11)
+    assert [(f.home, f.away) for f in draw.frames] == [(f.home, f.away) for f in original.frames]
+    assert all(f.referee is None for f in draw.frames)
+    assert validate_draw(draw, home, away, fmt) == []
