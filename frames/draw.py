@@ -39,8 +39,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
+from marker.formats import (
+    BLIND,
+    HAT,
+    NORWICH_FIVE,
+    PRESETS,
+    ROTATION,
+    FormatError,
+    MatchFormat,
+    parse_format,
+)
+
 __all__ = [
     "ALGORITHM_VERSION",
+    "FORMAT_ALGORITHM_VERSION",
     "AWAY",
     "DOUBLES",
     "HOME",
@@ -52,7 +64,9 @@ __all__ = [
     "DrawnFrame",
     "Referee",
     "assign_referees",
+    "check_nomination",
     "commitment",
+    "draw_format",
     "derive_seed",
     "draw_match",
     "frame_kind",
@@ -66,6 +80,8 @@ __all__ = [
 #: Stored with every draw. Change it whenever the same seed and squads could give a
 #: different draw (a new use of the random stream, a new tie-break, a new rule reading).
 ALGORITHM_VERSION = "marker-draw-1"
+#: The same, for a night in any other match format (marker.formats).
+FORMAT_ALGORITHM_VERSION = "marker-format-draw-1"
 
 HOME = "home"
 AWAY = "away"
@@ -159,10 +175,14 @@ class Draw:
     frames: tuple[DrawnFrame, ...]
     notes: tuple[str, ...]
     agreed: bool = False
+    #: A format other than Norwich's: its JSON, and the captains' nominations (blind:
+    #: per side, per section, per frame, the names; fixed: per side, the numbered lineup).
+    match_format: Mapping[str, Any] | None = None
+    nominations: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict (the CLI prints it; the app stores it)."""
-        return {
+        data = {
             "seed": self.seed,
             "algorithm": self.algorithm,
             "agreed": self.agreed,
@@ -171,6 +191,11 @@ class Draw:
             "frames": [frame.to_json() for frame in self.frames],
             "notes": list(self.notes),
         }
+        if self.match_format is not None:
+            data["format"] = dict(self.match_format)
+        if self.nominations is not None:
+            data["nominations"] = dict(self.nominations)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Draw:
@@ -203,6 +228,8 @@ class Draw:
             frames=tuple(frames),
             notes=tuple(data.get("notes", ())),
             agreed=bool(data.get("agreed", False)),
+            match_format=data.get("format"),
+            nominations=data.get("nominations"),
         )
 
 
@@ -307,13 +334,22 @@ def rota_side(position: int) -> str:
 
 
 def draw_match(
-    home: Sequence[str], away: Sequence[str], seed: int, *, agreed: bool = False
+    home: Sequence[str],
+    away: Sequence[str],
+    seed: int,
+    *,
+    agreed: bool = False,
+    match_format: MatchFormat | None = None,
+    nominations: Mapping[str, Any] | None = None,
 ) -> Draw:
     """Draw the nine frames and their referees from ``random.Random(seed)``.
 
     ``home`` and ``away`` are the players present (any order: each side's hat is sorted).
     ``agreed`` records that both captains agreed to play although a side has fewer than
     five (rule 8); without it such squads raise ``DrawError("too_few_players")``.
+
+    ``match_format`` (marker.formats) lays out another format's frames: see
+    :func:`draw_format`. Norwich's format, or none, is this function's own draw.
 
     >>> draw = draw_match(["Ann", "Bob", "Cat", "Dan", "Eve"], list("GHIJKL"), seed=3)
     >>> sorted(Counter(f.home[0] for f in draw.frames[:6]).values())
@@ -323,6 +359,8 @@ def draw_match(
     ...
     frames.draw.DrawError: The home side has only 4 players: rule 8 needs five a side unless both captains agree to play (--agreed).
     """
+    if match_format is not None and not match_format.is_norwich:
+        return draw_format(match_format, home, away, seed, agreed=agreed, nominations=nominations)
     _check_seed(seed)
     hats = {HOME: _hat(HOME, home), AWAY: _hat(AWAY, away)}
     for side in SIDES:
@@ -477,6 +515,255 @@ def _check_seed(seed: object) -> None:
         raise DrawError(
             "invalid_seed", f"The seed must be an integer from 0 to 2**63 - 1, not {seed!r}."
         )
+
+
+# --------------------------------------------------------------------------- other formats
+
+
+def draw_format(
+    fmt: MatchFormat,
+    home: Sequence[str],
+    away: Sequence[str],
+    seed: int,
+    *,
+    agreed: bool = False,
+    nominations: Mapping[str, Any] | None = None,
+) -> Draw:
+    """Lay out a night in any match format (marker.formats) from the players present,
+    the seed and, for a captains' format, their nominations.
+
+    * ``hat``: in each section, frame by frame, each side's players are drawn from its
+      sorted hat with ``random.Random(seed)``: nobody plays a second frame of a section
+      before everyone present has played one, nobody more than the rule's limit
+      (``max_per_section``). Home's section, then away's, section after section.
+    * ``blind``: ``nominations[side]`` is, per section, per frame, the names the captain
+      nominated (an empty list concedes the frame: a short side, by agreement).
+    * ``fixed``: ``nominations[side]`` is the captain's numbered lineup (names in order);
+      each frame takes the positions its section's pairing names (``1v2``: home's 1st
+      against away's 2nd). A position the lineup lacks concedes the frame.
+
+    Referees follow the format: the Norwich rotation (drawn with the seed), none, or
+    named later by the captains. Refusals are :class:`DrawError`; a nomination that breaks
+    the substitution rule names it.
+
+    >>> from marker.formats import PRESETS, parse_format
+    >>> fmt = parse_format(PRESETS["bagatelle_fixed"])
+    >>> draw = draw_format(fmt, ["Ann", "Bob", "Cat"], ["Dan", "Eve", "Fay"], 9,
+    ...                    nominations={"home": ["Cat", "Ann", "Bob"], "away": ["Eve", "Fay", "Dan"]})
+    >>> [(f.home[0], f.away[0]) for f in draw.frames]
+    [('Cat', 'Eve'), ('Ann', 'Fay'), ('Bob', 'Dan'), ('Cat', 'Fay'), ('Ann', 'Dan'), ('Bob', 'Eve')]
+    """
+    _check_seed(seed)
+    hats = {HOME: _hat(HOME, home), AWAY: _hat(AWAY, away)}
+    for side in SIDES:
+        if not hats[side]:
+            raise DrawError("empty_squad", f"The {side} side has no players: there is no match.")
+    for side in SIDES:
+        if len(hats[side]) < fmt.min_players and not agreed:
+            raise DrawError(
+                "too_few_players",
+                f"The {side} side has only {len(hats[side])} players: the format "
+                f"({fmt.name}) needs {fmt.min_players} a side unless both captains agree to "
+                "play (--agreed).",
+            )
+    if fmt.substitution == NORWICH_FIVE:
+        # Norwich's shape and hat with another referee rule: Norwich's own draw (rule 8),
+        # its referees kept only with the rotation.
+        base = draw_match(home, away, seed, agreed=agreed)
+        frames_kept = base.frames
+        notes_kept = base.notes
+        if fmt.referee != ROTATION:
+            frames_kept = tuple(replace(f, referee=None) for f in base.frames)
+            notes_kept = tuple(n for n in base.notes if not n.startswith("Frame "))
+        return replace(
+            base,
+            frames=frames_kept,
+            notes=notes_kept,
+            algorithm=FORMAT_ALGORITHM_VERSION,
+            match_format=fmt.to_json(),
+        )
+    rng = random.Random(seed)
+    notes: list[str] = []
+    slots: dict[str, list[tuple[str, ...]]] = {}
+    if fmt.selection == HAT:
+        for side in SIDES:
+            slots[side] = _hat_side(fmt, side, hats[side], rng, notes)
+    else:
+        nominations = nominations or {}
+        for side in SIDES:
+            given = nominations.get(side)
+            if given is None:
+                raise DrawError(
+                    "nomination_missing", f"The {side} captain's nomination is not in yet."
+                )
+            if fmt.selection == BLIND:
+                slots[side] = _nominated_side(fmt, side, hats[side], given, agreed)
+            else:
+                slots[side] = _lineup_side(fmt, side, hats[side], given, agreed)
+    frames = []
+    for number in range(1, fmt.frame_count + 1):
+        conceded = tuple(side for side in SIDES if not slots[side][number - 1])
+        frames.append(
+            DrawnFrame(
+                number,
+                fmt.kind_of(number),
+                slots[HOME][number - 1],
+                slots[AWAY][number - 1],
+                None,
+                conceded,
+            )
+        )
+    for side in SIDES:
+        lost = [str(f.number) for f in frames if side in f.conceded_by]
+        if lost:
+            notes.append(
+                f"The {side} side (played short by agreement) concedes frames {', '.join(lost)}."
+            )
+    referees: tuple[Referee | None, ...] = (None,) * len(frames)
+    if fmt.referee == ROTATION:
+        referees, referee_notes = assign_referees(
+            frames, hats[HOME], hats[AWAY], random.Random(referee_seed(seed))
+        )
+        notes += referee_notes
+    return Draw(
+        seed=seed,
+        algorithm=FORMAT_ALGORITHM_VERSION,
+        home_hat=hats[HOME],
+        away_hat=hats[AWAY],
+        frames=tuple(replace(f, referee=r) for f, r in zip(frames, referees, strict=True)),
+        notes=tuple(notes),
+        agreed=agreed,
+        match_format=fmt.to_json(),
+        nominations=None if fmt.selection == HAT else {s: (nominations or {})[s] for s in SIDES},
+    )
+
+
+def _hat_side(
+    fmt: MatchFormat, side: str, hat: tuple[str, ...], rng: random.Random, notes: list[str]
+) -> list[tuple[str, ...]]:
+    """One side's players, frame by frame, drawn from its hat (least played first)."""
+    limit = fmt.frames_per_player()
+    out: list[tuple[str, ...]] = []
+    for section in fmt.sections:
+        played: Counter[str] = Counter()
+        for _ in range(section.frames):
+            chosen: list[str] = []
+            for _slot in range(section.size):
+                free = [p for p in hat if played[p] < limit and p not in chosen]
+                if not free:
+                    chosen = []
+                    break
+                fewest = min(played[p] for p in free)
+                pool = [p for p in free if played[p] == fewest]
+                chosen.append(pool[rng.randrange(len(pool))])
+            for player in chosen:
+                played[player] += 1
+            out.append(tuple(chosen))
+        idle = [p for p in hat if not played[p]]
+        if idle and len(hat) > section.frames * section.size:
+            notes.append(f"{section.name}: not drawn to play ({side}): {', '.join(idle)}.")
+    return out
+
+
+def _limit_problem(fmt: MatchFormat, side: str, section_name: str, counts: Counter[str]) -> None:
+    limit = fmt.frames_per_player()
+    for player, times in sorted(counts.items()):
+        if times > limit:
+            raise DrawError(
+                "too_many_frames",
+                f"{player} ({side}) is put in {times} frames of {section_name}: the "
+                f"substitution rule (max_per_section) allows {limit} frame"
+                f"{'s' * (limit != 1)} a player in a section.",
+            )
+
+
+def _nominated_side(
+    fmt: MatchFormat, side: str, hat: tuple[str, ...], given: Any, agreed: bool
+) -> list[tuple[str, ...]]:
+    """A captain's blind nomination checked: every frame's players, section by section."""
+    if not isinstance(given, list) or len(given) != len(fmt.sections):
+        raise DrawError(
+            "bad_nomination",
+            f"The {side} nomination must list the {len(fmt.sections)} sections' frames.",
+        )
+    out: list[tuple[str, ...]] = []
+    for section, frames in zip(fmt.sections, given, strict=True):
+        if not isinstance(frames, list) or len(frames) != section.frames:
+            raise DrawError(
+                "bad_nomination",
+                f"The {side} nomination for {section.name} must name {section.frames} frames.",
+            )
+        counts: Counter[str] = Counter()
+        for j, names in enumerate(frames, start=1):
+            names = tuple(names or ())
+            if not names:
+                if not (agreed and len(hat) < fmt.min_players):
+                    raise DrawError(
+                        "nomination_incomplete",
+                        f"The {side} nomination leaves {section.name} frame {j} empty: only a "
+                        "side short of players, by both captains' agreement, concedes a frame.",
+                    )
+                out.append(())
+                continue
+            if len(names) != section.size or len(set(names)) != section.size:
+                raise DrawError(
+                    "bad_nomination",
+                    f"{section.name} frame {j} ({section.kind}) needs {section.size} different "
+                    f"{side} player{'s' * (section.size > 1)}, not {list(names)}.",
+                )
+            for name in names:
+                if name not in hat:
+                    raise DrawError(
+                        "not_present",
+                        f"{name} is not present for the {side} side ({section.name} frame {j}).",
+                    )
+            counts.update(names)
+            out.append(names)
+        _limit_problem(fmt, side, section.name, counts)
+    return out
+
+
+def check_nomination(
+    fmt: MatchFormat, side: str, hat: Sequence[str], given: Any, agreed: bool
+) -> list[tuple[str, ...]]:
+    """A captain's nomination (blind) or numbered lineup (fixed), checked against the
+    side's players present and the format's substitution rule, as each frame's players;
+    :class:`DrawError` names what is wrong (``too_many_frames`` names the rule)."""
+    hat = tuple(hat)
+    if fmt.selection == BLIND:
+        return _nominated_side(fmt, side, hat, given, agreed)
+    return _lineup_side(fmt, side, hat, given, agreed)
+
+
+def _lineup_side(
+    fmt: MatchFormat, side: str, hat: tuple[str, ...], given: Any, agreed: bool
+) -> list[tuple[str, ...]]:
+    """A captain's numbered lineup placed by the pairing schedule."""
+    size = fmt.lineup_size()
+    if not isinstance(given, list) or not all(isinstance(n, str) for n in given):
+        raise DrawError("bad_nomination", f"The {side} lineup is a list of names in order.")
+    if len(set(given)) != len(given):
+        raise DrawError("bad_nomination", f"The {side} lineup names someone twice.")
+    for name in given:
+        if name not in hat:
+            raise DrawError("not_present", f"{name} is not present for the {side} side.")
+    short = len(given) < size
+    if len(given) > size or (short and not (agreed and len(hat) < fmt.min_players)):
+        raise DrawError(
+            "bad_nomination",
+            f"The {side} lineup has {len(given)} players; this format numbers {size} "
+            "(fewer only for a side short of players, by both captains' agreement).",
+        )
+    index = 0 if side == HOME else 1
+    out: list[tuple[str, ...]] = []
+    for section in fmt.sections:
+        for pairing in section.pairings:
+            positions = pairing[index]
+            if all(p <= len(given) for p in positions):
+                out.append(tuple(given[p - 1] for p in positions))
+            else:
+                out.append(())
+    return out
 
 
 # --------------------------------------------------------------------------- referees
@@ -747,7 +1034,12 @@ def _sample_component(
 # --------------------------------------------------------------------------- validation
 
 
-def validate_draw(draw: Draw, home: Sequence[str], away: Sequence[str]) -> list[str]:
+def validate_draw(
+    draw: Draw,
+    home: Sequence[str],
+    away: Sequence[str],
+    match_format: MatchFormat | None = None,
+) -> list[str]:
     """Every rule of 6 and 8 (and this module's conventions) that ``draw`` breaks.
 
     ``home`` and ``away`` are the squads drawn (and present to referee). An empty list
@@ -757,7 +1049,16 @@ def validate_draw(draw: Draw, home: Sequence[str], away: Sequence[str]) -> list[
     kind in drawn order, and only by agreement), and the referees (present, on the rota
     side, never in their own frame, one frame each, relaxing only where unavoidable, and
     marked in ``rule_relaxed`` where relaxed). Used on hand-edited and paper draws too.
+    Another ``match_format`` is checked by :func:`_format_problems`.
     """
+    if match_format is not None and not match_format.is_norwich:
+        if match_format.substitution != NORWICH_FIVE:
+            return _format_problems(draw, home, away, match_format)
+        if match_format.referee != ROTATION:
+            if any(f.referee is not None for f in draw.frames):
+                return ["This format draws no referee."]
+            # Rule 8's frames checked as Norwich's, with the referees the rota would give.
+            draw = replace(draw, frames=reassign_referees(draw, home, away, draw.seed)[0])
     problems: list[str] = []
     squads: dict[str, tuple[str, ...]] = {}
     for side, names in ((HOME, home), (AWAY, away)):
@@ -806,7 +1107,7 @@ def _frame_problems(frame: DrawnFrame, kind: str, squads: Mapping[str, Sequence[
         problems.append(
             f"Frame {frame.number}: conceded_by {frame.conceded_by} is not a set of sides."
         )
-    size = 1 if kind == SINGLES else 2
+    size = {SINGLES: 1, DOUBLES: 2, "triples": 3}.get(kind, 2)
     for side in SIDES:
         players = frame.players(side)
         if side in frame.conceded_by:
@@ -958,6 +1259,43 @@ def _referee_problems(
     return problems
 
 
+def _format_problems(
+    draw: Draw, home: Sequence[str], away: Sequence[str], fmt: MatchFormat
+) -> list[str]:
+    """What a draw in another format breaks: its frames and kinds, the squads, players per
+    frame, the substitution rule per section, and (with the rotation) the referees."""
+    problems: list[str] = []
+    squads = {HOME: tuple(sorted(set(home))), AWAY: tuple(sorted(set(away)))}
+    numbers = [frame.number for frame in draw.frames]
+    if sorted(numbers) != list(range(1, fmt.frame_count + 1)):
+        problems.append(
+            f"This format has frames 1 to {fmt.frame_count}, each once; this draw has {numbers}."
+        )
+        return problems
+    limit = fmt.frames_per_player()
+    counts: dict[tuple[str, int], Counter[str]] = {}
+    for frame in draw.frames:
+        kind = fmt.kind_of(frame.number)
+        if frame.kind != kind:
+            problems.append(f"Frame {frame.number} is {kind}, not {frame.kind!r}.")
+        problems += _frame_problems(frame, kind, squads)
+        index = fmt.section_index(frame.number)
+        for side in SIDES:
+            counts.setdefault((side, index), Counter()).update(frame.players(side))
+        if fmt.referee != ROTATION and frame.referee is not None:
+            problems.append(f"Frame {frame.number}: this format draws no referee.")
+    for (side, index), seen in sorted(counts.items()):
+        for player, times in sorted(seen.items()):
+            if times > limit:
+                problems.append(
+                    f"{player} ({side}) plays {times} frames of {fmt.sections[index].name}: "
+                    f"the substitution rule (max_per_section) allows {limit}."
+                )
+    if fmt.referee == ROTATION:
+        problems += _referee_problems(draw.frames, squads)
+    return problems
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -975,6 +1313,24 @@ def _fail(code: str, message: str) -> NoReturn:
 
 def _names(value: str) -> list[str]:
     return [] if not value.strip() else [part.strip() for part in value.split(",")]
+
+
+def _load_json(path: str, code: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError) as exc:
+        _fail(code, f"Cannot read {path}: {exc}")
+
+
+def _load_format(value: str) -> MatchFormat:
+    data = PRESETS.get(value)
+    if data is None:
+        data = _load_json(value, "invalid_format")
+    try:
+        return parse_format(data)
+    except FormatError as exc:
+        _fail("invalid_format", str(exc))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -995,14 +1351,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="both captains agree to play although a side has fewer than five",
     )
+    parser.add_argument(
+        "--format",
+        help="the match format: a preset name (" + ", ".join(PRESETS) + ") or a JSON file "
+        "(the match's stored format); Norwich's when left out",
+    )
+    parser.add_argument(
+        "--nominations",
+        help='a JSON file of the captains\' nominations, {"home": ..., "away": ...} '
+        "(blind: names per section per frame; fixed: the numbered lineup)",
+    )
     parser.add_argument("--version", action="version", version=ALGORITHM_VERSION)
     args = parser.parse_args(argv)
     try:
         seed = int(args.seed)
     except ValueError:
         _fail("invalid_seed", f"The seed must be an integer, not {args.seed!r}.")
+    match_format = None
+    if args.format:
+        match_format = _load_format(args.format)
+    nominations = None
+    if args.nominations:
+        nominations = _load_json(args.nominations, "invalid_nominations")
     try:
-        draw = draw_match(_names(args.home), _names(args.away), seed, agreed=args.agreed)
+        draw = draw_match(
+            _names(args.home),
+            _names(args.away),
+            seed,
+            agreed=args.agreed,
+            match_format=match_format,
+            nominations=nominations,
+        )
     except DrawError as error:
         _fail(error.code, error.message)
     print(json.dumps(draw.to_json(), indent=2, ensure_ascii=False))

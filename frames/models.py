@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from leagues.models import Fixture, League, Player, Team
+from marker.formats import MatchFormat, effective_format
 
 
 class Side(models.TextChoices):
@@ -45,6 +46,20 @@ class Match(models.Model):
     fixture = models.OneToOneField(Fixture, on_delete=models.PROTECT, related_name="match")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SETUP)
     game_id = models.CharField(max_length=60, help_text="The season's game, fixed when opened.")
+    match_format = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The division's match format, fixed when opened (empty: Norwich's).",
+    )
+    # Captains' nominations (blind or fixed order, docs/formats.md): kept server-side and
+    # shown to nobody but their captain until both are in; each is committed to (SHA-256
+    # of its canonical JSON and a salt) when submitted, so the reveal can be checked.
+    home_nomination = models.JSONField(null=True, blank=True)
+    away_nomination = models.JSONField(null=True, blank=True)
+    home_nomination_salt = models.CharField(max_length=64, blank=True)
+    away_nomination_salt = models.CharField(max_length=64, blank=True)
+    home_nomination_commitment = models.CharField(max_length=64, blank=True)
+    away_nomination_commitment = models.CharField(max_length=64, blank=True)
     # Commit–reveal seed: each party commits to a secret (SHA-256), then reveals it.
     home_commitment = models.CharField(max_length=64, blank=True)
     away_commitment = models.CharField(max_length=64, blank=True)
@@ -100,6 +115,11 @@ class Match(models.Model):
 
     def team(self, side: str) -> Team:
         return self.fixture.home if side == Side.HOME else self.fixture.away
+
+    @property
+    def format(self) -> MatchFormat:
+        """The match format fixed when the match was opened (Norwich's when empty)."""
+        return effective_format(self.match_format)
 
 
 class MatchLog(models.Model):
@@ -178,6 +198,7 @@ class Frame(models.Model):
     class Kind(models.TextChoices):
         SINGLES = "singles", "Singles"
         DOUBLES = "doubles", "Doubles"
+        TRIPLES = "triples", "Triples"
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
@@ -191,7 +212,9 @@ class Frame(models.Model):
     friendly = models.OneToOneField(
         Friendly, null=True, blank=True, on_delete=models.CASCADE, related_name="frame"
     )
-    number = models.PositiveSmallIntegerField(help_text="1–6 singles, 7–9 doubles, as drawn.")
+    number = models.PositiveSmallIntegerField(
+        help_text="Through the format's sections (Norwich: 1–6 singles, 7–9 doubles)."
+    )
     order = models.PositiveSmallIntegerField(help_text="Order of play (changes only by agreement).")
     kind = models.CharField(max_length=8, choices=Kind.choices)
     game_id = models.CharField(max_length=60)

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues.services import fixture_record_result
+from marker.formats import sections_won
 
 from .models import SIDES, Frame, Match, MatchLog, Side
 from .ratings.tasks import match_result_counted
@@ -180,11 +181,28 @@ def match_update_result(*, match: Match) -> Match:
     return update_result(lock_match(match))
 
 
+def match_sections(match: Match) -> tuple[Decimal, Decimal]:
+    """Sections won by each side under the match's format, from its frames (a conceded
+    frame goes to the side that did not concede; a level section is half each)."""
+    frames = Frame.objects.filter(match=match).only(
+        "number", "status", "winner", "shared", "conceded_by"
+    )
+    return sections_won(
+        match.format,
+        [
+            (f.number, frame_winner(f), f.status == Frame.Status.COMPLETE and f.shared)
+            for f in frames
+            if f.status in DONE
+        ],
+    )
+
+
 def record_result(match: Match, actor: User, now: datetime, how: str) -> Match:
     """The result counts: the match is confirmed and written onto its fixture."""
     match.status = Match.Status.CONFIRMED
     match.confirmed_at = now
     match.save(update_fields=["status", "confirmed_at"])
+    home_sections, away_sections = match_sections(match)
     fixture_record_result(
         fixture=match.fixture,
         home_frames=match.home_frames,
@@ -192,6 +210,8 @@ def record_result(match: Match, actor: User, now: datetime, how: str) -> Match:
         home_score=match.home_score,
         away_score=match.away_score,
         confirmed_at=now,
+        home_sections=home_sections,
+        away_sections=away_sections,
     )
     match_result_counted(match, how)  # the ratings from its day on, after commit
     MatchLog.add(

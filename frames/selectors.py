@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.db.models import Prefetch, Q, QuerySet
 
 from leagues.models import Fixture, Player, Registration
+from marker.formats import MatchFormat
 
 from .models import SIDES, Frame, FramePlayer, Match, MatchLog, Presence, Side
 from .results import Tally, frame_winner, tally
@@ -19,6 +21,8 @@ LOG_LABELS = {
     "presence": "Squad marked",
     "short_agreed": "Agreed to play short (rule 8)",
     "committed": "Ready (secret committed)",
+    "nominated": "Nomination submitted (sealed: its commitment is shown)",
+    "nominations_revealed": "Both nominations in: revealed together",
     "ready_restarted": "Ready started again for both sides (the server committed anew)",
     "revealed": "Secret revealed",
     "drawn": "Frames drawn",
@@ -71,6 +75,7 @@ class FrameRow:
     away: list[Player]
     winner: str
     names: dict[str, str] = field(default_factory=dict)
+    section: str = ""
 
     @property
     def conceded_sides(self) -> list[str]:
@@ -113,6 +118,8 @@ class MatchDetail:
     log: list[MatchLog]
     tally: Tally
     secret_made_by: dict[str, str]
+    format: MatchFormat | None = None
+    sections: list[SectionScore] = field(default_factory=list)
 
     @property
     def drawn(self) -> bool:
@@ -123,7 +130,9 @@ class MatchDetail:
         return [row for row in self.rows if row.conceded_sides]
 
 
-def scorecard_rows(frames: Iterable[Frame], fixture: Fixture | None = None) -> list[FrameRow]:
+def scorecard_rows(
+    frames: Iterable[Frame], fixture: Fixture | None = None, fmt: MatchFormat | None = None
+) -> list[FrameRow]:
     names: dict[str, str] = {}
     if fixture is not None:
         names = {Side.HOME: fixture.home.name, Side.AWAY: fixture.away.name}
@@ -132,8 +141,59 @@ def scorecard_rows(frames: Iterable[Frame], fixture: Fixture | None = None) -> l
         slots: dict[str, list[Player]] = {Side.HOME: [], Side.AWAY: []}
         for slot in frame.players.all():
             slots[slot.side].append(slot.player)
-        rows.append(FrameRow(frame, slots[Side.HOME], slots[Side.AWAY], frame_winner(frame), names))
+        section = ""
+        if fmt is not None and 1 <= frame.number <= fmt.frame_count:
+            section = fmt.sections[fmt.section_index(frame.number)].name
+        rows.append(
+            FrameRow(
+                frame,
+                slots[Side.HOME],
+                slots[Side.AWAY],
+                frame_winner(frame),
+                names,
+                section,
+            )
+        )
     return rows
+
+
+@dataclass(frozen=True)
+class SectionScore:
+    """Frames won by each side in one section of the format (a shared frame is half)."""
+
+    name: str
+    kind: str
+    frames: int
+    home: Decimal
+    away: Decimal
+
+
+def section_scores(fmt: MatchFormat, rows: Iterable[FrameRow]) -> list[SectionScore]:
+    """Each section's frames won so far, for the scorecard."""
+    won = [[Decimal(0), Decimal(0)] for _ in fmt.sections]
+    for row in rows:
+        number = row.frame.number
+        if not 1 <= number <= fmt.frame_count:
+            continue
+        index = fmt.section_index(number)
+        if row.frame.status == Frame.Status.COMPLETE and row.frame.shared:
+            won[index][0] += Decimal("0.5")
+            won[index][1] += Decimal("0.5")
+        elif row.winner in SIDES:
+            won[index][SIDES.index(row.winner)] += 1
+    return [
+        SectionScore(s.name, s.kind, s.frames, h, a)
+        for s, (h, a) in zip(fmt.sections, won, strict=True)
+    ]
+
+
+def blank_frames(fmt: MatchFormat) -> list[tuple[int, str, str]]:
+    """(number, kind, section) of every frame of the format: the blank score sheet."""
+    return [
+        (number, section.kind, section.name)
+        for index, section in enumerate(fmt.sections)
+        for number in fmt.numbers(index)
+    ]
 
 
 def match_frames(match: Match) -> list[Frame]:
@@ -168,8 +228,11 @@ def match_detail(match_id: int) -> MatchDetail:
         entry.label = label  # type: ignore[attr-defined]  # read by the template
         if entry.action == "committed":
             made_by[entry.detail.get("side", "")] = entry.detail.get("made_by", "")
-    rows = scorecard_rows(frames, fixture)
-    return MatchDetail(match, rows, squads, log, tally(frames), made_by)
+    fmt = match.format
+    rows = scorecard_rows(frames, fixture, fmt)
+    return MatchDetail(
+        match, rows, squads, log, tally(frames), made_by, fmt, section_scores(fmt, rows)
+    )
 
 
 def draftable_players(match: Match, side: str) -> QuerySet[Player]:

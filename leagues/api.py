@@ -13,8 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from marker.api_inputs import int_param
+from marker.formats import effective_format
 
-from . import publishing, selectors, services, standings, tenancy
+from . import formats, publishing, selectors, services, standings, tenancy
 from .models import (
     Division,
     Fixture,
@@ -41,6 +42,8 @@ from .serializers import (
     LeagueCreateSerializer,
     LeagueSerializer,
     LiveTableSerializer,
+    MatchFormatInputSerializer,
+    MatchFormatSerializer,
     OfficerAddedSerializer,
     OfficerAddSerializer,
     OfficersSerializer,
@@ -503,6 +506,75 @@ class TeamDeductionsView(APIView):
             team=get_object_or_404(Team, pk=pk), by=request.user, **data.validated_data
         )
         return Response(PointDeductionSerializer(deduction).data, status=status.HTTP_201_CREATED)
+
+
+def _format_body(fmt, inherited: bool) -> dict:
+    return {"format": fmt.to_json(), "description": fmt.describe(), "inherited": inherited}
+
+
+class SeasonFormatView(APIView):
+    """A season's match format: anyone reads it; the secretary sets it (a preset, or the
+    format's JSON; an invalid one is refused with every problem listed)."""
+
+    write_permission = "leagues.manage_league"
+
+    def get_permission_object(self):
+        return get_object_or_404(Season.objects.select_related("league"), pk=self.kwargs["pk"])
+
+    @extend_schema(responses={200: MatchFormatSerializer})
+    def get(self, request, pk: int):
+        season = self.get_permission_object()
+        fmt = effective_format(season.match_format)
+        return Response(MatchFormatSerializer(_format_body(fmt, False)).data)
+
+    @extend_schema(
+        request=MatchFormatInputSerializer, responses={200: MatchFormatSerializer, **ERRORS}
+    )
+    def post(self, request, pk: int):
+        data = MatchFormatInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = formats.season_set_format(
+            season=self.get_permission_object(),
+            actor=request.user,
+            match_format=data.validated_data["format"],
+            preset=data.validated_data["preset"],
+        )
+        fmt = effective_format(season.match_format)
+        return Response(MatchFormatSerializer(_format_body(fmt, False)).data)
+
+
+class DivisionFormatView(APIView):
+    """A division's match format (its own, or its season's): anyone reads it; the
+    secretary sets it, or `inherit` to play the season's."""
+
+    write_permission = "leagues.manage_league"
+
+    def get_permission_object(self):
+        return get_object_or_404(
+            Division.objects.select_related("season__league"), pk=self.kwargs["pk"]
+        )
+
+    @extend_schema(responses={200: MatchFormatSerializer})
+    def get(self, request, pk: int):
+        division = self.get_permission_object()
+        body = _format_body(division.format, division.match_format is None)
+        return Response(MatchFormatSerializer(body).data)
+
+    @extend_schema(
+        request=MatchFormatInputSerializer, responses={200: MatchFormatSerializer, **ERRORS}
+    )
+    def post(self, request, pk: int):
+        data = MatchFormatInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        division = formats.division_set_format(
+            division=self.get_permission_object(),
+            actor=request.user,
+            match_format=data.validated_data["format"],
+            preset=data.validated_data["preset"],
+            inherit=data.validated_data["inherit"],
+        )
+        body = _format_body(division.format, division.match_format is None)
+        return Response(MatchFormatSerializer(body).data)
 
 
 class PointsSchemeView(APIView):

@@ -51,6 +51,16 @@ urlpatterns = [
         name="api-season-publications",
     ),
     path(
+        "seasons/<int:pk>/format/",
+        api.SeasonFormatView.as_view(),
+        name="api-season-format",
+    ),
+    path(
+        "divisions/<int:pk>/format/",
+        api.DivisionFormatView.as_view(),
+        name="api-division-format",
+    ),
+    path(
         "seasons/<int:pk>/points-scheme/",
         api.PointsSchemeView.as_view(),
         name="api-season-points-scheme",

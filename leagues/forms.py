@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import json
 from datetime import date
 
 from django import forms
 
+from marker.formats import PRESETS
 from rules import registry
 
 from .models import Division, LeagueRole, Venue, Weekday
@@ -117,3 +119,35 @@ class OfficerAddForm(forms.Form):
 
 class OfficerRemoveForm(forms.Form):
     role = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
+
+
+class MatchFormatForm(forms.Form):
+    """A match format: a preset, or the format's JSON edited (docs/formats.md)."""
+
+    preset = forms.ChoiceField(
+        required=False,
+        choices=[("", "Keep the JSON below")]
+        + [(key, data["name"]) for key, data in PRESETS.items()],
+        label="Start from a preset",
+        help_text="Choosing a preset replaces the JSON below with it.",
+    )
+    format = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false"}),
+        label="The format (JSON)",
+        help_text="Sections (name, kind: singles/doubles/triples, frames, and for a fixed "
+        "order pairings like 1v1 or 1+2v3+4); selection: hat, blind or fixed; "
+        "substitution: norwich_five or max_per_section (with max_per_section: k); "
+        "referee: norwich_rotation, none or named; points: frame, section, match "
+        "(null: the season's scheme); min_players.",
+    )
+    inherit = forms.BooleanField(required=False, label="Play the season's format")
+
+    def clean_format(self):
+        text = self.cleaned_data["format"].strip()
+        if not text:
+            return None
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise forms.ValidationError(f"This is not valid JSON: {exc}") from None

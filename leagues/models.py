@@ -16,6 +16,8 @@ from django.db.models import Q
 from django.urls import reverse
 
 from leagues import links
+from marker.formats import FormatError, default_format, effective_format, parse_format
+from marker.formats import MatchFormat as MatchFormatSpec
 from rules import registry
 from rules.core import RuleError, validate_setup
 from rules.registry import default_game_id
@@ -157,6 +159,14 @@ def validate_tie_breakers(value) -> None:
         raise ValidationError("Each tie-breaker may appear once.", code="tie_breakers")
 
 
+def validate_match_format(value: object) -> None:
+    """A stored match format must check (marker.formats lists every problem)."""
+    try:
+        parse_format(value)
+    except FormatError as exc:
+        raise ValidationError([f"{field}: {message}" for field, message in exc.problems]) from None
+
+
 class Season(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Open for registration"
@@ -204,6 +214,12 @@ class Season(models.Model):
         validators=[validate_tie_breakers],
         help_text="Ordered keys from: " + ", ".join(TIE_BREAKERS) + ".",
     )
+    match_format = models.JSONField(
+        default=default_format,
+        validators=[validate_match_format],
+        help_text="The match format (docs/formats.md): sections, how players are put into "
+        "frames, substitution, referees and points. A division may override it.",
+    )
 
     class Meta:
         ordering = ["-start_date", "-id"]
@@ -245,6 +261,12 @@ class Division(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
     name = models.CharField(max_length=60)
     rank = models.PositiveSmallIntegerField(default=1, help_text="1 is the top division.")
+    match_format = models.JSONField(
+        null=True,
+        blank=True,
+        validators=[validate_match_format],
+        help_text="This division's own match format; empty: the season's.",
+    )
 
     class Meta:
         ordering = ["season", "rank", "name"]
@@ -259,6 +281,11 @@ class Division(models.Model):
 
     def get_absolute_url(self) -> str:
         return links.season_url("division-detail", self.season_id, self.pk, obj=self)
+
+    @property
+    def format(self) -> MatchFormatSpec:
+        """The format this division plays: its own, else its season's."""
+        return effective_format(self.season.match_format, self.match_format)
 
 
 class Venue(models.Model):
@@ -440,6 +467,9 @@ class Fixture(models.Model):
     home_score = models.IntegerField(null=True, blank=True)
     away_score = models.IntegerField(null=True, blank=True)
     result_confirmed_at = models.DateTimeField(null=True, blank=True)
+    # Sections won (a level section is half each), for a format's points per section.
+    home_sections = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
+    away_sections = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
     # A walkover or conceded match is recorded by the secretary, with awarded frames and a
     # reason the table shows.
     outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.PLAYED)

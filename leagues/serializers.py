@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from marker.api_errors import ErrorSerializer  # noqa: F401  (the API views import it from here)
 from marker.api_inputs import StrictPrimaryKeyRelatedField
+from marker.formats import PRESETS
 
 from .models import (
     MAX_MATCH_SCORE,
@@ -340,3 +341,30 @@ class OfficersSerializer(serializers.Serializer):
 class OfficerAddedSerializer(serializers.Serializer):
     officer = OfficerSerializer(allow_null=True)
     invitation = OfficerInvitationSerializer(allow_null=True)
+
+
+class MatchFormatSerializer(serializers.Serializer):
+    """A match format as the API shows it: its JSON (docs/formats.md), in words, and
+    whose it is (the division's own, or its season's)."""
+
+    format = serializers.JSONField(help_text="The format's JSON (marker.formats).")
+    description = serializers.ListField(child=serializers.CharField())
+    inherited = serializers.BooleanField(
+        help_text="A division playing its season's format (always false for a season)."
+    )
+
+
+class MatchFormatInputSerializer(serializers.Serializer):
+    preset = serializers.ChoiceField(
+        choices=list(PRESETS),
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Start from a preset (used as it is when no format is given).",
+    )
+    format = serializers.JSONField(
+        required=False, default=None, help_text="The format's JSON (docs/formats.md)."
+    )
+    inherit = serializers.BooleanField(
+        required=False, default=False, help_text="Division only: play the season's format."
+    )

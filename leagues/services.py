@@ -416,14 +416,20 @@ def fixture_record_result(
     home_score: int,
     away_score: int,
     confirmed_at: datetime,
+    home_sections=None,
+    away_sections=None,
 ) -> Fixture:
     """Write a confirmed match result onto its fixture (called by match night's service;
-    tables are computed from fixtures alone). Safe to call twice with the same result."""
+    tables are computed from fixtures alone). Safe to call twice with the same result.
+    `home_sections`/`away_sections`: sections won under the match format (a level section
+    is half each), for a format's points per section."""
     fixture = Fixture.objects.select_for_update().get(pk=fixture.pk)
     fixture.home_frames = home_frames
     fixture.away_frames = away_frames
     fixture.home_score = home_score
     fixture.away_score = away_score
+    fixture.home_sections = home_sections
+    fixture.away_sections = away_sections
     fixture.result_confirmed_at = confirmed_at
     fixture.status = Fixture.Status.PLAYED
     fixture.save(
@@ -432,6 +438,8 @@ def fixture_record_result(
             "away_frames",
             "home_score",
             "away_score",
+            "home_sections",
+            "away_sections",
             "result_confirmed_at",
             "status",
         ]

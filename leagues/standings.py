@@ -25,6 +25,8 @@ from typing import cast
 
 from django.db import connection
 
+from marker.formats import effective_format
+
 from .models import TIE_BREAKERS, Division, Fixture, PointDeduction, Season, Team
 
 ZERO = Decimal("0")
@@ -44,17 +46,28 @@ class Scheme:
     bonus_margin_points: Decimal = Decimal("1")
     bonus_aggregate_points: Decimal = ZERO
     tie_breakers: tuple[str, ...] = ("points", "frames_won", "aggregate", "head_to_head")
+    points_per_section: Decimal = ZERO
 
     @classmethod
-    def of(cls, season: Season) -> Scheme:
+    def of(cls, season: Season, division: Division | None = None) -> Scheme:
+        """The season's scheme, with the match format's points (the division's format
+        when it has its own): per frame and per match where the format sets them, and
+        per section won."""
+        fmt = effective_format(
+            season.match_format, division.match_format if division is not None else None
+        )
+        points = fmt.points
         return cls(
-            points_per_frame=season.points_per_frame,
-            points_per_match_win=season.points_per_match_win,
+            points_per_frame=season.points_per_frame if points.frame is None else points.frame,
+            points_per_match_win=season.points_per_match_win
+            if points.match is None
+            else points.match,
             points_per_match_draw=season.points_per_match_draw,
             bonus_margin=season.bonus_margin,
             bonus_margin_points=season.bonus_margin_points,
             bonus_aggregate_points=season.bonus_aggregate_points,
             tie_breakers=tuple(season.tie_breakers),
+            points_per_section=points.section,
         )
 
     def describe(self) -> list[str]:
@@ -64,6 +77,10 @@ class Scheme:
             parts.append(
                 f"{number(self.points_per_frame)} point{'s' * (self.points_per_frame != 1)} "
                 "per frame won (a shared frame counts half)"
+            )
+        if self.points_per_section:
+            parts.append(
+                f"{number(self.points_per_section)} per section won (a level section counts half)"
             )
         if self.points_per_match_win:
             parts.append(f"{number(self.points_per_match_win)} for a match won")
@@ -106,6 +123,9 @@ def _points_sql(scheme: Scheme) -> tuple[str, list]:
     if scheme.bonus_aggregate_points:
         sql += f" + CASE WHEN s.sf > s.sa THEN {n} ELSE 0 END"
         params += [scheme.bonus_aggregate_points]
+    if scheme.points_per_section:
+        sql += f" + COALESCE(s.secf, 0) * {n}"
+        params += [scheme.points_per_section]
     return sql, params
 
 
@@ -372,10 +392,10 @@ def _explain(neighbours: list[Row], decider: Decider, *, mine_first: bool) -> st
 _TOTALS = """
 WITH sides AS (
     SELECT home_id AS team_id, home_frames AS f, away_frames AS a,
-           home_score AS sf, away_score AS sa, outcome
+           home_score AS sf, away_score AS sa, outcome, home_sections AS secf
       FROM {fixture} WHERE {where}
     UNION ALL
-    SELECT away_id, away_frames, home_frames, away_score, home_score, outcome
+    SELECT away_id, away_frames, home_frames, away_score, home_score, outcome, away_sections
       FROM {fixture} WHERE {where}
 )
 SELECT t.id, t.name, t.division_id,
@@ -464,12 +484,17 @@ def tables(
     the head-to-head mini-leagues. `as_of` limits the table to results and deductions
     recorded up to that moment (a publication's cut-off).
     """
-    scheme = Scheme.of(season)
+    scheme = Scheme.of(season, division)
     divisions = (
         [division]
         if division is not None
         else list(Division.objects.filter(season=season).order_by("rank", "name"))
     )
+    if division is None and any(
+        Scheme.of(season, d) != scheme for d in divisions if d.match_format
+    ):
+        # A division with its own format's points: its table on its own scheme.
+        return [tables(season, division=d, as_of=as_of)[0] for d in divisions]
     if division is None:
         scope = ("season_id = %s", [season.pk])
         teams = ("t.season_id = %s AND t.division_id IS NOT NULL", [season.pk])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 from django import forms
@@ -16,9 +17,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from marker import spreadsheet
 from marker.errors import DomainError
+from marker.formats import effective_format
 from marker.permissions import require_perm
 
-from . import invitations, publishing, selectors, services, tenancy
+from . import formats, invitations, publishing, selectors, services, tenancy
 from .forms import (
     AcceptInvitationForm,
     AddExistingPlayerForm,
@@ -27,6 +29,7 @@ from .forms import (
     FixturesGenerateForm,
     InviteForm,
     LeagueCreateForm,
+    MatchFormatForm,
     OfficerAddForm,
     OfficerRemoveForm,
     RemovePlayerForm,
@@ -103,7 +106,11 @@ def season_detail(request, league: str, pk: int):
     return render(
         request,
         "leagues/season.html",
-        {"season": season, "can_manage": request.user.has_perm("leagues.manage_league", season)},
+        {
+            "season": season,
+            "season_format": effective_format(season.match_format),
+            "can_manage": request.user.has_perm("leagues.manage_league", season),
+        },
     )
 
 
@@ -492,6 +499,76 @@ def _tables_action(request, season: Season) -> str | None:
         )
         return f"{fixture} recorded as {fixture.get_outcome_display().lower()}."
     return None
+
+
+def _format_page(request, *, season: Season, division: Division | None):
+    """The secretary's format page for a season, or for one division of it."""
+    require_perm(request.user, "leagues.manage_league", season)
+    current = division.format if division is not None else effective_format(season.match_format)
+    inherited = division is not None and division.match_format is None
+    initial = {"format": json.dumps(current.to_json(), indent=2), "inherit": inherited}
+    form = MatchFormatForm(request.POST or None, initial=initial)
+    problems: list[dict] = []
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                if division is None:
+                    formats.season_set_format(
+                        season=season,
+                        actor=request.user,
+                        match_format=None if data["preset"] else data["format"],
+                        preset=data["preset"],
+                    )
+                else:
+                    formats.division_set_format(
+                        division=division,
+                        actor=request.user,
+                        match_format=None if data["preset"] else data["format"],
+                        preset=data["preset"],
+                        inherit=data["inherit"],
+                    )
+            except DomainError as exc:
+                problems = exc.extra.get("problems") or [
+                    {"field": exc.field or "", "message": exc.message}
+                ]
+                status = 400
+            else:
+                messages.success(request, "The match format is saved.")
+                target = division if division is not None else season
+                return redirect(target.get_absolute_url())
+        else:
+            status = 400
+    return render(
+        request,
+        "leagues/format_edit.html",
+        {
+            "season": season,
+            "division": division,
+            "current": current,
+            "inherited": inherited,
+            "form": form,
+            "problems": problems,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_format(request, pk: int):
+    """The secretary chooses the season's match format."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    return _format_page(request, season=season, division=None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def division_format(request, pk: int):
+    """The secretary gives a division its own match format (or the season's)."""
+    division = get_object_or_404(Division.objects.select_related("season__league"), pk=pk)
+    return _format_page(request, season=division.season, division=division)
 
 
 @login_required

@@ -406,8 +406,9 @@ def test_a_squad_past_twenty_is_refused_by_the_service_too(league):
 @pytest.mark.parametrize(
     ("name", "body"),
     [
-        ("api-match-paper", {"frames": [{"number": 1, "home_score": 0, "away_score": 0}] * 10}),
-        ("api-match-settle", {"decision": "correct", "frames": [{"number": 1}] * 10}),
+        # A match has at most 30 frames in any format (marker.formats.MAX_FRAMES).
+        ("api-match-paper", {"frames": [{"number": 1, "home_score": 0, "away_score": 0}] * 31}),
+        ("api-match-settle", {"decision": "correct", "frames": [{"number": 1}] * 31}),
         ("api-match-presence", {"side": "home", "players": list(range(1, 30))}),
         ("api-match-presence", {"side": "home", "players": [], "new_players": ["x" * 121]}),
     ],

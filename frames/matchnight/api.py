@@ -12,14 +12,16 @@ from rest_framework.views import APIView
 
 from frames import selectors
 from frames.models import Frame, Match
-from leagues.models import Fixture
+from leagues.models import Fixture, Player
 from leagues.serializers import ErrorSerializer
+from marker.errors import DomainError
 
-from . import drawing, ordering, seeding, signoff, squads
+from . import drawing, nominating, ordering, seeding, signoff, squads
 from .serializers import (
     CommitInputSerializer,
     DisputeInputSerializer,
     MatchSerializer,
+    NominationInputSerializer,
     PaperInputSerializer,
     PresenceInputSerializer,
     RefereeInputSerializer,
@@ -118,6 +120,39 @@ class PresenceView(MatchCommand):
             players=data["players"],
             new_players=data["new_players"],
             actor=request.user,
+        )
+
+
+class NominationView(MatchCommand):
+    write_permission = "frames.captain_match"
+    input_serializer = NominationInputSerializer
+
+    @command_schema(
+        NominationInputSerializer,
+        "A captain submits their side's nomination: `sections` (captains' blind "
+        "nomination) or `lineup` (fixed order). Sealed until both are in: the answer shows "
+        "only its commitment until then.",
+    )
+    def post(self, request, pk: int):
+        return super().post(request, pk)
+
+    def perform(self, match, data, request, serializer):
+        sections, lineup = data.get("sections"), data.get("lineup")
+        ids = list(lineup or []) + [
+            pk for section in sections or [] for frame in section for pk in frame
+        ]
+        players = Player.objects.in_bulk(ids)
+        missing = sorted(set(ids) - set(players))
+        if missing:
+            raise DomainError("unknown_player", f"No player has id {missing[0]}.", field="sections")
+        nominating.match_nominate(
+            match=match,
+            side=data["side"],
+            actor=request.user,
+            lineup=None if lineup is None else [players[pk] for pk in lineup],
+            sections=None
+            if sections is None
+            else [[[players[pk] for pk in frame] for frame in section] for section in sections],
         )
 
 

@@ -7,6 +7,7 @@ urlpatterns = [
     path("matches/<int:pk>/", api.MatchDetailView.as_view(), name="api-match-detail"),
     path("matches/<int:pk>/presence/", api.PresenceView.as_view(), name="api-match-presence"),
     path("matches/<int:pk>/commit/", api.CommitView.as_view(), name="api-match-commit"),
+    path("matches/<int:pk>/nomination/", api.NominationView.as_view(), name="api-match-nomination"),
     path("matches/<int:pk>/reveal/", api.RevealView.as_view(), name="api-match-reveal"),
     path(
         "matches/<int:pk>/agree-short/", api.AgreeShortView.as_view(), name="api-match-agree-short"

@@ -9,7 +9,6 @@ from typing import Any
 from django.db import transaction
 
 from frames.draw import (
-    MINIMUM_PLAYERS,
     DrawError,
     DrawnFrame,
     derive_seed,
@@ -50,6 +49,7 @@ from .common import (
     require_status,
     resolve_now,
 )
+from .nominating import both_nominated, nomination_labels
 from .seeding import all_committed
 
 
@@ -70,11 +70,13 @@ def _frame_setup(
 
 @transaction.atomic
 def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Match:
-    """Draw the nine frames. The server reveals its secret; the seed is
-    derive_seed(home_secret, away_secret, server_secret); frames.draw does the rest.
-    Each frame gets its game, players, engine setup, referee and status (conceded where
-    a short side cannot fill it); every player drawn to play is marked as played for
-    their team (drafting those off the roster, rule 8)."""
+    """Draw the frames of the match's format (Norwich's nine by default). The server
+    reveals its secret; the seed is derive_seed(home_secret, away_secret, server_secret);
+    frames.draw does the rest, with the captains' nominations where the format takes
+    them (blind or fixed order: both must be in). Each frame gets its game, players,
+    engine setup, referee (by the format's rule) and status (conceded where a short side
+    cannot fill it); every player drawn to play is marked as played for their team
+    (drafting those off the roster, rule 8)."""
     now = resolve_now(now)
     match = lock_match(match)
     require_runner(match, actor, "start the draw")
@@ -86,13 +88,28 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
                 "empty_squad", f"Nobody is marked present for {match.team(side).name}."
             )
     agreed = match.short_agreed_home and match.short_agreed_away
+    fmt = match.format
     for side in SIDES:
-        if len(present[side]) < MINIMUM_PLAYERS and not agreed:
+        if len(present[side]) < fmt.min_players and not agreed:
+            rule = "rule 8" if fmt.is_norwich else f"the format ({fmt.name})"
             raise DomainError(
                 "too_few_players",
-                f"{match.team(side).name} has {len(present[side])} players present: rule 8 "
-                "needs five a side unless both captains record their agreement to play.",
+                f"{match.team(side).name} has {len(present[side])} players present: {rule} "
+                f"needs {'five' if fmt.min_players == 5 else fmt.min_players} a side unless "
+                "both captains record their agreement to play.",
             )
+    nominations = None
+    if not fmt.is_norwich and fmt.selection != "hat":
+        if not both_nominated(match):
+            missing = [s for s in SIDES if getattr(match, f"{s}_nomination") is None]
+            raise DomainError(
+                "not_all_nominated",
+                "Both captains must submit their nomination before the frames are laid out "
+                f"(waiting for: {', '.join(match.team(s).name for s in missing)}).",
+            )
+        nominations = {
+            s: nomination_labels(match, s, getattr(match, f"{s}_nomination")) for s in SIDES
+        }
     if not all_committed(match):
         missing = [s for s in SIDES if not getattr(match, f"{s}_commitment")]
         raise DomainError(
@@ -115,7 +132,14 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
         )
     seed = derive_seed(match.home_secret, match.away_secret, match.server_secret)
     try:
-        draw = draw_match(list(present["home"]), list(present["away"]), seed, agreed=agreed)
+        draw = draw_match(
+            list(present["home"]),
+            list(present["away"]),
+            seed,
+            agreed=agreed,
+            match_format=fmt,
+            nominations=nominations,
+        )
     except DrawError as exc:
         raise DomainError(exc.code, exc.message) from None
 

@@ -105,7 +105,8 @@ def match_reorder_accept(
     for position, number in enumerate(order, start=1):
         by_number[number].order = position
         by_number[number].save(update_fields=["order"])
-    resolved = not frames_started(match)
+    # Referees are re-solved only where the format draws them (the Norwich rotation).
+    resolved = not frames_started(match) and match.format.referee == "norwich_rotation"
     notes: tuple[str, ...] = ()
     if resolved:
         notes = resolve_referees(match, [by_number[n] for n in order])

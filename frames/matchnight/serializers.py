@@ -9,6 +9,7 @@ from rest_framework import serializers
 from frames.models import SIDES, Side
 from leagues.models import MAX_FRAME_SCORE, Player
 from marker.api_inputs import StrictPrimaryKeyRelatedField, id_list_field
+from marker.formats import MAX_FRAMES
 
 from .squads import MAX_NAME, MAX_PRESENT
 
@@ -120,6 +121,20 @@ class MatchLogSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
+class NominationStateSerializer(serializers.Serializer):
+    submitted = serializers.BooleanField()
+    commitment = serializers.CharField(help_text="SHA-256 of `salt:canonical JSON`.")
+    nomination = serializers.JSONField(
+        allow_null=True, help_text="Player ids; null until both captains' are in."
+    )
+    salt = serializers.CharField(help_text="Blank until both captains' are in.")
+
+
+class SidesNominationSerializer(serializers.Serializer):
+    home = NominationStateSerializer()
+    away = NominationStateSerializer()
+
+
 class MatchSerializer(serializers.Serializer):
     """A match night: squads, the seed's commit–reveal, the draw, the scorecard, the
     result and its confirmations, and the log. Secrets appear only once drawn."""
@@ -147,6 +162,30 @@ class MatchSerializer(serializers.Serializer):
     dispute = serializers.SerializerMethodField()
     confirmed_at = serializers.DateTimeField(source="match.confirmed_at", allow_null=True)
     log = MatchLogSerializer(many=True)
+    format = serializers.SerializerMethodField()
+    nominations = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.JSONField())
+    def get_format(self, detail) -> dict:
+        """The match format fixed when the match opened (docs/formats.md), and in words."""
+        fmt = detail.match.format
+        return {**fmt.to_json(), "description": fmt.describe()}
+
+    @extend_schema_field(SidesNominationSerializer)
+    def get_nominations(self, detail) -> dict:
+        """Captains' nominations (blind or fixed formats): whether each is in and its
+        commitment; the nominations themselves and their salts only once both are in."""
+        m = detail.match
+        both = m.home_nomination is not None and m.away_nomination is not None
+        return {
+            side: {
+                "submitted": getattr(m, f"{side}_nomination") is not None,
+                "commitment": getattr(m, f"{side}_nomination_commitment"),
+                "nomination": getattr(m, f"{side}_nomination") if both else None,
+                "salt": getattr(m, f"{side}_nomination_salt") if both else "",
+            }
+            for side in SIDES
+        }
 
     @extend_schema_field(SidesPresenceSerializer)
     def get_presences(self, detail) -> dict:
@@ -234,6 +273,26 @@ class PresenceInputSerializer(serializers.Serializer):
     )
 
 
+class NominationInputSerializer(serializers.Serializer):
+    side = side_field()
+    sections = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.ListField(child=serializers.IntegerField(), max_length=3),
+            max_length=30,
+        ),
+        max_length=10,
+        required=False,
+        help_text="Blind nomination: per section, per frame, the player ids (an empty "
+        "frame concedes it, for a side short by agreement).",
+    )
+    lineup = serializers.ListField(
+        child=serializers.IntegerField(),
+        max_length=40,
+        required=False,
+        help_text="Fixed order: the player ids numbered 1, 2, 3 …",
+    )
+
+
 class CommitInputSerializer(serializers.Serializer):
     side = side_field()
     commitment = serializers.CharField(
@@ -258,10 +317,11 @@ class SideInputSerializer(serializers.Serializer):
 class ReorderInputSerializer(serializers.Serializer):
     side = side_field()
     order = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=9),
-        min_length=9,
-        max_length=9,
-        help_text="Frame numbers, first to last to be played.",
+        child=serializers.IntegerField(min_value=1, max_value=MAX_FRAMES),
+        min_length=1,
+        max_length=MAX_FRAMES,
+        help_text="Frame numbers, first to last to be played (every frame of the match "
+        "once: nine in Norwich's format).",
     )
 
 
@@ -271,18 +331,20 @@ class RefereeInputSerializer(serializers.Serializer):
 
 def score_input(side: str) -> serializers.IntegerField:
     return serializers.IntegerField(
-        min_value=0, max_value=MAX_FRAME_SCORE, help_text=f"The {side} side's points, in tens."
+        min_value=0,
+        max_value=MAX_FRAME_SCORE,
+        help_text=f"The {side} side's points (in tens for bar billiards).",
     )
 
 
 class FrameScoreInputSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, max_value=9)
+    number = serializers.IntegerField(min_value=1, max_value=MAX_FRAMES)
     home_score = score_input("home")
     away_score = score_input("away")
 
 
 class PaperInputSerializer(serializers.Serializer):
-    frames = FrameScoreInputSerializer(many=True, allow_empty=False, max_length=9)
+    frames = FrameScoreInputSerializer(many=True, allow_empty=False, max_length=MAX_FRAMES)
 
     def scores(self) -> dict[int, tuple[int, int]]:
         return {
@@ -300,7 +362,9 @@ class SettleInputSerializer(serializers.Serializer):
         choices=[("accept", "Accept the result as it stands"), ("correct", "Correct frame scores")]
     )
     note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
-    frames = FrameScoreInputSerializer(many=True, required=False, default=list, max_length=9)
+    frames = FrameScoreInputSerializer(
+        many=True, required=False, default=list, max_length=MAX_FRAMES
+    )
 
     def scores(self) -> dict[int, tuple[int, int]]:
         return {

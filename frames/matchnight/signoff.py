@@ -41,11 +41,14 @@ from .common import (
 )
 
 
-def _check_score(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % 10:
+def _check_score(value: Any, field: str, *, tens: bool = True) -> int:
+    """A paper score: a whole number, 0 or more (in tens for bar billiards, whose every
+    hole scores tens; other games, e.g. a bagatelle league's, score in ones)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (tens and value % 10):
         raise DomainError(
             "bad_score",
-            f"A frame score is a whole number of points, 0 or more, in tens (not {str(value)[:40]!r}).",
+            f"A frame score is a whole number of points, 0 or more{', in tens' * tens} "
+            f"(not {str(value)[:40]!r}).",
             field=field,
         )
     if value > MAX_FRAME_SCORE:
@@ -59,8 +62,9 @@ def _key_frame(
     frame: Frame, home_score: int, away_score: int, actor: User, now: datetime, *, allow_shots: bool
 ) -> dict[str, Any] | None:
     """Write paper scores onto a locked frame; the change for the log, or None."""
-    _check_score(home_score, "home_score")
-    _check_score(away_score, "away_score")
+    tens = frame.game_id.startswith("bar_billiards")
+    _check_score(home_score, "home_score", tens=tens)
+    _check_score(away_score, "away_score", tens=tens)
     if frame.status == Frame.Status.CONCEDED:
         raise DomainError("frame_conceded", f"Frame {frame.number} was conceded: it has no scores.")
     if not allow_shots and (frame.last_seq > 0 or FrameEvent.objects.filter(frame=frame).exists()):

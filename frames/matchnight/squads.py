@@ -53,13 +53,17 @@ def match_open(*, fixture: Fixture, actor: User = None, now: datetime | None = N
     now = resolve_now(now)
     fixture = (
         Fixture.objects.select_for_update(of=("self",))
-        .select_related("home", "away", "season__league")
+        .select_related("home", "away", "season__league", "division")
         .get(pk=fixture.pk)
     )
     existing = Match.objects.filter(fixture=fixture).first()
     if existing is not None:
         return existing
-    match = Match(fixture=fixture, game_id=fixture.season.game_id)
+    match = Match(
+        fixture=fixture,
+        game_id=fixture.season.game_id,
+        match_format=fixture.division.format.to_json(),
+    )
     if actor is not None:
         require_runner(match, actor, "open match night")
     if fixture.status == Fixture.Status.POSTPONED:
@@ -77,7 +81,12 @@ def match_open(*, fixture: Fixture, actor: User = None, now: datetime | None = N
     new_server_secret(match)
     match.save()
     MatchLog.add(
-        match, actor, "opened", now, game=match.game_id, server_commitment=match.server_commitment
+        match,
+        actor,
+        "opened",
+        now,
+        game=match.game_id,
+        server_commitment=match.server_commitment,
     )
     return match
 

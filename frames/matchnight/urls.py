@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<int:pk>/ready/", views.match_commit, name="match-commit"),
     path("matches/<int:pk>/ready/restart/", views.match_restart_ready, name="match-restart-ready"),
     path("matches/<int:pk>/reveal/", views.match_reveal, name="match-reveal"),
+    path("matches/<int:pk>/nominate/", views.match_nominate, name="match-nominate"),
     path("matches/<int:pk>/agree-short/", views.match_agree_short, name="match-agree-short"),
     path("matches/<int:pk>/draw/", views.match_draw, name="match-draw"),
     path("matches/<int:pk>/redraw/", views.match_redraw, name="match-redraw"),

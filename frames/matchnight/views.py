@@ -11,14 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from frames import selectors
-from frames.draw import MINIMUM_PLAYERS
 from frames.models import SIDES, Frame, Match, other_side
-from leagues.models import Fixture
+from leagues.models import Fixture, Player
 from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import drawing, ordering, seeding, signoff, squads
+from . import drawing, nominating, ordering, seeding, signoff, squads
 from .forms import (
     CommitForm,
     DisputeForm,
@@ -78,6 +77,11 @@ def _context(request, match_id: int, **extra):
             "confirmed_at": getattr(match, f"{side}_confirmed_at"),
             "confirmed_by": getattr(match, f"{side}_confirmed_by"),
         }
+    fmt = match.format
+    nominating_format = not fmt.is_norwich and fmt.selection in ("blind", "fixed")
+    if nominating_format:
+        for side in SIDES:
+            _nomination_context(match, fmt, sides[side], setup, secretary)
     all_committed = bool(
         match.home_commitment and match.away_commitment and match.server_commitment
     )
@@ -97,13 +101,59 @@ def _context(request, match_id: int, **extra):
         and all_committed
         and all(sides[s]["revealed"] for s in SIDES)
         and (bool(my_sides) or secretary),
-        "short": any(0 < len(detail.squads[s].present) < MINIMUM_PLAYERS for s in SIDES),
+        "short": any(0 < len(detail.squads[s].present) < match.format.min_players for s in SIDES),
         "proposal_by": match.reorder_proposed_by,
         "dispute_form": DisputeForm(),
         "started": detail.tally.started,
+        "nominating": nominating_format,
     }
     context.update(extra)
     return context
+
+
+def _nomination_context(match, fmt, s: dict, setup: bool, secretary: bool) -> None:
+    """A side's nomination as this viewer may see it (its own captain before both are in,
+    everyone after), and the form its captain fills in."""
+    side = s["side"]
+    names = {p.player_id: p.player.name for p in s["squad"].present}
+    viewer = side if s["is_mine"] else None
+    shown = nominating.visible_nomination(match, side, viewer)
+    s["nominated"] = getattr(match, f"{side}_nomination") is not None
+    s["nomination_commitment"] = getattr(match, f"{side}_nomination_commitment")
+    both = nominating.both_nominated(match)
+    s["nomination_salt"] = getattr(match, f"{side}_nomination_salt") if both else ""
+    s["nomination_json"] = nominating.canonical(shown) if both else ""
+    rows: list[str] = []
+    if shown is not None:
+        if fmt.selection == "fixed":
+            rows = [names.get(pk, f"#{pk}") for pk in shown]
+        else:
+            for index, section in enumerate(fmt.sections):
+                for number, frame in zip(fmt.numbers(index), shown[index], strict=False):
+                    who = " & ".join(names.get(pk, f"#{pk}") for pk in frame) or "conceded"
+                    rows.append(f"{section.name}, frame {number}: {who}")
+    s["nomination_rows"] = rows
+    form: list[dict] = []
+    if setup and s["is_mine"] and not nominating.both_nominated(match):
+        if fmt.selection == "fixed":
+            for n in range(1, fmt.lineup_size() + 1):
+                selected = shown[n - 1] if shown and n <= len(shown) else None
+                form.append({"name": f"pos-{n}", "label": f"Number {n}", "selected": selected})
+        else:
+            for index, section in enumerate(fmt.sections):
+                for j, number in enumerate(fmt.numbers(index)):
+                    for k in range(section.size):
+                        try:
+                            selected = shown[index][j][k] if shown else None
+                        except (IndexError, TypeError):
+                            selected = None
+                        label = f"{section.name}, frame {number}"
+                        if section.size > 1:
+                            label += f", player {k + 1}"
+                        form.append(
+                            {"name": f"slot-{index}-{j}-{k}", "label": label, "selected": selected}
+                        )
+    s["nomination_form"] = form
 
 
 def _match_page(request, match_id: int, *, status: int = 200, error: str = "", **extra):
@@ -213,7 +263,7 @@ def match_sheet(request, pk: int):
             "fixture": detail.match.fixture,
             "detail": detail,
             "rows": detail.rows or None,
-            "blank_frames": range(1, 10),
+            "blank_frames": selectors.blank_frames(detail.match.format),
             "visits": range(1, 13),
         },
     )
@@ -256,6 +306,44 @@ def match_commit(request, pk: int):
         return "Ready. The draw can start once both captains are ready."
 
     return _run_command(request, pk, CAPTAIN, CommitForm, action)
+
+
+@login_required
+@require_POST
+def match_nominate(request, pk: int):
+    """A captain submits their side's blind nomination or numbered lineup."""
+    match = _get_match(pk)
+    require_perm(request.user, CAPTAIN, match)
+    side = request.POST.get("side", "")
+    fmt = match.format
+    try:
+        picked = Player.objects.in_bulk(
+            [int(v) for k, v in request.POST.items() if k.startswith(("pos-", "slot-")) and v]
+        )
+        if fmt.selection == "fixed":
+            lineup = []
+            for n in range(1, fmt.lineup_size() + 1):
+                value = request.POST.get(f"pos-{n}", "")
+                if value:
+                    lineup.append(picked[int(value)])
+            nominating.match_nominate(match=match, side=side, lineup=lineup, actor=request.user)
+        else:
+            sections = []
+            for index, section in enumerate(fmt.sections):
+                frames = []
+                for j in range(section.frames):
+                    values = [
+                        request.POST.get(f"slot-{index}-{j}-{k}", "") for k in range(section.size)
+                    ]
+                    frames.append([picked[int(v)] for v in values if v])
+                sections.append(frames)
+            nominating.match_nominate(match=match, side=side, sections=sections, actor=request.user)
+    except (ValueError, KeyError):
+        return _match_page(request, match.pk, status=400, error="Choose players from the list.")
+    except DomainError as exc:
+        return _match_page(request, match.pk, status=exc.status, error=exc.message)
+    messages.success(request, "Submitted. It stays sealed until the other captain's is in too.")
+    return redirect("match-detail", pk=match.pk)
 
 
 @login_required

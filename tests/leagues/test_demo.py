@@ -56,3 +56,36 @@ def test_the_demo_secretary_runs_norwich_and_the_admin_runs_the_site():
     assert is_secretary(secretary, norwich) and not secretary.is_staff
     assert admin.is_superuser and allowed(admin, "leagues.create_league")
     assert not allowed(secretary, "leagues.create_league")
+
+
+def test_demo_has_a_second_league_in_another_game_and_format():
+    call_command("demo_league")
+    call_command("demo_league")  # a second run changes nothing
+    norwich = League.objects.get(slug="norwich").seasons.get()
+    chester = League.objects.get(slug="chester").seasons.get()
+    assert chester.game_id == "northern_bagatelle" != norwich.game_id
+    division = chester.divisions.get()
+    assert division.format.selection == "fixed" and not division.format.is_norwich
+    assert norwich.divisions.first().format.is_norwich
+    assert Team.objects.filter(season=chester).count() == 4
+    assert Fixture.objects.filter(season=chester).count() == 4 * 3
+
+
+@pytest.mark.slow
+def test_demo_match_nights_leave_a_bagatelle_match_in_play():
+    from frames.models import Frame, Match
+
+    call_command("demo_league")
+    call_command("demo_match_nights", weeks=1)
+    match = Match.objects.filter(fixture__season__league__slug="chester").exclude(
+        status="confirmed"
+    )
+    assert match.count() == 1
+    match = match.get()
+    assert match.status == "in_play" and match.game_id == "northern_bagatelle"
+    assert match.home_nomination and match.away_nomination  # the captains' lineups
+    assert Frame.objects.filter(match=match).count() == 6
+    played = Fixture.objects.filter(
+        season__league__slug="chester", result_confirmed_at__isnull=False
+    )
+    assert all(f.home_sections is not None for f in played)

@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from frames.matchnight import drawing, seeding, signoff, squads
+from frames.matchnight import drawing, nominating, seeding, signoff, squads
 from frames.models import Frame, Match, Side
 from frames.pad import events
 from leagues import publishing
@@ -66,6 +66,53 @@ class Command(BaseCommand):
         if tonight is not None:
             play_match(tonight, secretary, seed=tonight.pk, frames_to_finish=1)
         self.stdout.write(self.style.SUCCESS(f"Played {played} demo matches; one left in play."))
+        play_bagatelle_nights(self.stdout, secretary, weeks)
+
+
+def play_bagatelle_nights(stdout, secretary, weeks: int) -> None:
+    """The second demo league (Chester bagatelle, fixed order): its past nights played
+    through the same services, captains' lineups included, and one match left in play."""
+    league = League.objects.filter(slug="chester").first()
+    if league is None or Match.objects.filter(fixture__season__league=league).exists():
+        return
+    today = timezone.localdate()
+    season = league.seasons.order_by("-start_date").first()
+    nights = sorted(
+        {d for d in season.fixtures.filter(date__lt=today).values_list("date", flat=True)}
+    )[-weeks:]
+    played = 0
+    for night in nights:
+        for fixture in season.fixtures.filter(date=night).select_related("home", "away"):
+            play_match(fixture, secretary, seed=fixture.pk)
+            played += 1
+    tonight = season.fixtures.filter(date__gte=today).order_by("date", "id").first()
+    if tonight is not None:
+        play_match(tonight, secretary, seed=tonight.pk, frames_to_finish=1)
+    stdout.write(f"Chester bagatelle: played {played} demo matches; one left in play.")
+
+
+def nominate_lineups(match: Match, rosters: dict, seed: int) -> None:
+    """A format with captains' nominations: each captain submits a lineup (fixed order)
+    or every frame's players (blind), from the players present, in a seeded order."""
+    fmt = match.format
+    if fmt.is_norwich or fmt.selection == "hat":
+        return
+    for side, (team, players) in rosters.items():
+        order = sorted(players, key=lambda p: (p.pk * 7919 + seed) % 104729)
+        if fmt.selection == "fixed":
+            nominating.match_nominate(
+                match=match, side=side, lineup=order[: fmt.lineup_size()], actor=team.captain
+            )
+            continue
+        sections, cursor = [], 0
+        for section in fmt.sections:
+            frames = []
+            for _ in range(section.frames):
+                frames.append(order[cursor : cursor + section.size])
+                cursor += section.size
+            sections.append(frames)
+            cursor = 0
+        nominating.match_nominate(match=match, side=side, sections=sections, actor=team.captain)
 
 
 def publish(season, secretary, *, at: datetime) -> None:
@@ -81,6 +128,7 @@ def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int 
     """Run one match night; with `frames_to_finish`, stop part-way with a frame in play."""
     start = _at(fixture.date, 19, 30) if fixture.date <= timezone.localdate() else timezone.now()
     match = squads.match_open(fixture=fixture, actor=secretary, now=start)
+    rosters = {}
     for side, team in ((Side.HOME, fixture.home), (Side.AWAY, fixture.away)):
         roster = [
             r.player
@@ -92,6 +140,8 @@ def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int 
             match=match, side=side, players=roster, actor=team.captain, now=start
         )
         seeding.match_commit(match=match, side=side, actor=team.captain, now=start)
+        rosters[side] = (team, roster)
+    nominate_lineups(match, rosters, seed)
     match = drawing.match_draw(match=match, actor=secretary, now=start)
     clock = start + timedelta(minutes=10)
     frames = Frame.objects.filter(match=match, status=Frame.Status.SCHEDULED).order_by("order")

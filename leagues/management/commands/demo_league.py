@@ -1,11 +1,15 @@
-"""Build believable demo leagues (used by `make run`).
+"""Build two believable demo leagues (used by `make run`).
 
 One function per league (`DEMO_LEAGUES`: its slug and its builder); each is built once.
-The Norwich league: two divisions, eleven teams (one division odd, so it has byes), two
-teams sharing a one-table pub, 6–9 players a team, and a season of fixtures. Demo accounts
-(password `marker-demo`): `admin` (the site administrator), `secretary` (secretary of the
-Norwich league), `captain` (captain of The Adam and Eve), `referee` (a registered player of
-The Adam and Eve).
+Norwich's 4-pin bar billiards league: two divisions, eleven teams (one division odd, so it
+has byes), two teams sharing a one-table pub, 6–9 players a team, and a season of
+fixtures, in the Norwich format (the hat). And a small second league in another game and
+format, so a newcomer sees both: the Chester & District Bagatelle League, Northern
+(Chester) bagatelle, one division of four teams, six singles a match in a fixed order from
+the captains' numbered lineups. Demo accounts (password `marker-demo`): `admin` (the site
+administrator), `secretary` (secretary of both leagues), `captain` (captain of The Adam and
+Eve), `referee` (a registered player of The Adam and Eve), `bagatelle` (captain of The
+Boathouse, Chester).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from django.utils import timezone
 
 from leagues import services
 from leagues.models import Division, League, LeagueRole, Player, Season, Venue
+from marker.formats import PRESETS
 
 DEMO_PASSWORD = "marker-demo"
 
@@ -157,5 +162,56 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
     return league
 
 
+# ------------------------------------------------------------- the second league: Chester
+
+CHESTER_SLUG = "chester"
+CHESTER_PUBS = [
+    ("The Boathouse", "The Groves, Chester CH1 1SD"),
+    ("The Albion Inn", "4 Park Street, Chester CH1 1RN"),
+    ("The Pied Bull", "57 Northgate Street, Chester CH1 2HQ"),
+    ("The Old Harkers Arms", "1 Russell Street, Chester CH3 5AL"),
+]
+
+
+def build_demo_bagatelle_league(*, seed: int = 7, today: date | None = None) -> League:
+    """A small second league in another game and format: Northern (Chester) bagatelle,
+    one division of four teams, six singles a match in a fixed order from the captains'
+    numbered lineups (the "Bagatelle: 6 singles, fixed order" preset)."""
+    rng = random.Random(seed + 1)
+    today = today or timezone.localdate()
+    league = League.objects.create(
+        name="Chester & District Bagatelle League", slug=CHESTER_SLUG, match_night=3
+    )
+    start = today - timedelta(days=today.weekday()) - timedelta(weeks=2) + timedelta(days=3)
+    season = Season.objects.create(
+        league=league,
+        name=f"{start.year}/{(start.year + 1) % 100:02d}",
+        slug="current",
+        status=Season.Status.REGISTRATION,
+        start_date=start,
+        game_id="northern_bagatelle",
+        match_format=PRESETS["bagatelle_fixed"],
+    )
+    division = Division.objects.create(season=season, name="Division One", rank=1)
+    _officer(league, _user("secretary", "Sally", "Secretary"))
+    names = rng.sample([f"{f} {last}" for f in FIRST for last in LAST], 40)
+    for index, (pub, address) in enumerate(CHESTER_PUBS):
+        venue, _ = Venue.objects.get_or_create(name=pub, defaults={"address": address, "tables": 1})
+        if index == 0:
+            captain = _user("bagatelle", "Bella", "Bagnall")
+        else:
+            first, last = names.pop().split(" ", 1)
+            captain = _user(f"captain-chester-{index}", first, last)
+        team = services.team_register(
+            season=season, name=pub, venue=venue, captain=captain, division=division
+        )
+        for _ in range(rng.randint(3, 4)):  # with the captain: 4–5 a team
+            services.roster_add_player(team=team, name=names.pop(), someone_else=True)
+    services.fixtures_generate(season=season, start_date=start)
+    season.status = Season.Status.RUNNING
+    season.save(update_fields=["status"])
+    return league
+
+
 #: The demo's leagues: (slug, builder). Another league joins with its own builder.
-DEMO_LEAGUES = [("norwich", build_demo_league)]
+DEMO_LEAGUES = [("norwich", build_demo_league), (CHESTER_SLUG, build_demo_bagatelle_league)]
