@@ -713,10 +713,10 @@ def league_officers(request, league: str):
     """A league's secretary appoints and removes its officers (and invites by email)."""
     the_league = get_object_or_404(League, slug=league)
     require_perm(request.user, "leagues.manage_officers", the_league)
-    form = OfficerAddForm(request.POST if request.method == "POST" else None)
+    action = request.POST.get("action") if request.method == "POST" else None
+    form = OfficerAddForm(request.POST if action == "add" else None)
     error = ""
     if request.method == "POST":
-        action = request.POST.get("action")
         try:
             if action == "add":
                 if form.is_valid():
