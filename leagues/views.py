@@ -557,17 +557,19 @@ def _format_page(request, *, season: Season, division: Division | None):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def season_format(request, pk: int):
+def season_format(request, league: str, pk: int):
     """The secretary chooses the season's match format."""
-    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
     return _format_page(request, season=season, division=None)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def division_format(request, pk: int):
+def division_format(request, league: str, pk: int):
     """The secretary gives a division its own match format (or the season's)."""
-    division = get_object_or_404(Division.objects.select_related("season__league"), pk=pk)
+    division = get_object_or_404(
+        Division.objects.select_related("season__league"), pk=pk, season__league__slug=league
+    )
     return _format_page(request, season=division.season, division=division)
 
 

@@ -30,8 +30,18 @@ _KIND = {
 }
 
 
+_PREFIX = {
+    "season": Season,
+    "division": Division,
+    "team": Team,
+    "fixture": Fixture,
+    "publication": Publication,
+}
+
+
 def league_slug_of(name: str, pk: int) -> str:
-    model = _KIND[name]
+    # A page not listed names its object by its name's first word ("season-format").
+    model = _KIND.get(name) or _PREFIX[name.split("-")[0]]
     if model is Season:
         return Season.objects.values_list("league__slug", flat=True).get(pk=pk)
     return model.objects.values_list("season__league__slug", flat=True).get(pk=pk)

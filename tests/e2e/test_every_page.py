@@ -247,9 +247,17 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
     )
     site_admin = phone(make_site_admin(username="siteadmin")).new_page()
     visit(site_admin, reverse("site-leagues"), "site-leagues", problems)
-    visit(secretary, reverse("season-format", args=[league.season.pk]), "season-format", problems)
     visit(
-        secretary, reverse("division-format", args=[league.premier.pk]), "division-format", problems
+        secretary,
+        league_reverse("season-format", args=[league.season.pk]),
+        "season-format",
+        problems,
+    )
+    visit(
+        secretary,
+        league_reverse("division-format", args=[league.premier.pk]),
+        "division-format",
+        problems,
     )
 
     referee = phone(league.player_user).new_page()

@@ -34,6 +34,7 @@ from tests.frames.matchnight_helpers import (
     refused,
     roster,
 )
+from tests.links import league_reverse
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 OTHERS = ["Kim", "Lou", "Max", "Ned", "Oli", "Pam", "Quin", "Roy", "Sam", "Tom"]
@@ -390,7 +391,7 @@ def test_a_lineup_too_long_or_too_short_is_refused(league):
 
 def test_secretary_format_page_shows_errors_and_saves(league):
     client = logged_in(league.secretary)
-    url = reverse("season-format", args=[league.season.pk])
+    url = league_reverse("season-format", args=[league.season.pk])
     page = client.get(url)
     assert page.status_code == 200 and "Norwich bar billiards" in page.content.decode()
     bad = dict(PRESETS["snooker_blind"], referee="coin")
