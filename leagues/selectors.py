@@ -66,6 +66,16 @@ def roster(team: Team) -> list[Registration]:
     )
 
 
+def pending_registrations(team: Team) -> list[Registration]:
+    """Last season's players copied to this team by a rollover, awaiting a captain's (or
+    the secretary's) confirmation."""
+    return list(
+        team.registrations.filter(status=Registration.Status.PENDING)
+        .select_related("player")
+        .order_by("player__name", "id")
+    )
+
+
 def player_suggestions(team: Team, text: str, limit: int = 8) -> list[dict]:
     """Players already in the league whose name contains `text` (two letters or more), as
     a captain types a name to add: each with the team they play for this season, if any

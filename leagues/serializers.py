@@ -287,3 +287,58 @@ class PointsSchemeSerializer(serializers.ModelSerializer):
             "tie_breakers",
         ]
         extra_kwargs = {f: {"required": False} for f in fields}
+
+
+# --------------------------------------------------------------------------- rollover
+
+_ID = {"min_value": 1, "max_value": 2**63 - 1}
+
+
+class BoundarySerializer(serializers.Serializer):
+    above = serializers.IntegerField(help_text="The id of the division above the boundary.", **_ID)
+    teams = serializers.IntegerField(
+        min_value=0, max_value=50, help_text="Teams up (and as many down) across it."
+    )
+
+
+class PlacementSerializer(serializers.Serializer):
+    team = serializers.IntegerField(help_text="A team of the season being rolled over.", **_ID)
+    division = serializers.IntegerField(
+        help_text="The division (of the season being rolled over) whose copy it plays in.", **_ID
+    )
+
+
+class RolloverTeamSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    position = serializers.CharField()
+    points = serializers.CharField()
+    to_division_id = serializers.IntegerField()
+    move = serializers.ChoiceField(choices=["up", "down", "stays"])
+
+
+class RolloverDivisionSerializer(serializers.Serializer):
+    division_id = serializers.IntegerField()
+    division = serializers.CharField()
+    rank = serializers.IntegerField()
+    down = serializers.IntegerField()
+    rows = RolloverTeamSerializer(many=True)
+
+
+class RolloverProposalSerializer(serializers.Serializer):
+    final = serializers.BooleanField(help_text="False while fixtures have no confirmed result.")
+    unconfirmed_fixtures = serializers.IntegerField()
+    divisions = RolloverDivisionSerializer(many=True)
+    rolled_into = serializers.IntegerField(allow_null=True)
+
+
+class RolloverSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=60)
+    slug = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    start_date = serializers.DateField(required=False, allow_null=True, default=None)
+    boundaries = BoundarySerializer(many=True, required=False, default=list, max_length=50)
+    placements = PlacementSerializer(many=True, required=False, default=list, max_length=500)
+    override_unfinished = serializers.BooleanField(
+        default=False,
+        help_text="Roll over although some fixtures have no confirmed result.",
+    )

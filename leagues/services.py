@@ -252,6 +252,39 @@ def roster_remove_player(
 
 
 @transaction.atomic
+def registration_confirm(*, registration: Registration, accept: bool = True) -> Registration:
+    """Answer a pending registration (last season's roster, copied by a rollover): put
+    the player on the roster, or (`accept=False`) leave them off it. Putting them on is
+    refused when they are on another team's roster this season (rule 8)."""
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("player", "team__season")
+        .get(pk=registration.pk)
+    )
+    if registration.status != Registration.Status.PENDING:
+        raise DomainError(
+            "not_pending",
+            f"{registration.player.name}'s registration is not awaiting confirmation.",
+            field="registration",
+        )
+    if not accept:
+        registration.status = Registration.Status.REMOVED
+        registration.save(update_fields=["status"])
+        return registration
+    other = _other_team_of(registration.player, registration.season, registration.team)
+    if other is not None:
+        raise _drafted_rule_error(registration.player, other)
+    registration.status = Registration.Status.ACTIVE
+    try:
+        with transaction.atomic():
+            registration.save(update_fields=["status"])
+    except IntegrityError:
+        other = _other_team_of(registration.player, registration.season, registration.team)
+        raise _drafted_rule_error(registration.player, other or registration.team) from None
+    return registration
+
+
+@transaction.atomic
 def registration_mark_played(
     *, team: Team, player: Player, now: datetime | None = None, draft: bool = True
 ) -> Registration:

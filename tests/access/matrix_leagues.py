@@ -24,6 +24,7 @@ ACCESS = {
     "season-detail": Rule(kwargs=season),
     "team-register": Rule(kwargs=season, get=SIGNED_IN, post=SIGNED_IN),
     "fixtures-generate": Rule(kwargs=season, get=STAFF, post=STAFF),
+    "season-rollover": Rule(kwargs=season, get=STAFF, post=STAFF),
     "division-detail": Rule(kwargs=lambda c: {"pk": c.league.premier.pk}),
     "team-detail": Rule(kwargs=team0),
     "team-roster": Rule(kwargs=team0, get=TEAM0_CAPTAINS, post=TEAM0_CAPTAINS),
@@ -64,6 +65,7 @@ ACCESS = {
         post=None,
     ),
     "api-fixtures-generate": Rule(kwargs=season, get=None, post=STAFF),
+    "api-season-rollover": Rule(kwargs=season, get=STAFF, post=STAFF),
     "api-fixture-move": Rule(kwargs=fixture, get=None, post=STAFF),
     "api-fixture-postpone": Rule(kwargs=fixture, get=None, post=STAFF),
     # Accounts
