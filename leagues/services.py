@@ -252,6 +252,18 @@ def roster_remove_player(
 
 
 @transaction.atomic
+def player_set_private_name(*, player: Player, private: bool) -> Player:
+    """A player asks (or stops asking) not to be named publicly: public pages, the API's
+    public reads and the exports show their initials instead."""
+    if player.erased_number is not None:
+        raise DomainError("erased", "This person was erased.", status=409)
+    if player.private_name != bool(private):
+        player.private_name = bool(private)
+        player.save(update_fields=["private_name"])
+    return player
+
+
+@transaction.atomic
 def registration_confirm(*, registration: Registration, accept: bool = True) -> Registration:
     """Answer a pending registration (last season's roster, copied by a rollover): put
     the player on the roster, or (`accept=False`) leave them off it. Putting them on is
