@@ -221,6 +221,21 @@ class Venue(models.Model):
         return reverse("venue-detail", args=[self.pk])
 
 
+def initials_of(name: str) -> str:
+    """What a player who asked not to be named is shown as.
+
+    >>> initials_of("Nora Nobbs"), initials_of("jean-luc  picard"), initials_of("")
+    ('N. N.', 'J. L. P.', 'Player')
+    """
+    parts = [p for p in (name or "").replace("-", " ").split() if p[:1].isalpha()]
+    return " ".join(f"{p[0].upper()}." for p in parts) or "Player"
+
+
+def public_name_of(name: str, private: bool) -> str:
+    """A player's public name from its parts (for reads that select columns, not rows)."""
+    return initials_of(name) if private else name
+
+
 class Player(models.Model):
     """A person who plays (and may referee). Linked to a login when they have one."""
 
@@ -256,16 +271,14 @@ class Player(models.Model):
 
     @property
     def initials(self) -> str:
-        """'Nora Nobbs' → 'N. N.' (what a player who asked not to be named is shown as)."""
-        parts = [p for p in self.name.replace("-", " ").split() if p[:1].isalpha()]
-        return " ".join(f"{p[0].upper()}." for p in parts) or "Player"
+        return initials_of(self.name)
 
     @property
     def public_name(self) -> str:
         """The name every public page, the API's public reads and the exports show: the
         initials of a player who asked not to be named, else the name (an erased person's
         name is already 'Former player N')."""
-        return self.initials if self.private_name else self.name
+        return public_name_of(self.name, self.private_name)
 
     @property
     def is_erased(self) -> bool:

@@ -48,7 +48,10 @@ class VenueSerializer(serializers.ModelSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    """Public view of a player: no email address."""
+    """Public view of a player: no email address, and the public name (initials for a
+    player who asked not to be named; "Former player N" for an erased person)."""
+
+    name = serializers.CharField(source="public_name", read_only=True)
 
     class Meta:
         model = Player

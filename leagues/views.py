@@ -140,7 +140,14 @@ def player_detail(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
     registrations = player.registrations.select_related("team", "season").order_by("-season_id")
     return render(
-        request, "leagues/player.html", {"player": player, "registrations": registrations}
+        request,
+        "leagues/player.html",
+        {
+            "player": player,
+            "registrations": registrations,
+            "can_erase": request.user.is_authenticated
+            and request.user.has_perm("leagues.erase_person", player),
+        },
     )
 
 
