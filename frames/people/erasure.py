@@ -183,7 +183,7 @@ def person_erase(
         message="Only a secretary of a league this person played in (or the site "
         "administrator) can erase them.",
     )
-    player = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
+    player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
     if player.erased_number is not None:
         raise DomainError("already_erased", f"{player.name} was erased already.", status=409)
     now = now or timezone.now()
