@@ -83,7 +83,11 @@ def player_suggestions(team: Team, text: str, limit: int = 8) -> list[dict]:
     text = " ".join((text or "").split())
     if len(text) < 2:
         return []
-    players = list(Player.objects.filter(name__icontains=text).order_by("name", "id")[:limit])
+    players = list(
+        Player.objects.filter(name__icontains=text, erased_number__isnull=True).order_by(
+            "name", "id"
+        )[:limit]
+    )
     regs = (
         Registration.objects.filter(player__in=players, season_id=team.season_id)
         .filter(Q(status=Registration.Status.ACTIVE) | Q(first_played_at__isnull=False))

@@ -62,7 +62,9 @@ def players_named(name: str):
     """Players already in the league whose name reads the same (case and spacing aside):
     one person, one record, so a name typed again is the same person until a captain
     says otherwise."""
-    return Player.objects.filter(name__iexact=player_name_key(name)).order_by("id")
+    return Player.objects.filter(
+        name__iexact=player_name_key(name), erased_number__isnull=True
+    ).order_by("id")
 
 
 def _same_name_error(name: str, season: Season, team: Team) -> DomainError:
@@ -199,6 +201,8 @@ def roster_add_player(
         if not someone_else and players_named(name).exists():
             raise _same_name_error(name, team.season, team)
         player = Player.objects.create(name=name, email=email.strip())
+    if player.erased_number is not None:
+        raise DomainError("erased", "This person was erased.", field="player")
     other = _other_team_of(player, team.season, team)
     if other is not None:
         raise _drafted_rule_error(player, other)

@@ -10,7 +10,9 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -361,3 +363,19 @@ def test_the_download_holds_my_frames_and_no_one_elses_private_data(world):
 def test_the_data_page_needs_an_account():
     assert "/accounts/login/" in Client().get(reverse("my-data-download"))["Location"]
     assert APIClient().get(reverse("api-my-data")).status_code in (401, 403)
+
+
+def test_the_data_page_makes_the_same_queries_however_much_was_played(world):
+    client = Client()
+    client.force_login(world.user)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(reverse("my-data")).status_code == 200
+        return len(ctx.captured_queries)
+
+    before = count()
+    more = Fixture.objects.filter(division=world.premier, result_confirmed_at__isnull=True)
+    for day, fixture in enumerate(more[:2], start=20):
+        confirmed_match(fixture, date(2026, 9, day), [([world.victim], [world.opponent], 9, 4)])
+    assert count() == before

@@ -7,6 +7,8 @@ from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -274,3 +276,35 @@ def test_the_api_proposes_and_rolls_over_for_the_secretary_only():
     assert made.status_code == 201
     again = api.post(url, {"name": "2027-29"}, format="json")
     assert again.status_code == 409 and again.json()["error"] == "already_rolled_over"
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_the_rollover_page_makes_the_same_queries_for_any_number_of_teams(client):
+    season, (premier, first, second), secretary = three_divisions()
+    client.force_login(secretary)
+    url = reverse("season-rollover", args=[season.pk]) + f"?n_{premier.pk}=1&n_{first.pk}=1"
+    small = _queries(client, url)
+    venue = VenueFactory()
+    extra = [
+        TeamFactory(season=season, division=second, venue=venue, name=f"Extra {i}")
+        for i in range(6)
+    ]
+    for h in extra:
+        for a in extra:
+            if h != a:
+                services.fixture_record_result(
+                    fixture=Fixture.objects.create(
+                        season=season, division=second, round=2, home=h, away=a, venue=venue
+                    ),
+                    home_frames=Decimal(5),
+                    away_frames=Decimal(4),
+                    home_score=1,
+                    away_score=1,
+                    confirmed_at=NOW,
+                )
+    assert _queries(client, url) == small
