@@ -67,19 +67,23 @@ def _labels(player: Player, new: str) -> dict[str, str]:
     return labels
 
 
-def _rewriter(labels: dict[str, str]):
+def _rewriter(labels: dict[str, str], others: Iterable[str] = ()):
     """A function replacing the labels in a JSON value: exact strings and keys, and whole
-    words in free text (a draw note, a dispute reason)."""
+    words in free text (a draw note, a log entry). `others` are the labels of the other
+    players involved: they are left alone even where they contain one of the labels
+    ("Al Smith" when "Al" is erased), because the longer alternative matches first."""
     if not labels:
         return lambda value: value
+    keep = [o for o in others if o not in labels and any(old in o for old in labels)]
+    alternatives = sorted([*labels, *keep], key=len, reverse=True)
     pattern = re.compile(
-        "|".join(rf"(?<!\w){re.escape(old)}(?!\w)" for old in labels), flags=re.UNICODE
+        "|".join(rf"(?<!\w){re.escape(alt)}(?!\w)" for alt in alternatives), flags=re.UNICODE
     )
 
     def text(value: str) -> str:
         if value in labels:
             return labels[value]
-        return pattern.sub(lambda m: labels[m.group(0)], value)
+        return pattern.sub(lambda m: labels.get(m.group(0), m.group(0)), value)
 
     def rewrite(value: Any) -> Any:
         if isinstance(value, str):
@@ -112,7 +116,6 @@ def _rewrite_rows(rows: Iterable[Any], fields: list[str], rewrite) -> int:
 def _rename_in_match_night(player: Player, labels: dict[str, str]) -> None:
     """Replace the player's labels in what match night stored for the matches they were
     present at, played in or refereed."""
-    rewrite = _rewriter(labels)
     match_ids = (
         set(Presence.objects.filter(player=player).values_list("match_id", flat=True))
         | set(
@@ -131,6 +134,20 @@ def _rename_in_match_night(player: Player, labels: dict[str, str]) -> None:
             Q(match_id__in=match_ids) | Q(players__player=player) | Q(referee=player)
         ).values_list("pk", flat=True)
     )
+    others: set[str] = set()
+    people = (
+        Player.objects.filter(
+            Q(presences__match_id__in=match_ids)
+            | Q(frame_slots__frame_id__in=frame_ids)
+            | Q(refereed_frames__id__in=frame_ids)
+        )
+        .exclude(pk=player.pk)
+        .distinct()
+    )
+    for other in people:
+        name = " ".join(other.name.split())
+        others |= {name, f"{name} #{other.pk}"}
+    rewrite = _rewriter(labels, others)
     _rewrite_rows(
         Match.objects.filter(pk__in=match_ids).select_for_update().order_by("pk"),
         ["home_hat", "away_hat", "draw_notes", "dispute_reason", "reorder_proposal"],

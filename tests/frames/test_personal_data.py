@@ -379,3 +379,21 @@ def test_the_data_page_makes_the_same_queries_however_much_was_played(world):
     for day, fixture in enumerate(more[:2], start=20):
         confirmed_match(fixture, date(2026, 9, day), [([world.victim], [world.opponent], 9, 4)])
     assert count() == before
+
+
+def test_the_rename_leaves_other_players_whose_names_contain_the_erased_one():
+    rewrite = erasure._rewriter(
+        erasure._labels(Player(pk=5, name="Al"), "Former player 1"), ["Al Smith", "Sal"]
+    )
+    before = {
+        "Al": 1,
+        "Al Smith": 2,
+        "parties": ["Al #5", "Sal", "Al Smith"],
+        "note": "Al Smith referees; Al plays Sal.",
+    }
+    assert rewrite(before) == {
+        "Former player 1": 1,
+        "Al Smith": 2,
+        "parties": ["Former player 1 #5", "Sal", "Al Smith"],
+        "note": "Al Smith referees; Former player 1 plays Sal.",
+    }
