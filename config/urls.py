@@ -36,12 +36,14 @@ urlpatterns = [
     path("api/", include("frames.pad.api_urls")),
     path("api/", include("frames.friendly.api_urls")),
     path("api/", include("frames.ratings.api_urls")),
+    path("api/", include("frames.people.api_urls")),
     path("api/", include("leagues.api_urls")),
     path("", include("frames.matchnight.urls")),
     path("", include("frames.pad.urls")),
     path("", include("frames.friendly.urls")),
     path("", include("frames.stats.urls")),
     path("", include("frames.ratings.urls")),
+    path("", include("frames.people.urls")),
     path("", include("leagues.urls")),
     # Last: a league's pages, under its slug (a slug never names one of the paths above:
     # leagues.tenancy.reserved_slugs).

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from marker.api_inputs import int_param
 from marker.formats import effective_format
 
-from . import formats, publishing, selectors, services, standings, tenancy
+from . import formats, publishing, rollover, selectors, services, standings, tenancy
 from .models import (
     Division,
     Fixture,
@@ -31,6 +31,7 @@ from .models import (
     Venue,
 )
 from .serializers import (
+    BoundarySerializer,
     DivisionSerializer,
     ErrorSerializer,
     FixtureAwardSerializer,
@@ -55,6 +56,8 @@ from .serializers import (
     PublicationSerializer,
     PublishedTableSerializer,
     RegistrationSerializer,
+    RolloverProposalSerializer,
+    RolloverSerializer,
     RosterAddSerializer,
     SeasonSerializer,
     TeamCreateSerializer,
@@ -599,3 +602,79 @@ class PointsSchemeView(APIView):
         data.is_valid(raise_exception=True)
         season = services.season_set_points_scheme(season=season, **data.validated_data)
         return Response(PointsSchemeSerializer(season).data)
+
+
+# --------------------------------------------------------------------------- rollover
+
+
+def _proposal_data(proposal: rollover.Proposal, rolled_into: Season | None) -> dict:
+    return {
+        "final": proposal.final,
+        "unconfirmed_fixtures": len(proposal.unfinished),
+        "divisions": [
+            {
+                "division_id": d.division_id,
+                "division": d.division,
+                "rank": d.rank,
+                "down": d.down,
+                "rows": [vars(row) for row in d.rows],
+            }
+            for d in proposal.divisions
+        ],
+        "rolled_into": rolled_into.pk if rolled_into else None,
+    }
+
+
+class SeasonRolloverView(APIView):
+    """The secretary's season rollover. GET proposes promotions and relegations from the
+    final tables (`?above=<division id>&teams=<n>` pairs, repeated, set each boundary);
+    POST starts the next season with the moves (and the adjustments in `placements`)."""
+
+    permission_classes = [ManagesLeague]
+
+    def get_permission_object(self):
+        return get_object_or_404(Season.objects.select_related("league"), pk=self.kwargs["pk"])
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("above", int, many=True, description="A boundary's upper division."),
+            OpenApiParameter("teams", int, many=True, description="Teams up and down across it."),
+        ],
+        responses={200: RolloverProposalSerializer, **ERRORS},
+    )
+    def get(self, request, pk: int):
+        season = self.get_permission_object()
+        above = request.query_params.getlist("above")[:50]
+        teams = request.query_params.getlist("teams")[:50]
+        data = BoundarySerializer(
+            data=[{"above": a, "teams": t} for a, t in zip(above, teams, strict=False)], many=True
+        )
+        data.is_valid(raise_exception=True)
+        boundaries = {b["above"]: b["teams"] for b in data.validated_data}
+        proposal = rollover.rollover_proposal(season, boundaries=boundaries)
+        return Response(
+            RolloverProposalSerializer(
+                _proposal_data(proposal, Season.objects.filter(rolled_from=season).first())
+            ).data
+        )
+
+    @extend_schema(
+        request=RolloverSerializer,
+        responses={201: SeasonSerializer, 409: ErrorSerializer, **ERRORS},
+    )
+    def post(self, request, pk: int):
+        season = self.get_permission_object()
+        data = RolloverSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        new = rollover.season_rollover(
+            season=season,
+            actor=request.user,
+            name=v["name"],
+            slug=v["slug"],
+            start_date=v["start_date"],
+            boundaries={b["above"]: b["teams"] for b in v["boundaries"]},
+            placements={p["team"]: p["division"] for p in v["placements"]},
+            override_unfinished=v["override_unfinished"],
+        )
+        return Response(SeasonSerializer(new).data, status=status.HTTP_201_CREATED)

@@ -32,6 +32,9 @@ urlpatterns = [
         api.FixturesGenerateView.as_view(),
         name="api-fixtures-generate",
     ),
+    path(
+        "seasons/<int:pk>/rollover/", api.SeasonRolloverView.as_view(), name="api-season-rollover"
+    ),
     path("fixtures/<int:pk>/move/", api.FixtureMoveView.as_view(), name="api-fixture-move"),
     path(
         "fixtures/<int:pk>/postpone/",

@@ -220,6 +220,15 @@ class Season(models.Model):
         help_text="The match format (docs/formats.md): sections, how players are put into "
         "frames, substitution, referees and points. A division may override it.",
     )
+    rolled_from = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rolled_into",
+        help_text="The season this one was started from (season rollover); a season is "
+        "rolled over once.",
+    )
 
     class Meta:
         ordering = ["-start_date", "-id"]
@@ -303,6 +312,21 @@ class Venue(models.Model):
         return self.name
 
 
+def initials_of(name: str) -> str:
+    """What a player who asked not to be named is shown as.
+
+    >>> initials_of("Nora Nobbs"), initials_of("jean-luc  picard"), initials_of("")
+    ('N. N.', 'J. L. P.', 'Player')
+    """
+    parts = [p for p in (name or "").replace("-", " ").split() if p[:1].isalpha()]
+    return " ".join(f"{p[0].upper()}." for p in parts) or "Player"
+
+
+def public_name_of(name: str, private: bool) -> str:
+    """A player's public name from its parts (for reads that select columns, not rows)."""
+    return initials_of(name) if private else name
+
+
 class Player(models.Model):
     """A person who plays (and may referee). Linked to a login when they have one."""
 
@@ -315,6 +339,17 @@ class Player(models.Model):
     )
     name = models.CharField(max_length=120)
     email = models.EmailField(blank=True)
+    private_name = models.BooleanField(
+        default=False,
+        help_text="The player asked not to be named publicly: public pages show their "
+        "initials; they and the league's officers still see the full name.",
+    )
+    erased_number = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="Set when the person was erased: their name is now 'Former player N'.",
+    )
 
     class Meta:
         ordering = ["name", "id"]
@@ -324,6 +359,21 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("player-detail", args=[self.pk])
+
+    @property
+    def initials(self) -> str:
+        return initials_of(self.name)
+
+    @property
+    def public_name(self) -> str:
+        """The name every public page, the API's public reads and the exports show: the
+        initials of a player who asked not to be named, else the name (an erased person's
+        name is already 'Former player N')."""
+        return public_name_of(self.name, self.private_name)
+
+    @property
+    def is_erased(self) -> bool:
+        return self.erased_number is not None
 
 
 class Team(models.Model):
@@ -341,6 +391,14 @@ class Team(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="captained_teams",
+    )
+    previous = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The same team's entry in the season this one was rolled over from.",
     )
     vice_captain = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -390,6 +448,9 @@ class Registration(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", "On the roster"
         REMOVED = "removed", "Removed"
+        # Copied from last season's roster by a rollover: on the roster once a captain or
+        # the secretary confirms it (rule 8 counts only active registrations).
+        PENDING = "pending", "Awaiting confirmation"
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="registrations")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="registrations")
@@ -414,6 +475,34 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.team})"
+
+
+class PersonErasure(models.Model):
+    """The record that a person was erased: who did it and when, never the old name.
+
+    The player's row stays (results, frames, statistics and ratings hang on it) under
+    the name 'Former player N', N being `number`."""
+
+    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="erasure")
+    number = models.PositiveIntegerField(unique=True)
+    league = models.ForeignKey(
+        League,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The league whose secretary asked for it (none: the site administrator).",
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Former player {self.number} (erased {self.at:%d %b %Y})"
 
 
 class Invitation(models.Model):

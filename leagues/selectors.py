@@ -144,6 +144,16 @@ def roster(team: Team) -> list[Registration]:
     )
 
 
+def pending_registrations(team: Team) -> list[Registration]:
+    """Last season's players copied to this team by a rollover, awaiting a captain's (or
+    the secretary's) confirmation."""
+    return list(
+        team.registrations.filter(status=Registration.Status.PENDING)
+        .select_related("player")
+        .order_by("player__name", "id")
+    )
+
+
 def player_suggestions(team: Team, text: str, limit: int = 8) -> list[dict]:
     """Players already in the league whose name contains `text` (two letters or more), as
     a captain types a name to add: each with the team they play for this season, if any
@@ -151,7 +161,11 @@ def player_suggestions(team: Team, text: str, limit: int = 8) -> list[dict]:
     text = " ".join((text or "").split())
     if len(text) < 2:
         return []
-    players = list(Player.objects.filter(name__icontains=text).order_by("name", "id")[:limit])
+    players = list(
+        Player.objects.filter(name__icontains=text, erased_number__isnull=True).order_by(
+            "name", "id"
+        )[:limit]
+    )
     regs = (
         Registration.objects.filter(player__in=players, season_id=team.season_id)
         .filter(Q(status=Registration.Status.ACTIVE) | Q(first_played_at__isnull=False))

@@ -52,7 +52,10 @@ class VenueSerializer(serializers.ModelSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    """Public view of a player: no email address."""
+    """Public view of a player: no email address, and the public name (initials for a
+    player who asked not to be named; "Former player N" for an erased person)."""
+
+    name = serializers.CharField(source="public_name", read_only=True)
 
     class Meta:
         model = Player
@@ -367,4 +370,59 @@ class MatchFormatInputSerializer(serializers.Serializer):
     )
     inherit = serializers.BooleanField(
         required=False, default=False, help_text="Division only: play the season's format."
+    )
+
+
+# --------------------------------------------------------------------------- rollover
+
+_ID = {"min_value": 1, "max_value": 2**63 - 1}
+
+
+class BoundarySerializer(serializers.Serializer):
+    above = serializers.IntegerField(help_text="The id of the division above the boundary.", **_ID)
+    teams = serializers.IntegerField(
+        min_value=0, max_value=50, help_text="Teams up (and as many down) across it."
+    )
+
+
+class PlacementSerializer(serializers.Serializer):
+    team = serializers.IntegerField(help_text="A team of the season being rolled over.", **_ID)
+    division = serializers.IntegerField(
+        help_text="The division (of the season being rolled over) whose copy it plays in.", **_ID
+    )
+
+
+class RolloverTeamSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    position = serializers.CharField()
+    points = serializers.CharField()
+    to_division_id = serializers.IntegerField()
+    move = serializers.ChoiceField(choices=["up", "down", "stays"])
+
+
+class RolloverDivisionSerializer(serializers.Serializer):
+    division_id = serializers.IntegerField()
+    division = serializers.CharField()
+    rank = serializers.IntegerField()
+    down = serializers.IntegerField()
+    rows = RolloverTeamSerializer(many=True)
+
+
+class RolloverProposalSerializer(serializers.Serializer):
+    final = serializers.BooleanField(help_text="False while fixtures have no confirmed result.")
+    unconfirmed_fixtures = serializers.IntegerField()
+    divisions = RolloverDivisionSerializer(many=True)
+    rolled_into = serializers.IntegerField(allow_null=True)
+
+
+class RolloverSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=60)
+    slug = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    start_date = serializers.DateField(required=False, allow_null=True, default=None)
+    boundaries = BoundarySerializer(many=True, required=False, default=list, max_length=50)
+    placements = PlacementSerializer(many=True, required=False, default=list, max_length=500)
+    override_unfinished = serializers.BooleanField(
+        default=False,
+        help_text="Roll over although some fixtures have no confirmed result.",
     )

@@ -62,7 +62,9 @@ def players_named(name: str):
     """Players already in the league whose name reads the same (case and spacing aside):
     one person, one record, so a name typed again is the same person until a captain
     says otherwise."""
-    return Player.objects.filter(name__iexact=player_name_key(name)).order_by("id")
+    return Player.objects.filter(
+        name__iexact=player_name_key(name), erased_number__isnull=True
+    ).order_by("id")
 
 
 def _same_name_error(name: str, season: Season, team: Team) -> DomainError:
@@ -199,6 +201,8 @@ def roster_add_player(
         if not someone_else and players_named(name).exists():
             raise _same_name_error(name, team.season, team)
         player = Player.objects.create(name=name, email=email.strip())
+    if player.erased_number is not None:
+        raise DomainError("erased", "This person was erased.", field="player")
     other = _other_team_of(player, team.season, team)
     if other is not None:
         raise _drafted_rule_error(player, other)
@@ -248,6 +252,51 @@ def roster_remove_player(
     registration.status = Registration.Status.REMOVED
     registration.removed_at = now or timezone.now()
     registration.save(update_fields=["status", "removed_at"])
+    return registration
+
+
+@transaction.atomic
+def player_set_private_name(*, player: Player, private: bool) -> Player:
+    """A player asks (or stops asking) not to be named publicly: public pages, the API's
+    public reads and the exports show their initials instead."""
+    if player.erased_number is not None:
+        raise DomainError("erased", "This person was erased.", status=409)
+    if player.private_name != bool(private):
+        player.private_name = bool(private)
+        player.save(update_fields=["private_name"])
+    return player
+
+
+@transaction.atomic
+def registration_confirm(*, registration: Registration, accept: bool = True) -> Registration:
+    """Answer a pending registration (last season's roster, copied by a rollover): put
+    the player on the roster, or (`accept=False`) leave them off it. Putting them on is
+    refused when they are on another team's roster this season (rule 8)."""
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("player", "team__season")
+        .get(pk=registration.pk)
+    )
+    if registration.status != Registration.Status.PENDING:
+        raise DomainError(
+            "not_pending",
+            f"{registration.player.name}'s registration is not awaiting confirmation.",
+            field="registration",
+        )
+    if not accept:
+        registration.status = Registration.Status.REMOVED
+        registration.save(update_fields=["status"])
+        return registration
+    other = _other_team_of(registration.player, registration.season, registration.team)
+    if other is not None:
+        raise _drafted_rule_error(registration.player, other)
+    registration.status = Registration.Status.ACTIVE
+    try:
+        with transaction.atomic():
+            registration.save(update_fields=["status"])
+    except IntegrityError:
+        other = _other_team_of(registration.player, registration.season, registration.team)
+        raise _drafted_rule_error(registration.player, other or registration.team) from None
     return registration
 
 

@@ -40,6 +40,7 @@ league_urlpatterns = [
     path("seasons/<int:pk>/register/", views.team_register, name="team-register"),
     path("seasons/<int:pk>/fixtures/generate/", views.fixtures_generate, name="fixtures-generate"),
     path("seasons/<int:pk>/format/", views.season_format, name="season-format"),
+    path("seasons/<int:pk>/rollover/", views.season_rollover, name="season-rollover"),
     path("divisions/<int:pk>/", views.division_detail, name="division-detail"),
     path("divisions/<int:pk>/format/", views.division_format, name="division-format"),
     path("teams/<int:pk>/", views.team_detail, name="team-detail"),

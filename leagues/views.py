@@ -20,7 +20,7 @@ from marker.errors import DomainError
 from marker.formats import effective_format
 from marker.permissions import require_perm
 
-from . import formats, invitations, publishing, selectors, services, tenancy
+from . import formats, invitations, publishing, rollover, selectors, services, tenancy
 from .forms import (
     AcceptInvitationForm,
     AddExistingPlayerForm,
@@ -196,7 +196,14 @@ def player_detail(request, pk: int):
         "-season_id"
     )
     return render(
-        request, "leagues/player.html", {"player": player, "registrations": registrations}
+        request,
+        "leagues/player.html",
+        {
+            "player": player,
+            "registrations": registrations,
+            "can_erase": request.user.is_authenticated
+            and request.user.has_perm("leagues.erase_person", player),
+        },
     )
 
 
@@ -223,15 +230,14 @@ def team_register(request, league: str, pk: int):
     return render(request, "leagues/team_register.html", {"season": season, "form": form})
 
 
-def _roster_registration(request, team: Team) -> Registration:
+def _roster_registration(request, team: Team, *, pending: bool = False) -> Registration:
     form = RemovePlayerForm(request.POST)
     if not form.is_valid():
         raise DomainError("bad_value", "Choose a player on the roster.")
-    return get_object_or_404(
-        Registration.objects.select_related("player"),
-        pk=form.cleaned_data["registration"],
-        team=team,
-    )
+    found = Registration.objects.select_related("player").filter(team=team)
+    if pending:
+        found = found.filter(status=Registration.Status.PENDING)
+    return get_object_or_404(found, pk=form.cleaned_data["registration"])
 
 
 @login_required
@@ -276,6 +282,12 @@ def team_roster(request, league: str, pk: int):
                 services.roster_remove_player(registration=reg, actor=request.user)
                 messages.success(request, f"{reg.player.name} removed from the roster.")
                 return redirect(f"{team_url('team-roster', team)}?removed={reg.pk}")
+            elif action in ("confirm", "decline"):
+                reg = _roster_registration(request, team, pending=True)
+                services.registration_confirm(registration=reg, accept=action == "confirm")
+                verb = "is on the roster" if action == "confirm" else "stays off the roster"
+                messages.success(request, f"{reg.player.name} {verb}.")
+                return redirect(team_url("team-roster", team))
             elif action == "restore":
                 reg = _roster_registration(request, team)
                 services.roster_add_player(team=team, player=reg.player, kind=reg.kind)
@@ -321,6 +333,7 @@ def team_roster(request, league: str, pk: int):
         {
             "team": team,
             "roster": selectors.roster(team),
+            "pending": selectors.pending_registrations(team),
             "invitations": team.invitations.filter(accepted_at__isnull=True),
             "add_form": add_form,
             "invite_form": invite_form,
@@ -675,6 +688,91 @@ def table_unsubscribe(request, token: str):
         "leagues/table_unsubscribe.html",
         {"subscription": subscription, "form": form},
         status=400 if request.method == "POST" and not form.is_valid() else 200,
+    )
+
+
+# --------------------------------------------------------------------------- rollover
+
+
+def _int_field(data, key: str, *, default: int = 0) -> int:
+    value = (data.get(key) or "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or len(value) > 3:
+        raise DomainError("bad_value", "Give a whole number of teams.", field="boundaries")
+    return int(value)
+
+
+def _rollover_input(data, season: Season) -> tuple[dict[int, int], dict[int, int]]:
+    """The boundaries (`n_<division id>`, teams up and down below that division) and the
+    secretary's adjustments (`team_<team id>` → a division id), from a GET or a POST."""
+    boundaries, placements = {}, {}
+    for key in data:
+        if key.startswith("n_") and key[2:].isdigit():
+            boundaries[int(key[2:][:18])] = _int_field(data, key)
+        elif key.startswith("team_") and key[5:].isdigit():
+            placements[int(key[5:][:18])] = _int_field(data, key)
+    return boundaries, placements
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_rollover(request, league: str, pk: int):
+    """The secretary starts next season from this one: promotions and relegations are
+    proposed from the final tables (the numbers per boundary set here), each team can be
+    moved, and nothing happens until the secretary confirms."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
+    require_perm(request.user, "leagues.manage_league", season)
+    following = Season.objects.filter(rolled_from=season).first()
+    data = request.POST if request.method == "POST" else request.GET
+    error, status = "", 200
+    try:
+        boundaries, placements = _rollover_input(data, season)
+        proposal = rollover.rollover_proposal(season, boundaries=boundaries)
+    except DomainError as exc:
+        error, status = exc.message, 400
+        boundaries, placements = {}, {}
+        proposal = rollover.rollover_proposal(season)
+    for d in proposal.divisions:  # show the secretary's moves on the proposal
+        for row in d.rows:
+            if placements.get(row.team_id) in {x.division_id for x in proposal.divisions}:
+                row.to_division_id = placements[row.team_id]
+    if request.method == "POST" and not error:
+        if request.POST.get("confirm") != "1":
+            error, status = "Tick the box to confirm the promotions and relegations.", 400
+        else:
+            try:
+                new = rollover.season_rollover(
+                    season=season,
+                    actor=request.user,
+                    name=request.POST.get("name", "")[:60],
+                    slug=request.POST.get("slug", "")[:60],
+                    boundaries=boundaries,
+                    placements=placements,
+                    override_unfinished=request.POST.get("override") == "1",
+                )
+            except DomainError as exc:
+                error, status = exc.message, 409 if exc.status == 409 else 400
+            else:
+                messages.success(
+                    request,
+                    f"{new.name} is open for registration: captains confirm their players.",
+                )
+                return redirect(new.get_absolute_url())
+    return render(
+        request,
+        "leagues/rollover.html",
+        {
+            "season": season,
+            "following": following,
+            "proposal": proposal,
+            "divisions": proposal.divisions,
+            "error": error,
+            "name": request.POST.get("name", "") if request.method == "POST" else "",
+            "slug": request.POST.get("slug", "") if request.method == "POST" else "",
+            "override": request.POST.get("override") == "1",
+        },
+        status=status,
     )
 
 

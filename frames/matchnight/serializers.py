@@ -23,7 +23,9 @@ def side_field() -> serializers.ChoiceField:
 
 class PlayerRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(
+        source="public_name", help_text="The public name (initials if they asked)."
+    )
 
 
 class PresenceSerializer(serializers.Serializer):

@@ -85,7 +85,23 @@ def _context(request, match_id: int, **extra):
     all_committed = bool(
         match.home_commitment and match.away_commitment and match.server_commitment
     )
+    # A player who asked not to be named is shown in the hats by their initials, except
+    # to those running the night.
+    hidden = {}
+    if not (my_sides or secretary):
+        for side in SIDES:
+            for presence in detail.squads[side].present:
+                p = presence.player
+                if p.private_name:
+                    name = " ".join(p.name.split())
+                    hidden[name] = p.initials
+                    hidden[f"{name} #{p.pk}"] = f"{p.initials} #{p.pk}"
+    hats = {
+        side: [hidden.get(label, label) for label in getattr(match, f"{side}_hat")]
+        for side in SIDES
+    }
     context = {
+        "hats": hats,
         "match": match,
         "fixture": match.fixture,
         "my_frames": selectors.frames_refereed_by(user, match=match),

@@ -117,11 +117,12 @@ def recent_events(frame_id: int, count: int = RECENT_EVENTS) -> list[dict[str, A
     return rows[::-1]
 
 
-def frame_players(frame: Frame) -> dict[str, list[str]]:
-    """side -> its players' names in order (from prefetched `players__player`)."""
+def frame_players(frame: Frame, *, public: bool = False) -> dict[str, list[str]]:
+    """side -> its players' names in order (from prefetched `players__player`): the
+    names the engine's parties carry, or (`public`) their public names, for the live page."""
     players: dict[str, list[str]] = {Side.HOME: [], Side.AWAY: []}
     for slot in frame.players.all():
-        players[slot.side].append(slot.player.name)
+        players[slot.side].append(slot.player.public_name if public else slot.player.name)
     return players
 
 
@@ -201,7 +202,7 @@ def match_live(match_id: int) -> dict[str, Any]:
     rows = []
     for frame in frames:
         view = frame.view or {}
-        players = frame_players(frame)
+        players = frame_players(frame, public=True)
         scores = view.get("scores") or {}
         rows.append(
             {
@@ -211,7 +212,7 @@ def match_live(match_id: int) -> dict[str, Any]:
                 "kind": frame.kind,
                 "status": frame.status,
                 "players": players,
-                "referee": frame.referee.name if frame.referee else None,
+                "referee": frame.referee.public_name if frame.referee else None,
                 "scores": {
                     Side.HOME.value: scores.get(Side.HOME, frame.home_score),
                     Side.AWAY.value: scores.get(Side.AWAY, frame.away_score),

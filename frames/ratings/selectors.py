@@ -34,7 +34,16 @@ from frames.models import (
     Side,
 )
 from frames.stats.record import setup_names
-from leagues.models import Division, Fixture, League, Player, PlayerFrameStat, Registration, Team
+from leagues.models import (
+    Division,
+    Fixture,
+    League,
+    Player,
+    PlayerFrameStat,
+    Registration,
+    Team,
+    public_name_of,
+)
 from rules import registry
 from rules.core import RuleError
 
@@ -233,7 +242,7 @@ def league_table(
         {
             "rank": i,
             "player_id": r.player_id,
-            "name": r.player.name,
+            "name": r.player.public_name,
             "mu": r.mu,
             "sigma": r.sigma,
             "ordinal": r.ordinal,
@@ -704,10 +713,12 @@ def opponents(player: Player, count: int = 5) -> list[dict[str, Any]]:
     mine = FramePlayer.objects.filter(player=player, frame__rating_changes__player=player)
     sides = dict(mine.values_list("frame_id", "side"))
     faced: dict[int, dict[str, Any]] = {}
-    for frame_id, side, pid, name in FramePlayer.objects.filter(
+    for frame_id, side, pid, name, private in FramePlayer.objects.filter(
         frame_id__in=mine.values("frame_id")
-    ).values_list("frame_id", "side", "player_id", "player__name"):
+    ).values_list("frame_id", "side", "player_id", "player__name", "player__private_name"):
         if side != sides.get(frame_id, side):
-            entry = faced.setdefault(pid, {"player_id": pid, "name": name, "frames": 0})
+            entry = faced.setdefault(
+                pid, {"player_id": pid, "name": public_name_of(name, private), "frames": 0}
+            )
             entry["frames"] += 1
     return sorted(faced.values(), key=lambda e: (-e["frames"], e["name"], e["player_id"]))[:count]

@@ -28,7 +28,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce, Greatest, NullIf
 
-from leagues.models import Division, Player, PlayerFrameStat, Season
+from leagues.models import Division, Player, PlayerFrameStat, Season, public_name_of
 from rules import registry
 from rules.core import Stat
 
@@ -158,7 +158,7 @@ def leaderboard(
     elif season is not None:
         qs = qs.filter(season=season)
     rows = (
-        qs.values("player_id", "player__name", "team_id", "team__name")
+        qs.values("player_id", "player__name", "player__private_name", "team_id", "team__name")
         .annotate(**_aggregates(_game_stats([game_id])))
         .filter(played__gte=max(min_frames, 1))
         .order_by(
@@ -168,7 +168,14 @@ def leaderboard(
             "team__name",
         )
     )
-    return [_with_cells(row, game_id) for row in rows]
+    return [_public(_with_cells(row, game_id)) for row in rows]
+
+
+def _public(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with the player's public name in `player__name` (initials for a player
+    who asked not to be named)."""
+    row["player__name"] = public_name_of(row["player__name"], row.pop("player__private_name"))
+    return row
 
 
 def player_summary(player: Player) -> list[dict]:

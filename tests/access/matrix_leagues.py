@@ -63,6 +63,9 @@ ACCESS = {
     "team-register": Rule(kwargs=season, get=SIGNED_IN, post=SIGNED_IN),
     "fixtures-generate": Rule(kwargs=season, get=STAFF, post=STAFF),
     "division-detail": Rule(kwargs=lambda c: {"league": c.slug, "pk": c.league.premier.pk}),
+    "season-rollover": Rule(
+        kwargs=lambda c: {"league": c.slug, "pk": c.league.season.pk}, get=STAFF, post=STAFF
+    ),
     "team-detail": Rule(kwargs=team0),
     "team-roster": Rule(kwargs=team0, get=TEAM0_CAPTAINS, post=TEAM0_CAPTAINS),
     "team-roster-suggest": Rule(kwargs=team0, get=TEAM0_CAPTAINS, post=None),
@@ -106,6 +109,7 @@ ACCESS = {
     "api-fixtures-generate": Rule(kwargs=api_season, get=None, post=STAFF),
     "api-fixture-move": Rule(kwargs=api_fixture, get=None, post=RESULTS_OFFICERS),
     "api-fixture-postpone": Rule(kwargs=api_fixture, get=None, post=RESULTS_OFFICERS),
+    "api-season-rollover": Rule(kwargs=api_season, get=STAFF, post=STAFF),
     # Accounts
     "login": Rule(get=EVERYONE, post=EVERYONE),
     "logout": Rule(get=None, post=EVERYONE),

@@ -259,12 +259,20 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
         "division-format",
         problems,
     )
+    visit(
+        secretary,
+        league_reverse("season-rollover", args=[league.season.pk]) + f"?n_{league.premier.pk}=1",
+        "season-rollover",
+        problems,
+    )
+    visit(secretary, reverse("person-erase", args=[player.pk]), "person-erase", problems)
 
     referee = phone(league.player_user).new_page()
     visit(referee, "/", "home-referee", problems)
     visit(referee, reverse("friendly-list"), "games", problems)
     visit(referee, reverse("friendly-new"), "games-new", problems)
     visit(referee, reverse("friendly-detail", args=[game.pk]), "game", problems)
+    visit(referee, reverse("my-data"), "my-data", problems)
     assert problems == [], "\n".join(problems)
 
 

@@ -400,7 +400,9 @@ def test_secretary_format_page_shows_errors_and_saves(league):
     assert "norwich_rotation" in response.content.decode()
     response = client.post(url, {"preset": "snooker_blind"})
     assert response.status_code == 302
-    season_page = client.get(league_reverse("season-detail", args=[league.season.pk])).content.decode()
+    season_page = client.get(
+        league_reverse("season-detail", args=[league.season.pk])
+    ).content.decode()
     assert PRESETS["snooker_blind"]["name"] in season_page
     api = client.post(
         reverse("api-division-format", args=[league.premier.pk]),

@@ -1,0 +1,11 @@
+"""Personal data pages (included from config/urls.py)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("me/data/", views.my_data, name="my-data"),
+    path("me/data.json", views.my_data_download, name="my-data-download"),
+    path("players/<int:pk>/erase/", views.person_erase, name="person-erase"),
+]

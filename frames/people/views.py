@@ -1,0 +1,105 @@
+"""Personal data pages: a person's own data (download, and the choice not to be named
+publicly), and the secretary's erasure of a person, with its confirmation page."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from leagues import services as league_services
+from leagues.models import Player
+from marker.errors import DomainError
+from marker.permissions import require_perm
+
+from . import erasure, export
+
+
+def _own_player(user) -> Player | None:
+    return Player.objects.filter(user=user).first()
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_data(request):
+    """What Marker holds about me, the download, and whether I am named publicly."""
+    player = _own_player(request.user)
+    status = 200
+    if request.method == "POST":
+        if player is None:
+            messages.error(request, "Your account has no player record to name or not.")
+            status = 400
+        else:
+            try:
+                league_services.player_set_private_name(
+                    player=player, private=request.POST.get("private_name") == "1"
+                )
+            except DomainError as exc:
+                messages.error(request, exc.message)
+                status = 400
+            else:
+                messages.success(
+                    request,
+                    f"Public pages now show you as {player.public_name}."
+                    if player.private_name
+                    else "Public pages now show your name.",
+                )
+                return redirect("my-data")
+    data = export.person_data(player, request.user)
+    counts = {
+        key: len(value)
+        for key, value in data.items()
+        if isinstance(value, list) and key != "friendly_games"
+    }
+    return render(
+        request,
+        "frames/people/my_data.html",
+        {"player": player, "counts": counts, "data": data},
+        status=status,
+    )
+
+
+@login_required
+@require_safe
+def my_data_download(request):
+    """Everything Marker holds about me, as a JSON file."""
+    data = export.person_data(_own_player(request.user), request.user)
+    body = json.dumps(data, cls=DjangoJSONEncoder, indent=2, ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="marker-my-data.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def person_erase(request, pk: int):
+    """The secretary erases a person: a confirmation page, then the irreversible act."""
+    player = get_object_or_404(Player, pk=pk)
+    require_perm(request.user, "leagues.erase_person", player)
+    status = 200
+    error = ""
+    if request.method == "POST":
+        if request.POST.get("confirm") != "1":
+            error, status = "Tick the box: erasing a person cannot be undone.", 400
+        else:
+            try:
+                done = erasure.person_erase(player=player, actor=request.user)
+            except DomainError as exc:
+                error, status = exc.message, exc.status
+            else:
+                messages.success(
+                    request, f"Erased. The player is now {erasure.former_name(done.number)}."
+                )
+                return redirect("player-detail", pk=player.pk)
+    return render(
+        request,
+        "frames/people/erase.html",
+        {"player": player, "error": error},
+        status=status,
+    )
