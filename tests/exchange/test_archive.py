@@ -11,15 +11,15 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import connection
 from django.core.management.base import CommandError
+from django.db import connection
 from django.utils import timezone
 
 from exchange.archive import FORMAT, league_export, league_import
 from exchange.sections import SECTIONS
+from frames.matchnight import signoff
 from frames.models import Frame, FrameEvent, Rating
 from frames.pad.events import frame_confirm, frame_record_event
-from frames.matchnight import signoff
 from frames.ratings.services import ratings_recompute
 from frames.stats import record
 from frames.stats import selectors as stats_selectors
@@ -237,9 +237,9 @@ def test_the_commands_write_and_restore_an_archive(league, tmp_path):
     call_command("league_export", slug, stdout=out)
     archive = json.loads(out.getvalue())
     assert archive["format"] == FORMAT and archive["full_backup"] is True
+    path = tmp_path / "league.json"
+    path.write_text(out.getvalue(), encoding="utf-8")
     with pytest.raises(CommandError, match="already has a league"):
-        path = tmp_path / "league.json"
-        path.write_text(out.getvalue(), encoding="utf-8")
         call_command("league_import", str(path), stdout=io.StringIO())
     empty_the_database()
     said = io.StringIO()
