@@ -39,5 +39,6 @@ urlpatterns = [
     path("", include("frames.friendly.urls")),
     path("", include("frames.stats.urls")),
     path("", include("frames.ratings.urls")),
+    path("", include("exchange.urls")),
     path("", include("leagues.urls")),
 ]

@@ -7,6 +7,7 @@ urlpatterns = [
     path("seasons/<int:pk>/", views.season_detail, name="season-detail"),
     path("seasons/<int:pk>/register/", views.team_register, name="team-register"),
     path("seasons/<int:pk>/fixtures/generate/", views.fixtures_generate, name="fixtures-generate"),
+    path("seasons/<int:pk>/import/", views.season_import, name="season-import"),
     path("divisions/<int:pk>/", views.division_detail, name="division-detail"),
     path("teams/<int:pk>/", views.team_detail, name="team-detail"),
     path("teams/<int:pk>/roster/", views.team_roster, name="team-roster"),
