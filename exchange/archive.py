@@ -174,7 +174,8 @@ def _load_row(
             continue  # an archive older than the field: the model's default
         value = row[f.attname]
         if f.is_relation and value is not None:
-            target = f.related_model._meta.label_lower
+            related: Any = f.related_model
+            target = related._meta.label_lower
             new = accounts.get(value) if target == _USER_LABEL else keys.get(target, {}).get(value)
             if new is None and not f.null:
                 raise _bad(f"{part.label} {row['id']} points at {target} {value}, not in it.")
@@ -216,7 +217,7 @@ def league_import(*, archive: Any) -> League:
                 else:
                     created.append((row["id"], values, part.model(**values)))
             objs = [obj for _, _, obj in created]
-            part.model.objects.bulk_create(objs, batch_size=500)
+            part.model._default_manager.bulk_create(objs, batch_size=500)
             for old, _, obj in created:
                 mapped[old] = obj.pk
             # bulk_create stamps auto_now_add fields with the time of the restore: put
@@ -227,7 +228,7 @@ def league_import(*, archive: Any) -> League:
                     for name in stamped:
                         if values.get(name) is not None:
                             setattr(obj, name, values[name])
-                part.model.objects.bulk_update(objs, stamped, batch_size=500)
+                part.model._default_manager.bulk_update(objs, stamped, batch_size=500)
     league = League.objects.get(
         pk=keys["leagues.league"][sections["league"]["leagues.league"][0]["id"]]
     )

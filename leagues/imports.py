@@ -108,7 +108,7 @@ def _sheet_rows(name: str, data: bytes) -> list[list[str]]:
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
-        dialect = csv.excel  # type: ignore[assignment]
+        dialect = csv.excel
     rows = []
     for cells in csv.reader(io.StringIO(text, newline=""), dialect):
         rows.append([_cell_text(c) for c in cells[:MAX_COLUMNS]])
@@ -395,7 +395,7 @@ def _plan_venues(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
 
         row.step("create", "venue", name, create)
         return
-    changed = {}
+    changed: dict[str, Any] = {}
     if address and address != venue.address:
         changed["address"] = address
     if tables is not None and int(tables) != venue.tables:
@@ -619,9 +619,9 @@ def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     if row.bad or home is None or away is None or day is None or division is None:
         return
     assert venue is not None
-    key = (home.pk, away.pk, day)
-    if key in seen:
-        row.problem("date", f"The same fixture is on row {seen[key]}.")
+    natural = (home.pk, away.pk, day)
+    if natural in seen:
+        row.problem("date", f"The same fixture is on row {seen[natural]}.")
         return
     if (division.pk, home.pk, away.pk) in seen:
         row.problem(
@@ -630,7 +630,7 @@ def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
             f"{seen[division.pk, home.pk, away.pk]} too (once each way a season).",
         )
         return
-    seen[key] = seen[division.pk, home.pk, away.pk] = row.number
+    seen[natural] = seen[division.pk, home.pk, away.pk] = row.number
     label = f"{home.name} v {away.name}, {day:%d/%m/%Y}"
     fixture = Fixture.objects.filter(season=season, home=home, away=away, date=day).first()
     if fixture is None:
@@ -664,7 +664,7 @@ def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     if fixture is None:
         row.step("create", "fixture", label, fixture_now)
     elif not results:
-        changed = {}
+        changed: dict[str, Any] = {}
         if row.get("venue") and fixture.venue_id != venue.pk:
             changed["venue"] = venue
         if numbered is not None and fixture.round != numbered:
