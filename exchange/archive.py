@@ -217,6 +217,16 @@ def league_import(*, archive: Any) -> League:
                 else:
                     created.append((row["id"], values, part.model(**values)))
             objs = [obj for _, _, obj in created]
+            for name, fresh in part.renew:
+                wanted = [getattr(obj, name) for obj in objs]
+                taken: set = set()
+                for start in range(0, len(wanted), 1000):
+                    chunk = wanted[start : start + 1000]
+                    found = part.model._default_manager.filter(**{f"{name}__in": chunk})
+                    taken.update(found.values_list(name, flat=True))
+                for obj in objs:
+                    if getattr(obj, name) in taken:
+                        setattr(obj, name, fresh())
             part.model._default_manager.bulk_create(objs, batch_size=500)
             for old, _, obj in created:
                 mapped[old] = obj.pk

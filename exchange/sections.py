@@ -14,6 +14,8 @@ section may name a `rebuild` that recomputes it once every row is restored.
 
 from __future__ import annotations
 
+import secrets
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +51,7 @@ class Part:
     only into a full backup, and `scrub` names fields blanked unless it is one (a
     player's email address). `match_existing(values)` may return an existing row the
     restore reuses instead of creating one (a venue shared by two leagues, found by its
-    unique name).
+    unique name). `renew` names unique fields whose values may clash.
     """
 
     model: type[Model]
@@ -57,6 +59,9 @@ class Part:
     personal: bool = False
     scrub: tuple[str, ...] = ()
     match_existing: Callable[[dict[str, Any]], Model | None] | None = None
+    #: Unique fields given a new value (from the callable) when the instance already has
+    #: the archive's (a league restored beside its original: shot ids, email tokens).
+    renew: tuple[tuple[str, Callable[[], Any]], ...] = ()
 
     @property
     def label(self) -> str:
@@ -130,7 +135,12 @@ LEAGUE = Section(
         Part(Player, _league_players, scrub=("email",), match_existing=_player_of_account),
         Part(Team, lambda lg: Team.objects.filter(season__league=lg)),
         Part(Registration, lambda lg: Registration.objects.filter(season__league=lg)),
-        Part(Invitation, lambda lg: Invitation.objects.filter(team__season__league=lg), True),
+        Part(
+            Invitation,
+            lambda lg: Invitation.objects.filter(team__season__league=lg),
+            personal=True,
+            renew=(("token", secrets.token_urlsafe),),
+        ),
         Part(Fixture, lambda lg: Fixture.objects.filter(season__league=lg)),
         Part(PointDeduction, lambda lg: PointDeduction.objects.filter(team__season__league=lg)),
         Part(Publication, lambda lg: Publication.objects.filter(season__league=lg)),
@@ -138,7 +148,12 @@ LEAGUE = Section(
             TableSnapshot,
             lambda lg: TableSnapshot.objects.filter(publication__season__league=lg),
         ),
-        Part(Subscription, lambda lg: Subscription.objects.filter(league=lg), True),
+        Part(
+            Subscription,
+            lambda lg: Subscription.objects.filter(league=lg),
+            personal=True,
+            renew=(("token", secrets.token_urlsafe),),
+        ),
     ),
 )
 
@@ -159,6 +174,7 @@ MATCH_NIGHTS = Section(
         Part(
             FrameEvent,
             lambda lg: FrameEvent.objects.filter(frame__match__fixture__season__league=lg),
+            renew=(("event_id", uuid.uuid4),),
         ),
     ),
     rebuild=_rebuild_statistics,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from openpyxl import load_workbook
 
@@ -359,16 +360,41 @@ def _number(row: _Row, key: str, *, maximum: int, halves: bool = False) -> Decim
 
 
 class _Context:
-    """The season's teams, venues and divisions, read once, with what the file adds."""
+    """What the rows are checked against, read up front in a fixed number of queries
+    (whatever the number of rows): the season's teams, divisions, fixtures and
+    registrations, the venues and players the file names."""
 
-    def __init__(self, season: Season) -> None:
+    def __init__(self, season: Season, names: Iterable[str] = ()) -> None:
         self.season = season
-        self.teams = {t.name.lower(): t for t in Team.objects.filter(season=season)}
+        teams = Team.objects.filter(season=season).select_related("division", "venue")
+        self.teams = {t.name.lower(): t for t in teams}
         self.divisions = {d.name.lower(): d for d in Division.objects.filter(season=season)}
         self.window = season_window(season)
+        self.fixtures: dict[tuple, Fixture] = {}
+        self.pairs: dict[tuple, Fixture] = {}
+        for f in Fixture.objects.filter(season=season).order_by("id"):
+            self.fixtures.setdefault((f.home_id, f.away_id, f.date), f)
+            self.pairs.setdefault((f.division_id, f.home_id, f.away_id), f)
+        self.players: dict[str, list[Player]] = {}
+        for player in (
+            Player.objects.annotate(key=Lower("name"))
+            .filter(key__in=sorted(n.lower() for n in names))
+            .order_by("id")
+        ):
+            self.players.setdefault(player.name.lower(), []).append(player)
+        self.registrations: dict[int, list[Registration]] = {}
+        counted = Registration.objects.filter(season=season).filter(
+            Q(status=Registration.Status.ACTIVE) | Q(first_played_at__isnull=False)
+        )
+        for reg in counted.select_related("team").order_by("id"):
+            self.registrations.setdefault(reg.player_id, []).append(reg)
+        self._venues: dict[str, Venue | None] = {}
 
     def venue(self, name: str) -> Venue | None:
-        return Venue.objects.filter(name__iexact=name).first()
+        key = name.lower()
+        if key not in self._venues:
+            self._venues[key] = Venue.objects.filter(name__iexact=name).first()
+        return self._venues[key]
 
 
 # ----------------------------------------------------------------------------- kinds
@@ -474,9 +500,9 @@ def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     row.step("change", "team", f"{team.name}: {', '.join(changed)}", change)
 
 
-def _find_player(row: _Row, name: str, email: str) -> tuple[Player | None, bool]:
+def _find_player(ctx: _Context, row: _Row, name: str, email: str) -> tuple[Player | None, bool]:
     """(the player the row names, whether the row adds their email); problems reported."""
-    candidates = list(Player.objects.filter(name__iexact=name).order_by("id"))
+    candidates = ctx.players.get(name.lower(), [])
     if email:
         exact = [p for p in candidates if p.email.lower() == email.lower()]
         if exact:
@@ -506,7 +532,7 @@ def _plan_players(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
         row.problem("name", f"{name} is also on row {seen[key]}.")
         return
     seen[key] = row.number
-    player, add_email = _find_player(row, name, email)
+    player, add_email = _find_player(ctx, row, name, email)
     if row.bad:
         return
     season = ctx.season
@@ -537,17 +563,15 @@ def _plan_players(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     if team is None:
         return
     if player is not None:
-        regs = Registration.objects.filter(player=player, season=season).filter(
-            Q(status=Registration.Status.ACTIVE) | Q(first_played_at__isnull=False)
-        )
-        elsewhere = regs.exclude(team=team).select_related("team").first()
+        regs = ctx.registrations.get(player.pk, [])
+        elsewhere = next((r for r in regs if r.team_id != team.pk), None)
         if elsewhere is not None:
             row.problem(
                 "team",
                 f"{player.name} is already registered with {elsewhere.team.name} this season.",
             )
             return
-        if regs.filter(team=team, status=Registration.Status.ACTIVE).exists():
+        if any(r.team_id == team.pk and r.status == Registration.Status.ACTIVE for r in regs):
             row.step("same", "registration", f"{player.name} → {team.name}")
             return
     if (name.lower(), "team") in seen:
@@ -632,9 +656,9 @@ def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
         return
     seen[natural] = seen[division.pk, home.pk, away.pk] = row.number
     label = f"{home.name} v {away.name}, {day:%d/%m/%Y}"
-    fixture = Fixture.objects.filter(season=season, home=home, away=away, date=day).first()
+    fixture = ctx.fixtures.get(natural)
     if fixture is None:
-        clash = Fixture.objects.filter(division=division, home=home, away=away).first()
+        clash = ctx.pairs.get((division.pk, home.pk, away.pk))
         if clash is not None:
             when = f"{clash.date:%d/%m/%Y}" if clash.date else "no date"
             row.problem(
@@ -863,7 +887,11 @@ def plan(*, season: Season, kind: str, table: Table, mapping: list[str] | None =
             result.problems.append(Problem(0, f.label, f"No column gives {f.label.lower()}."))
     if result.problems:
         return result
-    ctx = _Context(season)
+    names: set[str] = set()
+    if "name" in columns and kind in ("players", "registrations"):
+        at = columns.index("name")
+        names = {" ".join(cells[at].split()) for _, cells in table.rows if at < len(cells)}
+    ctx = _Context(season, names)
     seen: dict = {}
     for number, cells in table.rows:
         row = _Row(result, number, cells)

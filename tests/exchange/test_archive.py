@@ -24,7 +24,7 @@ from frames.ratings.services import ratings_recompute
 from frames.stats import record
 from frames.stats import selectors as stats_selectors
 from leagues import publishing, services, standings
-from leagues.models import Fixture, League, PlayerFrameStat, Season
+from leagues.models import Fixture, League, Player, PlayerFrameStat, Season, Venue
 from marker.errors import DomainError
 from tests.frames.matchnight_helpers import drawn, frames_of, key_all, later
 
@@ -292,3 +292,28 @@ def test_exported_times_are_kept(league):
         for s in again["sections"]
         for r in s["models"].get("leagues.registration", [])
     ] == created
+
+
+def test_a_league_restored_beside_others_shares_venues_and_people(league):
+    """Into an instance that has other leagues: venues are found by name and players by
+    their accounts (one person, one record); everything else is new."""
+    played_league(league)
+    original = league.season.league
+    archive = league_export(league=original, full=True)
+    League.objects.filter(pk=original.pk).update(slug="the-original")
+    venues, fixtures = Venue.objects.count(), Fixture.objects.count()
+    players = Player.objects.count()
+    linked = Player.objects.filter(user__isnull=False).count()
+    restored = league_import(archive=archive)
+    assert restored.pk != original.pk and restored.slug == archive["league"]
+    assert Venue.objects.count() == venues
+    assert Fixture.objects.count() == 2 * fixtures
+    assert Player.objects.count() == 2 * players - linked
+    rita = league.player_user.player
+    assert rita.registrations.count() == 2  # one in each league's season
+    old = [r.as_rows() for r in standings.tables(league.season)]
+    new = [r.as_rows() for r in standings.tables(restored.seasons.get())]
+    strip = lambda tables: [
+        [{k: v for k, v in row.items() if k != "team_id"} for row in t] for t in tables
+    ]  # noqa: E731
+    assert strip(new) == strip(old)

@@ -16,6 +16,8 @@ from openpyxl import load_workbook
 from exchange import exports
 from leagues import imports, services
 from leagues.models import Fixture, Team
+from marker.errors import DomainError
+from tests.factories import LeagueFactory, SeasonFactory
 
 from .test_archive import played_league
 
@@ -101,3 +103,45 @@ def test_an_unknown_sheet_or_format_is_not_found(league):
         client.get(reverse("season-export", args=[league.season.pk, "tables", "pdf"])).status_code
         == 404
     )
+
+
+def test_a_secretary_of_another_league_is_refused_everything(league, monkeypatch):
+    """The permissions are asked with the season or league itself, so a predicate that
+    decides by league (as tenancy's `is_secretary` does) refuses another league's."""
+    from marker import permissions
+
+    mine = league.season.league
+    other = SeasonFactory(league=LeagueFactory(), start_date=league.season.start_date)
+    for name in ("leagues.import_data", "leagues.export_data"):
+        monkeypatch.setitem(
+            permissions._PERMISSIONS,
+            name,
+            lambda user, obj: getattr(obj, "league", obj) == mine and user.is_staff,
+        )
+    client = secretary_client(league)
+    theirs = [
+        reverse("season-import", args=[other.pk]),
+        reverse("season-data", args=[other.pk]),
+        reverse("season-export", args=[other.pk, "fixtures", "csv"]),
+        reverse("league-archive", args=[other.league.slug]),
+    ]
+    ours = [
+        reverse("season-import", args=[league.season.pk]),
+        reverse("season-data", args=[league.season.pk]),
+        reverse("season-export", args=[league.season.pk, "fixtures", "csv"]),
+        reverse("league-archive", args=[mine.slug]),
+    ]
+    assert [client.get(url).status_code for url in theirs] == [403] * 4
+    assert [client.get(url).status_code for url in ours] == [200] * 4
+    table = imports.read_table("v.csv", b"Venue\nThe Plough\n", "venues")
+    with pytest.raises(DomainError) as info:
+        imports.import_apply(season=other, actor=league.secretary, kind="venues", table=table)
+    assert info.value.status == 403
+
+
+def test_the_data_page_reads_a_fixed_number_of_queries(league, django_assert_num_queries):
+    client = secretary_client(league)
+    url = reverse("season-data", args=[league.season.pk])
+    client.get(url)
+    with django_assert_num_queries(5):
+        assert client.get(url).status_code == 200

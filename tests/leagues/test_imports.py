@@ -8,7 +8,9 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from openpyxl import Workbook
 
@@ -259,3 +261,26 @@ def test_an_upload_for_another_season_cannot_be_replayed(league):
     )
     assert response.status_code == 400
     assert not Venue.objects.filter(name="The Plough").exists()
+
+
+@pytest.mark.parametrize("kind", ["players", "results"])
+def test_the_preview_reads_the_same_number_of_queries_for_any_number_of_rows(league, kind):
+    teams = [t.name for t in league.teams]
+    players = [r.player.name for t in league.teams for r in t.registrations.all()]
+
+    def table(n: int) -> imports.Table:
+        if kind == "players":
+            rows = [["Name", "Team"]] + [[players[i], teams[i % 3]] for i in range(n)]
+        else:
+            rows = [["Date", "Home", "Away", "HF", "AF"]] + [
+                [f"{1 + i % 28}/10/2026", teams[i % 4], teams[(i + 1) % 4], "5", "4"]
+                for i in range(n)
+            ]
+        return imports.read_table("t.csv", csv_bytes(rows), kind)
+
+    small, large = table(2), table(20)
+    with CaptureQueriesContext(connection) as few:
+        imports.plan(season=league.season, kind=kind, table=small)
+    with CaptureQueriesContext(connection) as many:
+        imports.plan(season=league.season, kind=kind, table=large)
+    assert len(many) == len(few)
