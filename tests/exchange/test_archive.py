@@ -313,7 +313,8 @@ def test_a_league_restored_beside_others_shares_venues_and_people(league):
     assert rita.registrations.count() == 2  # one in each league's season
     old = [r.as_rows() for r in standings.tables(league.season)]
     new = [r.as_rows() for r in standings.tables(restored.seasons.get())]
-    strip = lambda tables: [
-        [{k: v for k, v in row.items() if k != "team_id"} for row in t] for t in tables
-    ]  # noqa: E731
+
+    def strip(tables):
+        return [[{k: v for k, v in row.items() if k != "team_id"} for row in t] for t in tables]
+
     assert strip(new) == strip(old)
