@@ -24,6 +24,7 @@ urlpatterns = [
         api.FixturesGenerateView.as_view(),
         name="api-fixtures-generate",
     ),
+    path("seasons/<int:pk>/import/", api.SeasonImportView.as_view(), name="api-season-import"),
     path("fixtures/<int:pk>/move/", api.FixtureMoveView.as_view(), name="api-fixture-move"),
     path(
         "fixtures/<int:pk>/postpone/",

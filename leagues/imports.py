@@ -856,6 +856,10 @@ KINDS: dict[str, Kind] = {
 }
 
 
+#: What a file may hold (the API's `kind`).
+KIND_CHOICES = [(k.key, k.label) for k in KINDS.values()]
+
+
 def check_mapping(kind: str, headers: list[str], mapping: list[str] | None) -> list[str]:
     """The mapping given (one field name or '' per column), or the automatic one."""
     if kind not in KINDS:

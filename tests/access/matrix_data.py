@@ -13,5 +13,6 @@ ACCESS = {
         kwargs=lambda c: {"pk": c.league.season.pk, "sheet": "fixtures", "fmt": "xlsx"},
         get=STAFF,
     ),
+    "api-season-import": Rule(kwargs=season, get=None, post=STAFF),
     "league-archive": Rule(kwargs=lambda c: {"slug": c.league.season.league.slug}, get=STAFF),
 }

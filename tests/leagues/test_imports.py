@@ -284,3 +284,58 @@ def test_the_preview_reads_the_same_number_of_queries_for_any_number_of_rows(lea
     with CaptureQueriesContext(connection) as many:
         imports.plan(season=league.season, kind=kind, table=large)
     assert len(many) == len(few)
+
+
+# ----------------------------------------------------------------------------- the API
+
+
+def api_post(client, league, data: bytes, **fields):
+    upload = io.BytesIO(data)
+    upload.name = fields.pop("name", "venues.csv")
+    return client.post(
+        reverse("api-season-import", args=[league.season.pk]),
+        {"kind": "venues", "file": upload, **fields},
+    )
+
+
+def test_the_api_dry_runs_then_imports(league):
+    client = Client()
+    client.force_login(league.secretary)
+    data = csv_bytes([["Pub name", "Tables"], ["The Plough", "2"]])
+    response = api_post(client, league, data)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["imported"] is False
+    assert body["problems"] == [{"row": 0, "column": "Venue", "message": "No column gives venue."}]
+    response = api_post(client, league, data, mapping=["name", "tables"])
+    assert response.json()["counts"] == {"venue": {"create": 1, "change": 0, "same": 0}}
+    assert not Venue.objects.filter(name="The Plough").exists()
+    response = api_post(client, league, data, mapping=["name", "tables"], dry_run="false")
+    assert response.status_code == 200 and response.json()["imported"] is True
+    assert Venue.objects.get(name="The Plough").tables == 2
+    again = api_post(client, league, data, mapping=["name", "tables"], dry_run="false")
+    assert again.json()["changes"] == 0
+
+
+def test_the_api_refuses_bad_rows_strangers_and_bad_input(league):
+    secretary = Client()
+    secretary.force_login(league.secretary)
+    bad = csv_bytes([["Venue", "Tables"], ["The Plough", "many"]])
+    response = api_post(secretary, league, bad, dry_run="false")
+    assert response.status_code == 400
+    assert response.json()["error"] == "import_invalid"
+    assert response.json()["problems"][0] == {
+        "row": 2,
+        "column": "Tables",
+        "message": "'many' is not a number.",
+    }
+    response = api_post(secretary, league, bad, kind="nonsense")
+    assert response.status_code == 400 and response.json()["error"] == "invalid"
+    response = api_post(secretary, league, b"PK\x03\x04junk", name="v.xlsx")
+    assert response.status_code == 400 and response.json()["error"] == "bad_file"
+    captain = Client()
+    captain.force_login(league.captain)
+    good = csv_bytes([["Venue"], ["The Plough"]])
+    assert api_post(captain, league, good, dry_run="false").status_code == 403
+    assert api_post(Client(), league, good).status_code in (401, 403)
+    assert not Venue.objects.filter(name="The Plough").exists()
