@@ -79,7 +79,7 @@ def league_export(*, league: League, full: bool, now: datetime | None = None) ->
         for part in section.parts:
             if part.personal and not full:
                 continue
-            rows = part.rows(league).order_by("pk")
+            rows = part.rows(league).order_by("pk").iterator(chunk_size=2000)
             parts[part.label] = [_dump_row(obj, part, full, accounts) for obj in rows]
         sections.append({"name": section.name, "models": parts})
     if accounts:

@@ -80,22 +80,26 @@ class Section:
 
 def _league_players(league: League) -> QuerySet:
     """Everyone the league's history names: on a roster, present on a night, in a frame,
-    or refereeing one."""
-    in_league = (
-        Q(registrations__season__league=league)
-        | Q(presences__match__fixture__season__league=league)
-        | Q(frame_slots__frame__match__fixture__season__league=league)
-        | Q(refereed_frames__match__fixture__season__league=league)
+    or refereeing one (one subquery each, so no join multiplies the rows)."""
+    of_league = Q(match__fixture__season__league=league)
+    ids = (
+        Q(pk__in=Registration.objects.filter(season__league=league).values("player_id"))
+        | Q(pk__in=Presence.objects.filter(of_league).values("player_id"))
+        | Q(
+            pk__in=FramePlayer.objects.filter(frame__match__fixture__season__league=league).values(
+                "player_id"
+            )
+        )
+        | Q(pk__in=Frame.objects.filter(of_league, referee__isnull=False).values("referee_id"))
     )
-    ids = Player.objects.filter(in_league).values("pk")
-    return Player.objects.filter(pk__in=ids)
+    return Player.objects.filter(ids)
 
 
 def _league_venues(league: League) -> QuerySet:
-    ids = Venue.objects.filter(
-        Q(teams__season__league=league) | Q(fixtures__season__league=league)
-    ).values("pk")
-    return Venue.objects.filter(pk__in=ids)
+    return Venue.objects.filter(
+        Q(pk__in=Team.objects.filter(season__league=league).values("venue_id"))
+        | Q(pk__in=Fixture.objects.filter(season__league=league).values("venue_id"))
+    )
 
 
 def _venue_by_name(values: dict[str, Any]) -> Model | None:

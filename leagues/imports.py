@@ -98,7 +98,7 @@ def _sheet_rows(name: str, data: bytes) -> list[list[str]]:
             "too_large", f"The file is larger than {MAX_BYTES // 1024} KB.", field="file"
         )
     lowered = name.lower()
-    if lowered.endswith((".xlsx", ".xlsm")) or data[:2] == b"PK":
+    if lowered.endswith((".xlsx", ".xlsm")) or data[:4] == b"PK\x03\x04":
         return _xlsx_rows(data)
     if not lowered.endswith((".csv", ".txt")) and lowered:
         raise DomainError("bad_file", "Upload a .csv or an .xlsx file.", field="file")
@@ -464,7 +464,7 @@ def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     def division_now() -> Division | None:
         if not division_name:
             return None
-        rank = len(ctx.divisions) + 1
+        rank = Division.objects.filter(season=season).count() + 1
         return Division.objects.get_or_create(
             season=season,
             name__iexact=division_name,
