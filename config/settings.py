@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "csp",
     "leagues",
     "frames",
+    "exchange",
 ]
 
 MIDDLEWARE = [
@@ -213,6 +214,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Two fields are called "kind": a registration's keeps its name, an import's gets its own.
+    "ENUM_NAME_OVERRIDES": {
+        "KindEnum": "leagues.models.Registration.Kind",
+        "ImportKindEnum": "leagues.imports.KIND_CHOICES",
+    },
     "COMPONENT_SPLIT_REQUEST": True,
     # The docs page's assets are ours (drf-spectacular-sidecar): no CDN, and the CSP holds.
     "SWAGGER_UI_DIST": "SIDECAR",

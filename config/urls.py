@@ -44,6 +44,7 @@ urlpatterns = [
     path("", include("frames.stats.urls")),
     path("", include("frames.ratings.urls")),
     path("", include("frames.people.urls")),
+    path("", include("exchange.urls")),
     path("", include("leagues.urls")),
     # Last: a league's pages, under its slug (a slug never names one of the paths above:
     # leagues.tenancy.reserved_slugs).

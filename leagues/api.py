@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,7 +16,7 @@ from rest_framework.views import APIView
 from marker.api_inputs import int_param
 from marker.formats import effective_format
 
-from . import formats, publishing, rollover, selectors, services, standings, tenancy
+from . import formats, imports, publishing, rollover, selectors, services, standings, tenancy
 from .models import (
     Division,
     Fixture,
@@ -39,6 +40,8 @@ from .serializers import (
     FixturePostponeSerializer,
     FixtureSerializer,
     FixturesGenerateSerializer,
+    ImportInputSerializer,
+    ImportPlanSerializer,
     LeagueCreatedSerializer,
     LeagueCreateSerializer,
     LeagueSerializer,
@@ -678,3 +681,36 @@ class SeasonRolloverView(APIView):
             override_unfinished=v["override_unfinished"],
         )
         return Response(SeasonSerializer(new).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonImportView(APIView):
+    """Import a spreadsheet into a season (docs/data.md): a dry run says what would be
+    created or changed and every problem by row and column; a real run imports every row
+    or, when any has a problem, none (`import_invalid`, with the problems)."""
+
+    parser_classes = [MultiPartParser, FormParser]
+    write_permission = "leagues.import_data"
+
+    def get_permission_object(self):
+        return get_object_or_404(Season, pk=self.kwargs["pk"])
+
+    @extend_schema(
+        request={"multipart/form-data": ImportInputSerializer},
+        responses={200: ImportPlanSerializer, **ERRORS},
+    )
+    def post(self, request, pk: int):
+        season = get_object_or_404(Season, pk=pk)
+        data = ImportInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        kind = data.validated_data["kind"]
+        upload = data.validated_data["file"]
+        table = imports.read_table(upload.name or "", upload.read(imports.MAX_BYTES + 1), kind)
+        mapping = data.validated_data.get("mapping")
+        if data.validated_data["dry_run"]:
+            plan = imports.plan(season=season, kind=kind, table=table, mapping=mapping)
+        else:
+            plan = imports.import_apply(
+                season=season, actor=request.user, kind=kind, table=table, mapping=mapping
+            )
+        body = plan.as_dict() | {"imported": not data.validated_data["dry_run"]}
+        return Response(ImportPlanSerializer(body).data)

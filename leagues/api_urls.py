@@ -35,6 +35,7 @@ urlpatterns = [
     path(
         "seasons/<int:pk>/rollover/", api.SeasonRolloverView.as_view(), name="api-season-rollover"
     ),
+    path("seasons/<int:pk>/import/", api.SeasonImportView.as_view(), name="api-season-import"),
     path("fixtures/<int:pk>/move/", api.FixtureMoveView.as_view(), name="api-fixture-move"),
     path(
         "fixtures/<int:pk>/postpone/",

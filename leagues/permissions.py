@@ -77,3 +77,5 @@ def sees_full_name(user, player) -> bool:
 
 register("leagues.erase_person", is_officer_for_player)
 register("leagues.see_full_name", sees_full_name)
+register("leagues.import_data", is_secretary)
+register("leagues.export_data", is_secretary)

@@ -8,6 +8,7 @@ from marker.api_errors import ErrorSerializer  # noqa: F401  (the API views impo
 from marker.api_inputs import StrictPrimaryKeyRelatedField
 from marker.formats import PRESETS
 
+from .imports import KIND_CHOICES
 from .models import (
     MAX_MATCH_SCORE,
     TIE_BREAKERS,
@@ -426,3 +427,52 @@ class RolloverSerializer(serializers.Serializer):
         default=False,
         help_text="Roll over although some fixtures have no confirmed result.",
     )
+
+
+# ----------------------------------------------------------------------------- import
+
+
+class ImportInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KIND_CHOICES)
+    file = serializers.FileField(help_text="CSV, or XLSX (its first sheet); at most 512 KB.")
+    mapping = serializers.ListField(
+        child=serializers.CharField(allow_blank=True, max_length=40),
+        max_length=40,
+        required=False,
+        help_text="The field each column gives, in order ('' to ignore a column); "
+        "matched from the headers when left out.",
+    )
+    dry_run = serializers.BooleanField(
+        default=True, help_text="Only say what would happen (the default)."
+    )
+
+
+class ImportColumnSerializer(serializers.Serializer):
+    header = serializers.CharField()
+    field = serializers.CharField(help_text="The field it gives, or '' (ignored).")
+
+
+class ImportStepSerializer(serializers.Serializer):
+    row = serializers.IntegerField()
+    action = serializers.ChoiceField(choices=["create", "change", "same"])
+    what = serializers.CharField()
+    text = serializers.CharField()
+
+
+class ImportProblemSerializer(serializers.Serializer):
+    row = serializers.IntegerField(help_text="The row in the file (0: the file as a whole).")
+    column = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ImportPlanSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    columns = ImportColumnSerializer(many=True)
+    counts = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text="Per kind of thing: how many rows create, change, or find it already there.",
+    )
+    changes = serializers.IntegerField()
+    steps = ImportStepSerializer(many=True)
+    problems = ImportProblemSerializer(many=True)
+    imported = serializers.BooleanField()

@@ -18,6 +18,8 @@ urlpatterns = [
     ),
     path("unsubscribe/<str:token>/", views.table_unsubscribe, name="table-unsubscribe"),
     path("site/leagues/", views.site_leagues, name="site-leagues"),
+    # The secretary's import (with the data page, exchange/urls.py: by the season's id).
+    path("seasons/<int:pk>/import/", views.season_import, name="season-import"),
     # The addresses before leagues were tenants: permanent redirects.
     path("seasons/<int:pk>/", views.legacy_redirect, {"kind": "season"}, name="legacy-season"),
     path(

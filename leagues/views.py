@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,7 +21,7 @@ from marker.errors import DomainError
 from marker.formats import effective_format
 from marker.permissions import require_perm
 
-from . import formats, invitations, publishing, rollover, selectors, services, tenancy
+from . import formats, imports, invitations, publishing, rollover, selectors, services, tenancy
 from .forms import (
     AcceptInvitationForm,
     AddExistingPlayerForm,
@@ -715,6 +716,45 @@ def _rollover_input(data, season: Season) -> tuple[dict[int, int], dict[int, int
     return boundaries, placements
 
 
+# ----------------------------------------------------------------------------- import
+# The upload is read once; the preview page carries its rows, signed (nobody can change
+# them on the way back), so the secretary can map columns and import with no upload
+# stored on the server.
+
+IMPORT_SALT = "leagues.import"
+IMPORT_MAX_AGE = 2 * 60 * 60
+
+
+class ImportUploadForm(forms.Form):
+    kind = forms.ChoiceField(
+        label="What the file holds",
+        choices=[(k.key, k.label) for k in imports.KINDS.values()],
+    )
+    file = forms.FileField(label="CSV or XLSX file", help_text="At most 512 KB.")
+
+
+def _import_payload(request, season: Season, kind: str, table: imports.Table) -> str:
+    return signing.dumps(
+        {"season": season.pk, "user": request.user.pk, "kind": kind, "table": table.as_data()},
+        salt=IMPORT_SALT,
+        compress=True,
+    )
+
+
+def _import_unpack(request, season: Season) -> tuple[str, imports.Table]:
+    try:
+        data = signing.loads(
+            request.POST.get("payload", ""), salt=IMPORT_SALT, max_age=IMPORT_MAX_AGE
+        )
+    except signing.BadSignature:
+        raise DomainError(
+            "upload_expired", "The upload has expired or was changed: upload the file again."
+        ) from None
+    if data.get("season") != season.pk or data.get("user") != request.user.pk:
+        raise DomainError("upload_expired", "That upload was for another season: upload again.")
+    return str(data.get("kind")), imports.Table.from_data(data.get("table"))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def season_rollover(request, league: str, pk: int):
@@ -896,4 +936,75 @@ def officer_invitation_accept(request, token: str):
         "leagues/officer_invitation.html",
         {"invitation": invitation, "form": form},
         status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_import(request, pk: int):
+    """The secretary's import: upload, preview (what would be created or changed, every
+    problem by row and column, the columns mapped by hand), then import all or nothing."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    require_perm(request.user, "leagues.import_data", season)
+    upload = ImportUploadForm(
+        request.POST if request.method == "POST" and "payload" not in request.POST else None,
+        request.FILES or None,
+    )
+    context: dict = {"season": season, "upload": upload, "kinds": imports.KINDS}
+    if request.method == "GET":
+        return render(request, "leagues/import.html", context)
+    try:
+        if "payload" in request.POST:
+            kind, table = _import_unpack(request, season)
+            mapping = [request.POST.get(f"map-{i}", "") for i in range(len(table.headers))]
+        elif upload.is_valid():
+            kind = upload.cleaned_data["kind"]
+            handle = upload.cleaned_data["file"]
+            table = imports.read_table(handle.name, handle.read(imports.MAX_BYTES + 1), kind)
+            mapping = None
+        else:
+            return render(request, "leagues/import.html", context, status=400)
+        if request.POST.get("action") == "import":
+            try:
+                done = imports.import_apply(
+                    season=season, actor=request.user, kind=kind, table=table, mapping=mapping
+                )
+            except DomainError as exc:
+                if exc.code != "import_invalid":
+                    raise
+                messages.error(request, exc.message)
+            else:
+                messages.success(
+                    request,
+                    f"Imported {table.filename or 'the file'}: {done.changes} change(s).",
+                )
+                return redirect("season-import", pk=season.pk)
+        result = imports.plan(season=season, kind=kind, table=table, mapping=mapping)
+    except DomainError as exc:
+        if upload.is_bound:
+            _form_error(upload, exc)
+        else:
+            messages.error(request, exc.message)
+        return render(request, "leagues/import.html", context, status=400)
+    problems_by_row: dict[int, list] = {}
+    for problem in result.problems:
+        problems_by_row.setdefault(problem.row, []).append(problem)
+    actions_by_row: dict[int, list] = {}
+    for step in result.steps:
+        actions_by_row.setdefault(step.row, []).append(step)
+    context |= {
+        "plan": result,
+        "kind": imports.KINDS[kind],
+        "table": table,
+        "payload": _import_payload(request, season, kind, table),
+        "columns": list(zip(table.headers, result.mapping, strict=True)),
+        "preview_rows": [
+            (number, cells, actions_by_row.get(number, []), problems_by_row.get(number, []))
+            for number, cells in table.rows[:300]
+        ],
+        "more_rows": max(0, len(table.rows) - 300),
+        "file_problems": problems_by_row.get(0, []),
+    }
+    return render(
+        request, "leagues/import_preview.html", context, status=400 if result.problems else 200
     )

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("rules", "marker", "leagues", "frames", "config")
+PACKAGES = ("rules", "marker", "leagues", "frames", "exchange", "config")
 
 
 def _modules() -> dict[str, Path]:

@@ -160,7 +160,7 @@ def leaderboard(
     rows = (
         qs.values("player_id", "player__name", "player__private_name", "team_id", "team__name")
         .annotate(**_aggregates(_game_stats([game_id])))
-        .filter(played__gte=max(min_frames, 1))
+        .filter(played__gte=max(min_frames, 1))  # type: ignore[misc]
         .order_by(
             F(sort).desc(nulls_last=True),
             F("frames_won").desc(),

@@ -157,6 +157,11 @@ def visit(page, path: str, name: str, problems: list[str]):
     before the test fails, so one run shows everything)."""
     response = page.goto(path)
     assert response is not None and response.status == 200, (path, response and response.status)
+    return look(page, path, name, problems)
+
+
+def look(page, path: str, name: str, problems: list[str]):
+    """Note what is wrong with the page as it is now (after a form was posted, say)."""
     page.wait_for_load_state("networkidle")  # htmx panels loaded in place
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
@@ -266,6 +271,21 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
         problems,
     )
     visit(secretary, reverse("person-erase", args=[player.pk]), "person-erase", problems)
+    visit(secretary, reverse("season-data", args=[league.season.pk]), "season-data", problems)
+    path = reverse("season-import", args=[league.season.pk])
+    visit(secretary, path, "season-import", problems)
+    secretary.get_by_label("What the file holds").select_option("results")
+    secretary.get_by_label("CSV or XLSX file").set_input_files(
+        files=[
+            {
+                "name": "results.csv",
+                "mimeType": "text/csv",
+                "buffer": b"Date,Home,Away,HF,AF,Notes\n01/01/2020,Nobody FC,Somebody,x,4,a long note\n",
+            }
+        ]
+    )
+    secretary.get_by_role("button", name="Preview").click()
+    look(secretary, path, "season-import-preview", problems)
 
     referee = phone(league.player_user).new_page()
     visit(referee, "/", "home-referee", problems)

@@ -1,0 +1,248 @@
+"""A league's whole history as one JSON archive, and its restore (docs/data.md).
+
+The archive is versioned (`FORMAT`, `VERSION`) and made of the sections listed in
+`exchange.sections.SECTIONS`: each holds, per model, the league's rows with every
+concrete field, keys and foreign keys as they were in the exporting instance. A restore
+creates the rows anew (new keys, mapped as it goes), in section order, in one
+transaction, then recomputes what is derived (players' statistics, ratings); tables are
+computed from fixtures, so they follow.
+
+Accounts: a *full backup* (`full=True`, the `league_export` command's default) carries
+the accounts the rows point at (username, email, names; never a password) and everyone's
+contact details; a restore finds each account by username or creates it without a usable
+password (its owner sets one by "forgot password"). A *portable* export (the secretary's
+download) carries no account, no email address and no email subscription: rows that
+pointed at an account point at nobody.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.utils import timezone
+
+from leagues.models import League
+from marker.errors import DomainError
+
+from .sections import SECTIONS, Part
+
+FORMAT = "marker-league-archive"
+VERSION = 1
+
+User = get_user_model()
+_USER_LABEL = User._meta.label_lower
+_ACCOUNT_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    return value
+
+
+def _fields(model: type[models.Model]) -> list[models.Field]:
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
+
+
+def _dump_row(obj: models.Model, part: Part, full: bool, accounts: dict[int, dict]) -> dict:
+    row: dict[str, Any] = {"id": obj.pk}
+    for f in _fields(part.model):
+        value = getattr(obj, f.attname)
+        if f.is_relation and f.related_model is User:
+            if value is not None and full:
+                accounts.setdefault(value, {"id": value})
+            elif not full:
+                value = None
+        elif f.name in part.scrub and not full:
+            value = f.get_default()
+        row[f.attname] = _json_value(value)
+    return row
+
+
+def league_export(*, league: League, full: bool, now: datetime | None = None) -> dict:
+    """The league's archive as a JSON-able dict (rows in key order, so two exports of the
+    same data are equal but for `exported_at`)."""
+    accounts: dict[int, dict] = {}
+    sections = []
+    for section in SECTIONS:
+        parts: dict[str, list[dict]] = {}
+        for part in section.parts:
+            if part.personal and not full:
+                continue
+            rows = part.rows(league).order_by("pk").iterator(chunk_size=2000)
+            parts[part.label] = [_dump_row(obj, part, full, accounts) for obj in rows]
+        sections.append({"name": section.name, "models": parts})
+    if accounts:
+        for user in User.objects.filter(pk__in=accounts).order_by("pk"):
+            accounts[user.pk] = {"id": user.pk} | {
+                name: getattr(user, name) for name in _ACCOUNT_FIELDS
+            }
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": (now or timezone.now()).isoformat(),
+        "full_backup": full,
+        "league": league.slug,
+        "accounts": [accounts[pk] for pk in sorted(accounts)],
+        "sections": sections,
+    }
+
+
+def dumps(archive: dict) -> str:
+    return json.dumps(archive, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+# ----------------------------------------------------------------------------- restore
+
+
+def _bad(message: str) -> DomainError:
+    return DomainError("bad_archive", message, field="archive")
+
+
+def _check_shape(archive: Any) -> dict[str, dict[str, list[dict]]]:
+    """The archive's sections by name, after checking its format and shape."""
+    if not isinstance(archive, dict) or archive.get("format") != FORMAT:
+        raise _bad(f"This is not a Marker league archive (format {FORMAT!r}).")
+    version = archive.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
+        raise _bad(f"Archive version {version!r} is not one this Marker reads (1–{VERSION}).")
+    if not isinstance(archive.get("league"), str) or not archive["league"]:
+        raise _bad("The archive does not name its league.")
+    known = {s.name for s in SECTIONS}
+    by_name: dict[str, dict[str, list[dict]]] = {}
+    sections = archive.get("sections")
+    if not isinstance(sections, list):
+        raise _bad("The archive has no list of sections.")
+    for section in sections:
+        if not isinstance(section, dict) or not isinstance(section.get("models"), dict):
+            raise _bad("A section of the archive is not an object with its models.")
+        name = section.get("name")
+        if name not in known:
+            raise _bad(f"The archive has a section this Marker does not know: {name!r}.")
+        for label, rows in section["models"].items():
+            if not isinstance(rows, list) or not all(
+                isinstance(r, dict) and isinstance(r.get("id"), int) for r in rows
+            ):
+                raise _bad(f"The rows of {label} are not a list of objects with ids.")
+        by_name[name] = section["models"]
+    leagues = by_name.get("league", {}).get("leagues.league", [])
+    if len(leagues) != 1 or leagues[0].get("slug") != archive["league"]:
+        raise _bad("The archive's league section must hold its one league.")
+    if not isinstance(archive.get("accounts", []), list):
+        raise _bad("The archive's accounts are not a list.")
+    return by_name
+
+
+def _restore_accounts(archive: dict) -> dict[int, int]:
+    """Old account id → this instance's account (found by username, or created with no
+    usable password)."""
+    mapping: dict[int, int] = {}
+    if not archive.get("full_backup"):
+        return mapping
+    for account in archive.get("accounts", []):
+        if not isinstance(account, dict) or not account.get("username"):
+            raise _bad("An account in the archive has no username.")
+        user = User.objects.filter(username=account["username"]).first()
+        if user is None:
+            user = User(**{k: account[k] for k in _ACCOUNT_FIELDS if k in account})
+            user.set_unusable_password()
+            user.save()
+        mapping[account["id"]] = user.pk
+    return mapping
+
+
+def _stamped(f: models.Field) -> bool:
+    return bool(getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False))
+
+
+def _load_row(
+    part: Part, row: dict, keys: dict[str, dict[int, int]], accounts: dict[int, int]
+) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for f in _fields(part.model):
+        if f.attname not in row:
+            continue  # an archive older than the field: the model's default
+        value = row[f.attname]
+        if f.is_relation and value is not None:
+            related: Any = f.related_model
+            target = related._meta.label_lower
+            new = accounts.get(value) if target == _USER_LABEL else keys.get(target, {}).get(value)
+            if new is None and not f.null:
+                raise _bad(f"{part.label} {row['id']} points at {target} {value}, not in it.")
+            value = new
+        elif value is not None:
+            try:
+                value = f.to_python(value)
+            except Exception as exc:  # a ValidationError, or a type the field rejects
+                raise _bad(f"{part.label} {row['id']}: bad {f.name} ({exc}).") from None
+        values[f.attname] = value
+    return values
+
+
+@transaction.atomic
+def league_import(*, archive: Any) -> League:
+    """Restore a league from its archive into this instance, which must not have a league
+    with its slug. All or nothing. Returns the new league."""
+    sections = _check_shape(archive)
+    if League.objects.filter(slug=archive["league"]).exists():
+        raise DomainError(
+            "league_exists",
+            f"This instance already has a league {archive['league']!r}: restore into an "
+            "instance without it (or delete it first).",
+            field="archive",
+            status=409,
+        )
+    accounts = _restore_accounts(archive)
+    keys: dict[str, dict[int, int]] = {}
+    for section in SECTIONS:
+        data = sections.get(section.name, {})
+        for part in section.parts:
+            mapped = keys.setdefault(part.label, {})
+            created: list[tuple[int, dict[str, Any], models.Model]] = []
+            for row in data.get(part.label, []):
+                values = _load_row(part, row, keys, accounts)
+                existing = part.match_existing(values) if part.match_existing else None
+                if existing is not None:
+                    mapped[row["id"]] = existing.pk
+                else:
+                    created.append((row["id"], values, part.model(**values)))
+            objs = [obj for _, _, obj in created]
+            for name, fresh in part.renew:
+                wanted = [getattr(obj, name) for obj in objs]
+                taken: set = set()
+                for start in range(0, len(wanted), 1000):
+                    chunk = wanted[start : start + 1000]
+                    found = part.model._default_manager.filter(**{f"{name}__in": chunk})
+                    taken.update(found.values_list(name, flat=True))
+                for obj in objs:
+                    if getattr(obj, name) in taken:
+                        setattr(obj, name, fresh())
+            part.model._default_manager.bulk_create(objs, batch_size=500)
+            for old, _, obj in created:
+                mapped[old] = obj.pk
+            # bulk_create stamps auto_now_add fields with the time of the restore: put
+            # back the archive's (bulk_update writes the values as they are).
+            stamped = [f.attname for f in _fields(part.model) if _stamped(f)]
+            if stamped and objs:
+                for _, values, obj in created:
+                    for name in stamped:
+                        if values.get(name) is not None:
+                            setattr(obj, name, values[name])
+                part.model._default_manager.bulk_update(objs, stamped, batch_size=500)
+    league = League.objects.get(
+        pk=keys["leagues.league"][sections["league"]["leagues.league"][0]["id"]]
+    )
+    for section in SECTIONS:
+        if section.rebuild is not None:
+            section.rebuild(league)
+    return league

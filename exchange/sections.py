@@ -1,0 +1,208 @@
+"""The archive's sections: which rows of which models make up one league's history.
+
+An archive is a list of sections, one per group of models, in the order they are written
+and restored (a row's foreign keys point only at rows of earlier parts, or of the same
+part earlier in the list). Each part names a model and the queryset of the league's rows
+of it; the generic writer in `exchange.archive` serialises every concrete field, so a
+field added to a model later travels without a change here.
+
+To add a group of models (competitions, match formats), append a `Section` to `SECTIONS`
+(or call `register_section` from a module imported by `exchange.archive`), after the
+sections its rows point into. Derived data (statistics, ratings) is not archived: each
+section may name a `rebuild` that recomputes it once every row is restored.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Model, Q, QuerySet
+
+from frames.models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Presence
+from frames.ratings.services import ratings_recompute
+from frames.stats.record import stats_rebuild
+from leagues.models import (
+    Division,
+    Fixture,
+    Invitation,
+    League,
+    LeagueRole,
+    OfficerInvitation,
+    Player,
+    PointDeduction,
+    Publication,
+    Registration,
+    Season,
+    Subscription,
+    TableSnapshot,
+    Team,
+    Venue,
+)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One model's rows in a league's archive.
+
+    `rows(league)` is the league's rows of the model. `personal` parts (contact details
+    of people who are not players' public records: invitations, email subscriptions) go
+    only into a full backup, and `scrub` names fields blanked unless it is one (a
+    player's email address). `match_existing(values)` may return an existing row the
+    restore reuses instead of creating one (a venue shared by two leagues, found by its
+    unique name). `renew` names unique fields whose values may clash.
+    """
+
+    model: type[Model]
+    rows: Callable[[League], QuerySet]
+    personal: bool = False
+    scrub: tuple[str, ...] = ()
+    match_existing: Callable[[dict[str, Any]], Model | None] | None = None
+    #: Unique fields given a new value (from the callable) when the instance already has
+    #: the archive's (a league restored beside its original: shot ids, email tokens).
+    renew: tuple[tuple[str, Callable[[], Any]], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.model._meta.label_lower
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    parts: tuple[Part, ...]
+    #: Recompute what the section's rows derive (called once the whole archive is in,
+    #: with the restored league).
+    rebuild: Callable[[League], None] | None = None
+    description: str = ""
+
+
+def _league_players(league: League) -> QuerySet:
+    """Everyone the league's history names: on a roster, present on a night, in a frame,
+    or refereeing one (one subquery each, so no join multiplies the rows)."""
+    of_league = Q(match__fixture__season__league=league)
+    ids = (
+        Q(pk__in=Registration.objects.filter(season__league=league).values("player_id"))
+        | Q(pk__in=Presence.objects.filter(of_league).values("player_id"))
+        | Q(
+            pk__in=FramePlayer.objects.filter(frame__match__fixture__season__league=league).values(
+                "player_id"
+            )
+        )
+        | Q(pk__in=Frame.objects.filter(of_league, referee__isnull=False).values("referee_id"))
+    )
+    return Player.objects.filter(ids)
+
+
+def _league_venues(league: League) -> QuerySet:
+    return Venue.objects.filter(
+        Q(pk__in=Team.objects.filter(season__league=league).values("venue_id"))
+        | Q(pk__in=Fixture.objects.filter(season__league=league).values("venue_id"))
+    )
+
+
+def _venue_by_name(values: dict[str, Any]) -> Model | None:
+    return Venue.objects.filter(name=values.get("name")).first()
+
+
+def _player_of_account(values: dict[str, Any]) -> Model | None:
+    """A restored account that already has a player (in another league): one person,
+    one record."""
+    user_id = values.get("user_id")
+    return Player.objects.filter(user_id=user_id).first() if user_id else None
+
+
+def _rebuild_statistics(league: League) -> None:
+    """Players' lines from the restored shot logs, and the ratings of every game the
+    league played (ratings span the instance, so each game is replayed whole)."""
+    for season in league.seasons.all():
+        stats_rebuild(season=season)
+    games = (
+        Frame.objects.filter(match__fixture__season__league=league)
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    for game_id in sorted(set(games)):
+        ratings_recompute(game_id=game_id)
+
+
+LEAGUE = Section(
+    name="league",
+    description="The league, its seasons, divisions, venues, players, teams, "
+    "registrations, fixtures and results, deductions, and published tables.",
+    parts=(
+        Part(League, lambda lg: League.objects.filter(pk=lg.pk)),
+        Part(LeagueRole, lambda lg: LeagueRole.objects.filter(league=lg), personal=True),
+        Part(
+            OfficerInvitation,
+            lambda lg: OfficerInvitation.objects.filter(league=lg),
+            personal=True,
+            renew=(("token", secrets.token_urlsafe),),
+        ),
+        Part(Season, lambda lg: Season.objects.filter(league=lg)),
+        Part(Division, lambda lg: Division.objects.filter(season__league=lg)),
+        Part(Venue, _league_venues, match_existing=_venue_by_name),
+        Part(Player, _league_players, scrub=("email",), match_existing=_player_of_account),
+        Part(Team, lambda lg: Team.objects.filter(season__league=lg)),
+        Part(Registration, lambda lg: Registration.objects.filter(season__league=lg)),
+        Part(
+            Invitation,
+            lambda lg: Invitation.objects.filter(team__season__league=lg),
+            personal=True,
+            renew=(("token", secrets.token_urlsafe),),
+        ),
+        Part(Fixture, lambda lg: Fixture.objects.filter(season__league=lg)),
+        Part(PointDeduction, lambda lg: PointDeduction.objects.filter(team__season__league=lg)),
+        Part(Publication, lambda lg: Publication.objects.filter(season__league=lg)),
+        Part(
+            TableSnapshot,
+            lambda lg: TableSnapshot.objects.filter(publication__season__league=lg),
+        ),
+        Part(
+            Subscription,
+            lambda lg: Subscription.objects.filter(league=lg),
+            personal=True,
+            renew=(("token", secrets.token_urlsafe),),
+        ),
+    ),
+)
+
+MATCH_NIGHTS = Section(
+    name="match_nights",
+    description="Every match night: squads, the draw, frames with their players and "
+    "their shot logs, sign-off. Players' statistics and ratings are recomputed from "
+    "them on restore.",
+    parts=(
+        Part(Match, lambda lg: Match.objects.filter(fixture__season__league=lg)),
+        Part(MatchLog, lambda lg: MatchLog.objects.filter(match__fixture__season__league=lg)),
+        Part(Presence, lambda lg: Presence.objects.filter(match__fixture__season__league=lg)),
+        Part(Frame, lambda lg: Frame.objects.filter(match__fixture__season__league=lg)),
+        Part(
+            FramePlayer,
+            lambda lg: FramePlayer.objects.filter(frame__match__fixture__season__league=lg),
+        ),
+        Part(
+            FrameEvent,
+            lambda lg: FrameEvent.objects.filter(frame__match__fixture__season__league=lg),
+            renew=(("event_id", uuid.uuid4),),
+        ),
+    ),
+    rebuild=_rebuild_statistics,
+)
+
+#: The archive's sections, in order. Competitions (issue 18) and match formats join here.
+SECTIONS: list[Section] = [LEAGUE, MATCH_NIGHTS]
+
+
+def register_section(section: Section, *, after: str | None = None) -> None:
+    """Add a section (after the named one, or at the end). Names are unique."""
+    if any(s.name == section.name for s in SECTIONS):
+        raise ValueError(f"an archive section named {section.name!r} exists")
+    if after is None:
+        SECTIONS.append(section)
+        return
+    index = next(i for i, s in enumerate(SECTIONS) if s.name == after)
+    SECTIONS.insert(index + 1, section)

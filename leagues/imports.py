@@ -1,0 +1,932 @@
+"""Importing a season's data from a spreadsheet (CSV or XLSX): venues, teams, players,
+registrations, fixtures and past results (docs/data.md).
+
+Three steps, no state kept between them:
+
+1. `read_table(name, data)` reads the file into a `Table` (text cells; blank rows and
+   rows above the header row dropped). The page carries it signed between requests.
+2. `plan(season, kind, table, mapping)` matches each column to a field (loosely, or as
+   the secretary chose), checks every row against the database and the rest of the file,
+   and says what each row would create or change, with every problem by row and column.
+   It writes nothing.
+3. `import_apply(...)` plans again and, only when no row has a problem, writes it all in
+   one transaction. Rows are found by natural keys (a venue by name, a team by name in
+   the season, a player by name and email, a fixture by its teams and date), so importing
+   the same file twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+from openpyxl import load_workbook
+
+from marker.errors import DomainError
+from marker.permissions import require
+
+from .models import (
+    MAX_MATCH_SCORE,
+    Division,
+    Fixture,
+    Player,
+    Registration,
+    Season,
+    Team,
+    Venue,
+)
+
+#: The largest file accepted, and the most rows and columns read from it.
+MAX_BYTES = 512 * 1024
+MAX_ROWS = 3000
+MAX_COLUMNS = 40
+#: How many rows from the top may sit above the header row (a title, a date).
+HEADER_SEARCH = 10
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+@dataclass
+class Table:
+    """A sheet as text: the header row's cells, and the data rows with their row
+    numbers in the file (1 = the first line), blank rows left out."""
+
+    headers: list[str]
+    rows: list[tuple[int, list[str]]]
+    filename: str = ""
+
+    def as_data(self) -> dict:
+        return {"headers": self.headers, "rows": self.rows, "filename": self.filename}
+
+    @classmethod
+    def from_data(cls, data: Any) -> Table:
+        try:
+            headers = [str(h)[:200] for h in data["headers"]][:MAX_COLUMNS]
+            rows = [(int(n), [str(c)[:500] for c in cells]) for n, cells in data["rows"]]
+        except (KeyError, TypeError, ValueError):
+            raise DomainError("bad_upload", "The upload could not be read again.") from None
+        return cls(headers, rows[:MAX_ROWS], str(data.get("filename", ""))[:200])
+
+
+def _cell_text(value: Any) -> str:
+    """A cell as text: a whole number without '.0', a date as YYYY-MM-DD."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return " ".join(str(value).split())
+
+
+def _sheet_rows(name: str, data: bytes) -> list[list[str]]:
+    if len(data) > MAX_BYTES:
+        raise DomainError(
+            "too_large", f"The file is larger than {MAX_BYTES // 1024} KB.", field="file"
+        )
+    lowered = name.lower()
+    if lowered.endswith((".xlsx", ".xlsm")) or data[:4] == b"PK\x03\x04":
+        return _xlsx_rows(data)
+    if not lowered.endswith((".csv", ".txt")) and lowered:
+        raise DomainError("bad_file", "Upload a .csv or an .xlsx file.", field="file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows = []
+    for cells in csv.reader(io.StringIO(text, newline=""), dialect):
+        rows.append([_cell_text(c) for c in cells[:MAX_COLUMNS]])
+        if len(rows) > MAX_ROWS + HEADER_SEARCH:
+            break
+    return rows
+
+
+def _xlsx_rows(data: bytes) -> list[list[str]]:
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception:  # zipfile.BadZipFile, KeyError, InvalidFileException...
+        raise DomainError("bad_file", "That is not a readable .xlsx file.", field="file") from None
+    try:
+        sheet = book.worksheets[0]
+        rows = []
+        for cells in sheet.iter_rows(max_col=MAX_COLUMNS, values_only=True):
+            rows.append([_cell_text(c) for c in cells])
+            if len(rows) > MAX_ROWS + HEADER_SEARCH:
+                break
+        return rows
+    finally:
+        book.close()
+
+
+def read_table(name: str, data: bytes, kind: str) -> Table:
+    """The file's header row (the row near the top that names the most of `kind`'s
+    fields) and the non-blank rows under it."""
+    raw = _sheet_rows(name, data)
+    numbered = [(n, cells) for n, cells in enumerate(raw, start=1) if any(cells)]
+    if not numbered:
+        raise DomainError("empty_file", "The file has no rows.", field="file")
+    fields = KINDS[kind].fields
+    best = 0
+    best_score = -1
+    for i, (_, cells) in enumerate(numbered[:HEADER_SEARCH]):
+        score = len({f for c in cells if (f := match_header(c, fields)) is not None})
+        if score > best_score:
+            best, best_score = i, score
+    headers = numbered[best][1]
+    width = len(headers)
+    while width and not headers[width - 1]:
+        width -= 1
+    rows = [
+        (n, (cells + [""] * width)[:width])
+        for n, cells in numbered[best + 1 :]
+        if any(cells[:width])
+    ]
+    if len(rows) > MAX_ROWS:
+        raise DomainError("too_many_rows", f"Import at most {MAX_ROWS} rows at a time.")
+    return Table(headers[:width], rows, name[:200])
+
+
+# ----------------------------------------------------------------------------- fields
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str
+    label: str
+    required: bool = False
+    aliases: tuple[str, ...] = ()
+
+
+def normalise(text: str) -> str:
+    """'Home Team:' → 'hometeam' (case, spaces and punctuation aside)."""
+    return re.sub(r"[^a-z0-9]", "", (text or "").lower())
+
+
+def match_header(text: str, fields: tuple[Field, ...]) -> str | None:
+    """The field a column header names, if any."""
+    key = normalise(text)
+    if not key:
+        return None
+    for f in fields:
+        if key in {normalise(f.key), normalise(f.label), *map(normalise, f.aliases)}:
+            return f.key
+    return None
+
+
+def auto_mapping(table: Table, kind: str) -> list[str]:
+    """Each column's field ('' for a column to ignore), each field used once."""
+    used: set[str] = set()
+    mapping = []
+    for header in table.headers:
+        key = match_header(header, KINDS[kind].fields)
+        if key in used:
+            key = None
+        used.add(key or "")
+        mapping.append(key or "")
+    return mapping
+
+
+# ----------------------------------------------------------------------------- the plan
+
+
+@dataclass
+class Problem:
+    row: int  # the row number in the file (0: the file as a whole)
+    column: str  # the column's header (or the field's name when it has no column)
+    message: str
+
+    def as_dict(self) -> dict:
+        return {"row": self.row, "column": self.column, "message": self.message}
+
+
+@dataclass
+class Step:
+    """What one row does: 'create', 'change' or 'same' (nothing to do)."""
+
+    row: int
+    action: str
+    what: str
+    text: str
+    apply: Callable[[], None] | None = None
+
+    def as_dict(self) -> dict:
+        return {"row": self.row, "action": self.action, "what": self.what, "text": self.text}
+
+
+@dataclass
+class Plan:
+    kind: str
+    headers: list[str]
+    mapping: list[str]
+    steps: list[Step] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for step in self.steps:
+            by = out.setdefault(step.what, {"create": 0, "change": 0, "same": 0})
+            by[step.action] += 1
+        return out
+
+    @property
+    def changes(self) -> int:
+        return sum(1 for s in self.steps if s.action != "same")
+
+    def as_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "columns": [
+                {"header": h, "field": m} for h, m in zip(self.headers, self.mapping, strict=True)
+            ],
+            "counts": self.counts,
+            "changes": self.changes,
+            "steps": [s.as_dict() for s in self.steps],
+            "problems": [p.as_dict() for p in self.problems],
+        }
+
+
+class _Row:
+    """One data row's values by field, reporting problems against its column."""
+
+    def __init__(self, plan: Plan, number: int, cells: list[str]) -> None:
+        self.plan = plan
+        self.number = number
+        self.values: dict[str, str] = {}
+        self.columns: dict[str, str] = {}
+        self.bad = False
+        for header, key, cell in zip(plan.headers, plan.mapping, cells, strict=False):
+            if key:
+                self.values[key] = cell.strip()
+                self.columns[key] = header or key
+        unplayed = plan.kind == "results" and not (
+            self.values.get("home_frames") or self.values.get("away_frames")
+        )
+        for f in KINDS[plan.kind].fields:
+            if f.key in _RESULT_KEYS and unplayed:
+                continue  # a fixture not played yet: no result to import
+            if f.required and not self.values.get(f.key):
+                self.problem(f.key, f"{f.label} is missing.")
+
+    def get(self, key: str) -> str:
+        return self.values.get(key, "")
+
+    def problem(self, key: str, message: str) -> None:
+        self.bad = True
+        column = self.columns.get(key) or next(
+            (f.label for f in KINDS[self.plan.kind].fields if f.key == key), key
+        )
+        self.plan.problems.append(Problem(self.number, column, message))
+
+    def step(self, action: str, what: str, text: str, apply=None) -> None:
+        self.plan.steps.append(Step(self.number, action, what, text, apply))
+
+
+_DATE_FORMATS = (
+    "%Y-%m-%d",
+    "%d/%m/%Y",
+    "%d/%m/%y",
+    "%d-%m-%Y",
+    "%d.%m.%Y",
+    "%d %b %Y",
+    "%d %B %Y",
+    "%a %d %b %Y",
+    "%A %d %B %Y",
+    "%a %d/%m/%Y",
+    "%Y-%m-%d %H:%M:%S",
+)
+
+
+def parse_date(text: str) -> date | None:
+    """A date as leagues write them (day first): 2026-09-01, 1/9/2026, 1 Sep 2026."""
+    text = " ".join(text.replace(",", " ").split())
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(text, fmt).date()  # noqa: DTZ007 (a date, no time)
+        except ValueError:
+            continue
+    return None
+
+
+def season_window(season: Season) -> tuple[date, date] | None:
+    """The days a season's fixtures may fall on: from its start, up to the next season's
+    start (or a year on). None when the season has no start date."""
+    if season.start_date is None:
+        return None
+    following = (
+        Season.objects.filter(league_id=season.league_id, start_date__gt=season.start_date)
+        .order_by("start_date")
+        .values_list("start_date", flat=True)
+        .first()
+    )
+    return season.start_date, following or season.start_date + timedelta(days=365)
+
+
+def _number(row: _Row, key: str, *, maximum: int, halves: bool = False) -> Decimal | None:
+    text = row.get(key).replace("½", ".5")
+    if text.startswith("."):
+        text = "0" + text
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        row.problem(key, f"{row.get(key)!r} is not a number.")
+        return None
+    if not value.is_finite() or value < 0 or value > maximum:
+        row.problem(key, f"Give a number from 0 to {maximum}.")
+        return None
+    if value % 1 and not (halves and (value * 2) % 1 == 0):
+        row.problem(key, "Give a whole number." + (" (or a half)" if halves else ""))
+        return None
+    return value
+
+
+class _Context:
+    """What the rows are checked against, read up front in a fixed number of queries
+    (whatever the number of rows): the season's teams, divisions, fixtures and
+    registrations, the venues and players the file names."""
+
+    def __init__(self, season: Season, names: Iterable[str] = ()) -> None:
+        self.season = season
+        teams = Team.objects.filter(season=season).select_related("division", "venue")
+        self.teams = {t.name.lower(): t for t in teams}
+        self.divisions = {d.name.lower(): d for d in Division.objects.filter(season=season)}
+        self.window = season_window(season)
+        self.fixtures: dict[tuple, Fixture] = {}
+        self.pairs: dict[tuple, Fixture] = {}
+        for f in Fixture.objects.filter(season=season).order_by("id"):
+            self.fixtures.setdefault((f.home_id, f.away_id, f.date), f)
+            self.pairs.setdefault((f.division_id, f.home_id, f.away_id), f)
+        self.players: dict[str, list[Player]] = {}
+        for player in (
+            Player.objects.annotate(key=Lower("name"))
+            .filter(key__in=sorted(n.lower() for n in names))
+            .order_by("id")
+        ):
+            self.players.setdefault(player.name.lower(), []).append(player)
+        self.registrations: dict[int, list[Registration]] = {}
+        counted = Registration.objects.filter(season=season).filter(
+            Q(status=Registration.Status.ACTIVE) | Q(first_played_at__isnull=False)
+        )
+        for reg in counted.select_related("team").order_by("id"):
+            self.registrations.setdefault(reg.player_id, []).append(reg)
+        self._venues: dict[str, Venue | None] = {}
+
+    def venue(self, name: str) -> Venue | None:
+        key = name.lower()
+        if key not in self._venues:
+            self._venues[key] = Venue.objects.filter(name__iexact=name).first()
+        return self._venues[key]
+
+
+# ----------------------------------------------------------------------------- kinds
+
+
+def _plan_venues(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
+    name = row.get("name")
+    tables = _number(row, "tables", maximum=50)
+    if row.bad:
+        return
+    if tables is not None and tables < 1:
+        row.problem("tables", "A venue has at least one table.")
+        return
+    if name.lower() in seen:
+        row.problem("name", f"{name} is also on row {seen[name.lower()]}.")
+        return
+    seen[name.lower()] = row.number
+    address = row.get("address")
+    venue = ctx.venue(name)
+    if venue is None:
+
+        def create() -> None:
+            Venue.objects.create(name=name, address=address, tables=int(tables or 1))
+
+        row.step("create", "venue", name, create)
+        return
+    changed: dict[str, Any] = {}
+    if address and address != venue.address:
+        changed["address"] = address
+    if tables is not None and int(tables) != venue.tables:
+        changed["tables"] = int(tables)
+    if not changed:
+        row.step("same", "venue", venue.name)
+        return
+
+    def change(venue=venue, changed=changed) -> None:
+        Venue.objects.filter(pk=venue.pk).update(**changed)
+
+    row.step("change", "venue", f"{venue.name}: {', '.join(changed)}", change)
+
+
+def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
+    name, venue_name, division_name = row.get("name"), row.get("venue"), row.get("division")
+    if row.bad:
+        return
+    if name.lower() in seen:
+        row.problem("name", f"{name} is also on row {seen[name.lower()]}.")
+        return
+    seen[name.lower()] = row.number
+    season = ctx.season
+    venue = ctx.venue(venue_name)
+    new_venue = venue is None
+    division = ctx.divisions.get(division_name.lower()) if division_name else None
+    new_division = bool(division_name) and division is None
+    if new_venue and ("venue", venue_name.lower()) not in seen:
+        seen["venue", venue_name.lower()] = row.number
+        row.step("create", "venue", venue_name)
+    if new_division and ("division", division_name.lower()) not in seen:
+        seen["division", division_name.lower()] = row.number
+        row.step("create", "division", division_name)
+
+    def venue_now() -> Venue:
+        return Venue.objects.get_or_create(name__iexact=venue_name, defaults={"name": venue_name})[
+            0
+        ]
+
+    def division_now() -> Division | None:
+        if not division_name:
+            return None
+        rank = Division.objects.filter(season=season).count() + 1
+        return Division.objects.get_or_create(
+            season=season,
+            name__iexact=division_name,
+            defaults={"name": division_name, "rank": rank},
+        )[0]
+
+    team = ctx.teams.get(name.lower())
+    if team is None:
+
+        def create() -> None:
+            Team.objects.create(
+                season=season, name=name, venue=venue_now(), division=division_now()
+            )
+
+        row.step("create", "team", name, create)
+        return
+    changed = []
+    if new_venue or team.venue_id != venue.pk:  # type: ignore[union-attr]
+        changed.append("venue")
+    if division_name and (new_division or team.division_id != division.pk):  # type: ignore[union-attr]
+        changed.append("division")
+    if not changed:
+        row.step("same", "team", team.name)
+        return
+
+    def change(team=team, changed=changed) -> None:
+        if "venue" in changed:
+            team.venue = venue_now()
+        if "division" in changed:
+            team.division = division_now()
+        team.save(update_fields=changed)
+
+    row.step("change", "team", f"{team.name}: {', '.join(changed)}", change)
+
+
+def _find_player(ctx: _Context, row: _Row, name: str, email: str) -> tuple[Player | None, bool]:
+    """(the player the row names, whether the row adds their email); problems reported."""
+    candidates = ctx.players.get(name.lower(), [])
+    if email:
+        exact = [p for p in candidates if p.email.lower() == email.lower()]
+        if exact:
+            return exact[0], False
+        blank = [p for p in candidates if not p.email]
+        if len(blank) == 1 and len(candidates) == 1:
+            return blank[0], True
+        return None, False
+    if len(candidates) > 1:
+        row.problem("name", f"{len(candidates)} players are called {name}: give an email.")
+    return (candidates[0] if candidates else None), False
+
+
+def _plan_players(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
+    name = " ".join(row.get("name").split())
+    email = row.get("email").lower()
+    team_name = row.get("team")
+    if email and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", email):
+        row.problem("email", f"{email!r} is not an email address.")
+    team = ctx.teams.get(team_name.lower()) if team_name else None
+    if team_name and team is None:
+        row.problem("team", f"There is no team called {team_name} in {ctx.season.name}.")
+    if row.bad:
+        return
+    key = (name.lower(), email)
+    if key in seen:
+        row.problem("name", f"{name} is also on row {seen[key]}.")
+        return
+    seen[key] = row.number
+    player, add_email = _find_player(ctx, row, name, email)
+    if row.bad:
+        return
+    season = ctx.season
+    if player is None:
+        holder: dict[str, Player] = {}
+
+        def create() -> None:
+            holder["player"] = Player.objects.create(name=name, email=email)
+
+        row.step("create", "player", name + (f" <{email}>" if email else ""), create)
+
+        def the_player() -> Player:
+            return holder["player"]
+    else:
+        found = player
+        if add_email:
+
+            def change() -> None:
+                Player.objects.filter(pk=found.pk).update(email=email)
+
+            row.step("change", "player", f"{found.name}: email", change)
+        elif not team:
+            row.step("same", "player", found.name)
+
+        def the_player() -> Player:
+            return found
+
+    if team is None:
+        return
+    if player is not None:
+        regs = ctx.registrations.get(player.pk, [])
+        elsewhere = next((r for r in regs if r.team_id != team.pk), None)
+        if elsewhere is not None:
+            row.problem(
+                "team",
+                f"{player.name} is already registered with {elsewhere.team.name} this season.",
+            )
+            return
+        if any(r.team_id == team.pk and r.status == Registration.Status.ACTIVE for r in regs):
+            row.step("same", "registration", f"{player.name} → {team.name}")
+            return
+    if (name.lower(), "team") in seen:
+        row.problem("team", f"{name} is registered on row {seen[name.lower(), 'team']} too.")
+        return
+    seen[name.lower(), "team"] = row.number
+
+    def register(team=team) -> None:
+        player = the_player()
+        old = Registration.objects.filter(team=team, player=player).order_by("-id").first()
+        if old is not None:
+            old.status = Registration.Status.ACTIVE
+            old.removed_at = None
+            old.save(update_fields=["status", "removed_at"])
+        else:
+            Registration.objects.create(season=season, team=team, player=player)
+
+    row.step("create", "registration", f"{name} → {team.name}", register)
+
+
+_RESULT_KEYS = ("home_frames", "away_frames", "home_score", "away_score")
+
+
+def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
+    results = plan.kind == "results" and any(row.get(k) for k in _RESULT_KEYS[:2])
+    season = ctx.season
+    home = ctx.teams.get(row.get("home").lower())
+    away = ctx.teams.get(row.get("away").lower())
+    for side, team in (("home", home), ("away", away)):
+        if row.get(side) and team is None:
+            row.problem(side, f"There is no team called {row.get(side)} in {season.name}.")
+    day = parse_date(row.get("date")) if row.get("date") else None
+    if row.get("date") and day is None:
+        row.problem("date", f"{row.get('date')!r} is not a date (write it as 21/09/2026).")
+    window = ctx.window
+    if day is not None and window is not None and not window[0] <= day < window[1]:
+        row.problem(
+            "date",
+            f"{day:%d/%m/%Y} is outside {season.name} "
+            f"({window[0]:%d/%m/%Y} to {window[1] - timedelta(days=1):%d/%m/%Y}).",
+        )
+    round_number = _number(row, "round", maximum=999)
+    scores: dict[str, Decimal | None] = {}
+    if results:
+        for key in ("home_frames", "away_frames"):
+            scores[key] = _number(row, key, maximum=99, halves=True)
+        for key in ("home_score", "away_score"):
+            scores[key] = _number(row, key, maximum=MAX_MATCH_SCORE)
+    if home is not None and home == away:
+        row.problem("away", "A team cannot play itself.")
+    division = None
+    if row.get("division"):
+        division = ctx.divisions.get(row.get("division").lower())
+        if division is None:
+            row.problem("division", f"There is no division called {row.get('division')}.")
+    elif home is not None:
+        division = home.division
+        if division is None:
+            row.problem("home", f"{home.name} is in no division: add a Division column.")
+    if division is not None:
+        for side, team in (("home", home), ("away", away)):
+            if team is not None and team.division_id != division.pk:
+                row.problem(side, f"{team.name} is not in {division.name}.")
+    venue = home.venue if home is not None else None
+    if row.get("venue"):
+        venue = ctx.venue(row.get("venue"))
+        if venue is None:
+            row.problem("venue", f"There is no venue called {row.get('venue')}.")
+    if row.bad or home is None or away is None or day is None or division is None:
+        return
+    assert venue is not None
+    natural = (home.pk, away.pk, day)
+    if natural in seen:
+        row.problem("date", f"The same fixture is on row {seen[natural]}.")
+        return
+    if (division.pk, home.pk, away.pk) in seen:
+        row.problem(
+            "home",
+            f"{home.name} are at home to {away.name} on row "
+            f"{seen[division.pk, home.pk, away.pk]} too (once each way a season).",
+        )
+        return
+    seen[natural] = seen[division.pk, home.pk, away.pk] = row.number
+    label = f"{home.name} v {away.name}, {day:%d/%m/%Y}"
+    fixture = ctx.fixtures.get(natural)
+    if fixture is None:
+        clash = ctx.pairs.get((division.pk, home.pk, away.pk))
+        if clash is not None:
+            when = f"{clash.date:%d/%m/%Y}" if clash.date else "no date"
+            row.problem(
+                "date",
+                f"{home.name} are already at home to {away.name} in {division.name} "
+                f"({when}): move that fixture instead.",
+            )
+            return
+    numbered = int(round_number) if round_number is not None else None
+    holder: dict[str, Fixture] = {}
+
+    def fixture_now() -> Fixture:
+        if fixture is not None:
+            return fixture
+        if "fixture" not in holder:
+            holder["fixture"] = Fixture.objects.create(
+                season=season,
+                division=division,
+                home=home,
+                away=away,
+                venue=venue,
+                date=day,
+                round=numbered or _round_of(division, day),
+            )
+        return holder["fixture"]
+
+    if fixture is None:
+        row.step("create", "fixture", label, fixture_now)
+    elif not results:
+        changed: dict[str, Any] = {}
+        if row.get("venue") and fixture.venue_id != venue.pk:
+            changed["venue"] = venue
+        if numbered is not None and fixture.round != numbered:
+            changed["round"] = numbered
+        if changed:
+
+            def change(fixture=fixture, changed=changed) -> None:
+                for name, value in changed.items():
+                    setattr(fixture, name, value)
+                fixture.save(update_fields=list(changed))
+
+            row.step("change", "fixture", f"{label}: {', '.join(changed)}", change)
+        else:
+            row.step("same", "fixture", label)
+    if not results:
+        return
+    result = (
+        scores["home_frames"],
+        scores["away_frames"],
+        int(scores["home_score"] or 0),
+        int(scores["away_score"] or 0),
+    )
+    if fixture is not None and fixture.result_confirmed_at is not None:
+        stored = (fixture.home_frames, fixture.away_frames, fixture.home_score, fixture.away_score)
+        if stored == result:
+            row.step("same", "result", label)
+        else:
+            row.problem(
+                "home_frames",
+                f"{label} already has a result ({fixture.frames_display}): correct it on the "
+                "fixture's page.",
+            )
+        return
+
+    def record() -> None:
+        target = fixture_now()
+        target.home_frames, target.away_frames, target.home_score, target.away_score = result
+        target.result_confirmed_at = timezone.make_aware(datetime.combine(day, time(22, 0)))
+        target.status = Fixture.Status.PLAYED
+        target.save(
+            update_fields=[
+                "home_frames",
+                "away_frames",
+                "home_score",
+                "away_score",
+                "result_confirmed_at",
+                "status",
+            ]
+        )
+
+    text = f"{label}: {result[0].normalize():f}–{result[1].normalize():f}"  # type: ignore[union-attr]
+    row.step("create", "result", text, record)
+
+
+def _round_of(division: Division, day: date) -> int:
+    """A fixture's round when the file gives none: its date's place among the division's
+    fixture dates."""
+    earlier = (
+        Fixture.objects.filter(division=division, date__lt=day).values("date").distinct().count()
+    )
+    return earlier + 1
+
+
+@dataclass(frozen=True)
+class Kind:
+    key: str
+    label: str
+    fields: tuple[Field, ...]
+    plan_row: Callable[[Plan, _Context, _Row, dict], None]
+
+
+_NAME = ("name", "full name", "player", "player name")
+_TEAM = ("team", "team name", "club")
+_VENUE = ("venue", "pub", "home venue", "venue name", "ground", "location")
+_DIVISION = ("division", "div", "league", "section", "group")
+_DATE = ("date", "match date", "fixture date", "played on", "day", "when")
+_HOME = ("home", "home team", "home side", "team 1", "home club")
+_AWAY = ("away", "away team", "away side", "visitors", "team 2", "away club", "opponents")
+_FIXTURE_FIELDS = (
+    Field("date", "Date", True, _DATE),
+    Field("home", "Home team", True, _HOME),
+    Field("away", "Away team", True, _AWAY),
+    Field("division", "Division", False, _DIVISION),
+    Field("venue", "Venue", False, _VENUE[:2] + ("venue name", "played at", "at")),
+    Field("round", "Round", False, ("round", "week", "rnd", "round number", "week number")),
+)
+
+KINDS: dict[str, Kind] = {
+    k.key: k
+    for k in (
+        Kind(
+            "venues",
+            "Venues",
+            (
+                Field("name", "Venue", True, _VENUE + ("name",)),
+                Field("address", "Address", False, ("address", "postcode", "street")),
+                Field("tables", "Tables", False, ("tables", "number of tables", "no of tables")),
+            ),
+            _plan_venues,
+        ),
+        Kind(
+            "teams",
+            "Teams",
+            (
+                Field("name", "Team", True, _TEAM + ("name",)),
+                Field("venue", "Venue", True, _VENUE),
+                Field("division", "Division", False, _DIVISION),
+            ),
+            _plan_teams,
+        ),
+        Kind(
+            "players",
+            "Players",
+            (
+                Field("name", "Player", True, _NAME),
+                Field("email", "Email", False, ("email", "e-mail", "email address", "mail")),
+                Field("team", "Team", False, _TEAM),
+            ),
+            _plan_players,
+        ),
+        Kind(
+            "registrations",
+            "Registrations",
+            (
+                Field("name", "Player", True, _NAME),
+                Field("team", "Team", True, _TEAM),
+                Field("email", "Email", False, ("email", "e-mail", "email address", "mail")),
+            ),
+            _plan_players,
+        ),
+        Kind("fixtures", "Fixtures", _FIXTURE_FIELDS, _plan_fixtures),
+        Kind(
+            "results",
+            "Past results",
+            _FIXTURE_FIELDS
+            + (
+                Field(
+                    "home_frames",
+                    "Home frames",
+                    True,
+                    ("home frames", "frames home", "home frames won", "hf", "home result"),
+                ),
+                Field(
+                    "away_frames",
+                    "Away frames",
+                    True,
+                    ("away frames", "frames away", "away frames won", "af", "away result"),
+                ),
+                Field(
+                    "home_score",
+                    "Home aggregate",
+                    False,
+                    ("home score", "home aggregate", "home agg", "home points", "home total"),
+                ),
+                Field(
+                    "away_score",
+                    "Away aggregate",
+                    False,
+                    ("away score", "away aggregate", "away agg", "away points", "away total"),
+                ),
+            ),
+            _plan_fixtures,
+        ),
+    )
+}
+
+
+#: What a file may hold (the API's `kind`).
+KIND_CHOICES = [(k.key, k.label) for k in KINDS.values()]
+
+
+def check_mapping(kind: str, headers: list[str], mapping: list[str] | None) -> list[str]:
+    """The mapping given (one field name or '' per column), or the automatic one."""
+    if kind not in KINDS:
+        raise DomainError("bad_kind", f"Choose what to import: {', '.join(KINDS)}.", field="kind")
+    keys = {f.key for f in KINDS[kind].fields}
+    if mapping is None:
+        return auto_mapping(Table(headers, []), kind)
+    mapping = [m or "" for m in mapping][: len(headers)]
+    mapping += [""] * (len(headers) - len(mapping))
+    for m in mapping:
+        if m and m not in keys:
+            raise DomainError("bad_mapping", f"{m!r} is not a column of {kind}.", field="mapping")
+    chosen = [m for m in mapping if m]
+    if len(chosen) != len(set(chosen)):
+        raise DomainError(
+            "bad_mapping", "Each field may be given by one column only.", field="mapping"
+        )
+    return mapping
+
+
+def plan(*, season: Season, kind: str, table: Table, mapping: list[str] | None = None) -> Plan:
+    """What importing `table` as `kind` into `season` would do, and every problem. Reads
+    only."""
+    columns = check_mapping(kind, table.headers, mapping)
+    result = Plan(kind, table.headers, columns)
+    present = set(columns)
+    for f in KINDS[kind].fields:
+        if f.required and f.key not in present:
+            result.problems.append(Problem(0, f.label, f"No column gives {f.label.lower()}."))
+    if result.problems:
+        return result
+    names: set[str] = set()
+    if "name" in columns and kind in ("players", "registrations"):
+        at = columns.index("name")
+        names = {" ".join(cells[at].split()) for _, cells in table.rows if at < len(cells)}
+    ctx = _Context(season, names)
+    seen: dict = {}
+    for number, cells in table.rows:
+        row = _Row(result, number, cells)
+        if not row.bad:
+            KINDS[kind].plan_row(result, ctx, row, seen)
+    if not table.rows:
+        result.problems.append(Problem(0, "", "The file has no rows under its header."))
+    return result
+
+
+@transaction.atomic
+def import_apply(
+    *, season: Season, actor: Any, kind: str, table: Table, mapping: list[str] | None = None
+) -> Plan:
+    """Import the rows: all of them, or (when any row has a problem) none
+    (`import_invalid`, with the problems). Only the season's secretary may."""
+    require(
+        actor,
+        "leagues.import_data",
+        season,
+        message="Only the league's secretary may import its data.",
+    )
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    result = plan(season=season, kind=kind, table=table, mapping=mapping)
+    if result.problems:
+        raise DomainError(
+            "import_invalid",
+            f"{len(result.problems)} problem(s) in the file: nothing was imported.",
+            extra={"problems": [p.as_dict() for p in result.problems]},
+        )
+    for step in result.steps:
+        if step.apply is not None:
+            step.apply()
+    return result

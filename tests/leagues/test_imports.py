@@ -1,0 +1,341 @@
+"""Importing a season from a spreadsheet: loose headers, a preview with every problem by
+row and column, all or nothing, the same file twice changes nothing, CSV and XLSX."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from openpyxl import Workbook
+
+from leagues import imports, standings
+from leagues.models import Division, Fixture, Player, Registration, Team, Venue
+from marker.errors import DomainError
+from tests.factories import SeasonFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def csv_bytes(rows: list[list]) -> bytes:
+    return "\n".join(",".join(str(c) for c in row) for row in rows).encode()
+
+
+def xlsx_bytes(rows: list[list]) -> bytes:
+    book = Workbook()
+    sheet = book.active
+    for row in rows:
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def counts() -> tuple:
+    return (
+        Venue.objects.count(),
+        Team.objects.count(),
+        Division.objects.count(),
+        Player.objects.count(),
+        Registration.objects.count(),
+        Fixture.objects.count(),
+        Fixture.objects.filter(result_confirmed_at__isnull=False).count(),
+    )
+
+
+@pytest.fixture
+def season(league):
+    return league.season
+
+
+def run(season, secretary, kind, name, data, mapping=None):
+    table = imports.read_table(name, data, kind)
+    return imports.import_apply(
+        season=season, actor=secretary, kind=kind, table=table, mapping=mapping
+    )
+
+
+# A draw sheet as a league might keep it: a title above the header, headers in its own
+# words, an extra column, blank rows.
+TEAMS = [
+    ["Winter League 2026 — team list", "", "", ""],
+    [],
+    ["Team Name", "Home Venue", "Div.", "Captain's phone"],
+    ["The Ship", "Ship Inn", "Premier", "01603 000000"],
+    ["", "", "", ""],
+    ["Red Lion A", "Red Lion", "Premier", ""],
+    ["Red Lion B", "Red Lion", "Division Three", "07700 900000"],
+]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_messy_team_sheet_imports_and_a_second_import_changes_nothing(league, fmt):
+    season, secretary = league.season, league.secretary
+    data = csv_bytes(TEAMS) if fmt == "csv" else xlsx_bytes(TEAMS)
+    before = counts()
+    table = imports.read_table(f"teams.{fmt}", data, "teams")
+    assert table.headers[:3] == ["Team Name", "Home Venue", "Div."]
+    assert [n for n, _ in table.rows] == [4, 6, 7]  # blank rows left out, numbers kept
+    preview = imports.plan(season=season, kind="teams", table=table)
+    assert preview.mapping == ["name", "venue", "division", ""]
+    assert not preview.problems
+    assert preview.counts["team"]["create"] == 3
+    assert preview.counts["venue"]["create"] == 2  # Ship Inn and Red Lion, once each
+    assert preview.counts["division"]["create"] == 1  # Division Three; Premier exists
+    assert counts() == before  # the preview wrote nothing
+    done = run(season, secretary, "teams", f"teams.{fmt}", data)
+    assert done.changes == 6
+    b = Team.objects.get(season=season, name="Red Lion B")
+    assert (b.venue.name, b.division.name) == ("Red Lion", "Division Three")
+    after = counts()
+    again = run(season, secretary, "teams", f"teams.{fmt}", data)
+    assert again.changes == 0 and counts() == after
+
+
+def test_a_bad_row_is_reported_by_row_and_column_and_nothing_is_saved(league):
+    season = league.season
+    home, away = league.teams[0].name, league.teams[1].name
+    rows = [
+        ["Match date", "Home", "Away", "Home frames", "Away frames", "Notes"],
+        ["08/09/2026", home, league.teams[2].name, "5", "4", "fine"],
+        ["15/09/2026", home, "Nobody FC", "5", "4", ""],
+        ["01/01/2020", league.teams[2].name, away, "5", "4", ""],
+        ["22/09/2026", league.teams[3].name, league.teams[2].name, "five", "4", ""],
+        ["08/09/2026", home, league.teams[2].name, "5", "4", "again"],
+    ]
+    # The generated fixtures are in the way of new ones between the same teams.
+    Fixture.objects.filter(season=season).delete()
+    data = csv_bytes(rows)
+    before = counts()
+    with pytest.raises(DomainError) as info:
+        run(season, league.secretary, "results", "results.csv", data)
+    assert info.value.code == "import_invalid"
+    problems = {(p["row"], p["column"]) for p in info.value.extra["problems"]}
+    assert (3, "Away") in problems  # an unknown team
+    assert (4, "Match date") in problems  # a date outside the season
+    assert (5, "Home frames") in problems  # a bad number
+    assert (6, "Match date") in problems  # the same fixture twice
+    assert (2, "Home") not in problems
+    messages = " ".join(p["message"] for p in info.value.extra["problems"])
+    assert "Nobody FC" in messages and "five" in messages and "outside" in messages
+    assert counts() == before
+
+
+def test_past_results_count_in_the_table_and_are_not_imported_twice(league):
+    season = league.season
+    Fixture.objects.filter(season=season).delete()
+    t = [team.name for team in league.teams[:4]]
+    rows = [
+        ["Date", "Home team", "Away team", "HF", "AF", "Home agg", "Away agg"],
+        ["8 Sep 2026", t[0], t[1], "6", "3", "9000", "7000"],
+        ["15/09/2026", t[2], t[3], "4½", "4½", "8000", "8100"],
+    ]
+    run(season, league.secretary, "results", "r.csv", csv_bytes(rows))
+    fixture = Fixture.objects.get(home__name=t[0], away__name=t[1])
+    assert (fixture.home_frames, fixture.away_frames) == (Decimal(6), Decimal(3))
+    assert fixture.date == date(2026, 9, 8) and fixture.result_confirmed_at is not None
+    table = standings.tables(season)[0]
+    top = table.rows[0]
+    assert (top.team, top.frames_for) == (t[0], Decimal(6))
+    assert run(season, league.secretary, "results", "r.csv", csv_bytes(rows)).changes == 0
+    rows[1][3] = "7"
+    with pytest.raises(DomainError) as info:
+        run(season, league.secretary, "results", "r.csv", csv_bytes(rows))
+    assert "already has a result" in info.value.extra["problems"][0]["message"]
+
+
+def test_players_and_registrations_follow_rule_8(league):
+    season = league.season
+    elsewhere = league.teams[1].registrations.first().player
+    rows = [
+        ["Player name", "E-mail", "Team"],
+        ["Nora Nobbs", "nora@example.org", league.teams[0].name],
+        ["Walt Wise", "", ""],
+        [elsewhere.name, elsewhere.email, league.teams[0].name],
+    ]
+    with pytest.raises(DomainError) as info:
+        run(season, league.secretary, "players", "p.csv", csv_bytes(rows))
+    [problem] = info.value.extra["problems"]
+    assert (problem["row"], problem["column"]) == (4, "Team")
+    assert f"already registered with {league.teams[1].name}" in problem["message"]
+    del rows[3]
+    done = run(season, league.secretary, "players", "p.csv", csv_bytes(rows))
+    assert done.counts["player"]["create"] == 2 and done.counts["registration"]["create"] == 1
+    nora = Player.objects.get(name="Nora Nobbs")
+    assert nora.registrations.get().team == league.teams[0]
+    assert run(season, league.secretary, "players", "p.csv", csv_bytes(rows)).changes == 0
+
+
+def test_venues_fixtures_and_the_columns_mapped_by_hand(league):
+    season = league.season
+    venues = [["Pub", "Address", "Tables"], ["The Plough", "1 High St", "2"], ["Bad", "", "x"]]
+    with pytest.raises(DomainError):
+        run(season, league.secretary, "venues", "v.csv", csv_bytes(venues))
+    del venues[2]
+    run(season, league.secretary, "venues", "v.csv", csv_bytes(venues))
+    assert Venue.objects.get(name="The Plough").tables == 2
+
+    Fixture.objects.filter(season=season).delete()
+    a, b = league.teams[0].name, league.teams[1].name
+    # Headers the matcher does not know: the secretary says which column is which.
+    rows = [["Wk", "Night", "Side 1", "Side 2"], ["3", "2026-09-22", a, b]]
+    table = imports.read_table("f.csv", csv_bytes(rows), "fixtures")
+    preview = imports.plan(season=season, kind="fixtures", table=table)
+    assert {p.column for p in preview.problems} >= {"Date", "Home team", "Away team"}
+    mapping = ["round", "date", "home", "away"]
+    preview = imports.plan(season=season, kind="fixtures", table=table, mapping=mapping)
+    assert not preview.problems and preview.counts["fixture"]["create"] == 1
+    run(season, league.secretary, "fixtures", "f.csv", csv_bytes(rows), mapping)
+    fixture = Fixture.objects.get(season=season)
+    assert (fixture.round, fixture.venue, fixture.division) == (
+        3,
+        league.teams[0].venue,
+        league.premier,
+    )
+    with pytest.raises(DomainError) as info:
+        imports.plan(season=season, kind="fixtures", table=table, mapping=["date", "date", "", ""])
+    assert info.value.code == "bad_mapping"
+
+
+def test_only_the_leagues_secretary_may_import(league):
+    table = imports.read_table("v.csv", csv_bytes([["Venue"], ["The Plough"]]), "venues")
+    for user in (league.captain, league.outsider, None):
+        with pytest.raises(DomainError) as info:
+            imports.import_apply(season=league.season, actor=user, kind="venues", table=table)
+        assert info.value.status == 403
+    assert not Venue.objects.filter(name="The Plough").exists()
+
+
+def test_a_file_that_is_not_a_spreadsheet_or_too_large_is_refused():
+    with pytest.raises(DomainError) as info:
+        imports.read_table("x.xlsx", b"PK\x03\x04 not a zip", "venues")
+    assert info.value.code == "bad_file"
+    with pytest.raises(DomainError) as info:
+        imports.read_table("x.csv", b"a" * (imports.MAX_BYTES + 1), "venues")
+    assert info.value.code == "too_large"
+
+
+# ----------------------------------------------------------------------------- the page
+
+
+def test_the_page_previews_maps_and_imports(league):
+    client = Client()
+    client.force_login(league.secretary)
+    url = reverse("season-import", args=[league.season.pk])
+    assert client.get(url).status_code == 200
+    upload = io.BytesIO(csv_bytes([["Pub name", "Extra"], ["The Plough", "x"], ["", ""]]))
+    upload.name = "venues.csv"
+    response = client.post(url, {"kind": "venues", "file": upload})
+    assert response.status_code == 400  # "Pub name" is not a name it knows
+    assert "No column gives venue" in response.content.decode()
+    payload = response.context["payload"]
+    response = client.post(url, {"payload": payload, "map-0": "name", "action": "preview"})
+    assert response.status_code == 200
+    assert "The Plough" in response.content.decode()
+    assert not Venue.objects.filter(name="The Plough").exists()
+    response = client.post(url, {"payload": payload, "map-0": "name", "action": "import"})
+    assert response.status_code == 302
+    assert Venue.objects.filter(name="The Plough").exists()
+    tampered = payload[:-3] + "abc"
+    response = client.post(url, {"payload": tampered, "map-0": "name", "action": "import"})
+    assert response.status_code == 400
+
+
+def test_an_upload_for_another_season_cannot_be_replayed(league):
+    client = Client()
+    client.force_login(league.secretary)
+    upload = io.BytesIO(csv_bytes([["Venue"], ["The Plough"]]))
+    upload.name = "v.csv"
+    response = client.post(
+        reverse("season-import", args=[league.season.pk]), {"kind": "venues", "file": upload}
+    )
+    other = SeasonFactory(league=league.season.league)  # the secretary's too
+    response = client.post(
+        reverse("season-import", args=[other.pk]),
+        {"payload": response.context["payload"], "map-0": "name", "action": "import"},
+    )
+    assert response.status_code == 400
+    assert not Venue.objects.filter(name="The Plough").exists()
+
+
+@pytest.mark.parametrize("kind", ["players", "results"])
+def test_the_preview_reads_the_same_number_of_queries_for_any_number_of_rows(league, kind):
+    teams = [t.name for t in league.teams]
+    players = [r.player.name for t in league.teams for r in t.registrations.all()]
+
+    def table(n: int) -> imports.Table:
+        if kind == "players":
+            rows = [["Name", "Team"]] + [[players[i], teams[i % 3]] for i in range(n)]
+        else:
+            rows = [["Date", "Home", "Away", "HF", "AF"]] + [
+                [f"{1 + i % 28}/10/2026", teams[i % 4], teams[(i + 1) % 4], "5", "4"]
+                for i in range(n)
+            ]
+        return imports.read_table("t.csv", csv_bytes(rows), kind)
+
+    small, large = table(2), table(20)
+    with CaptureQueriesContext(connection) as few:
+        imports.plan(season=league.season, kind=kind, table=small)
+    with CaptureQueriesContext(connection) as many:
+        imports.plan(season=league.season, kind=kind, table=large)
+    assert len(many) == len(few)
+
+
+# ----------------------------------------------------------------------------- the API
+
+
+def api_post(client, league, data: bytes, **fields):
+    upload = io.BytesIO(data)
+    upload.name = fields.pop("name", "venues.csv")
+    return client.post(
+        reverse("api-season-import", args=[league.season.pk]),
+        {"kind": "venues", "file": upload, **fields},
+    )
+
+
+def test_the_api_dry_runs_then_imports(league):
+    client = Client()
+    client.force_login(league.secretary)
+    data = csv_bytes([["Pub name", "Tables"], ["The Plough", "2"]])
+    response = api_post(client, league, data)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["imported"] is False
+    assert body["problems"] == [{"row": 0, "column": "Venue", "message": "No column gives venue."}]
+    response = api_post(client, league, data, mapping=["name", "tables"])
+    assert response.json()["counts"] == {"venue": {"create": 1, "change": 0, "same": 0}}
+    assert not Venue.objects.filter(name="The Plough").exists()
+    response = api_post(client, league, data, mapping=["name", "tables"], dry_run="false")
+    assert response.status_code == 200 and response.json()["imported"] is True
+    assert Venue.objects.get(name="The Plough").tables == 2
+    again = api_post(client, league, data, mapping=["name", "tables"], dry_run="false")
+    assert again.json()["changes"] == 0
+
+
+def test_the_api_refuses_bad_rows_strangers_and_bad_input(league):
+    secretary = Client()
+    secretary.force_login(league.secretary)
+    bad = csv_bytes([["Venue", "Tables"], ["The Plough", "many"]])
+    response = api_post(secretary, league, bad, dry_run="false")
+    assert response.status_code == 400
+    assert response.json()["error"] == "import_invalid"
+    assert response.json()["problems"][0] == {
+        "row": 2,
+        "column": "Tables",
+        "message": "'many' is not a number.",
+    }
+    response = api_post(secretary, league, bad, kind="nonsense")
+    assert response.status_code == 400 and response.json()["error"] == "invalid"
+    response = api_post(secretary, league, b"PK\x03\x04junk", name="v.xlsx")
+    assert response.status_code == 400 and response.json()["error"] == "bad_file"
+    captain = Client()
+    captain.force_login(league.captain)
+    good = csv_bytes([["Venue"], ["The Plough"]])
+    assert api_post(captain, league, good, dry_run="false").status_code == 403
+    assert api_post(Client(), league, good).status_code in (401, 403)
+    assert not Venue.objects.filter(name="The Plough").exists()
