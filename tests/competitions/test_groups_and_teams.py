@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from competitions import selectors, services
-from competitions.models import Competition, Entry, Tie
+from competitions.models import Entry, Tie
 from leagues import services as league_services
 from leagues import standings
 from leagues.models import Fixture
