@@ -455,6 +455,12 @@ def entry_set_start(*, actor: Any, entry: Entry, start: int, now: datetime | Non
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     entry.start = start
     entry.save(update_fields=["start"])
+    # ties still to be played, with no frame yet, take the new start
+    unplayed = Tie.objects.filter(status__in=[Tie.Status.PENDING, Tie.Status.SCHEDULED]).filter(
+        frames__isnull=True
+    )
+    unplayed.filter(home=entry).update(home_start=start)
+    unplayed.filter(away=entry).update(away_start=start)
     _log(competition, actor, "start", now, entry=entry.pk, start=start)
     return entry
 
@@ -634,7 +640,6 @@ def draw_perform(
     competition.stage = Competition.Stage.DRAWN
     competition.save(update_fields=["seed", "algorithm", "draw_record", "drawn_at", "stage"])
     _log(competition, actor, "drawn", now, seed=str(seed), algorithm=competition.algorithm)
-    _maybe_finish(competition, now)
     return competition
 
 
@@ -722,7 +727,6 @@ def knockout_draw_from_groups(
                 now,
             )
     _log(competition, actor, "knockout_drawn", now, seed=str(seed))
-    _maybe_finish(competition, now)
     return competition
 
 
@@ -893,11 +897,6 @@ def _decide(tie: Tie, winner: Entry, status: str, reason: str, actor: Any, now: 
             if next_tie.home_id and next_tie.away_id:
                 _tie_ready(next_tie)
     return tie
-
-
-def _maybe_finish(competition: Competition, now: datetime) -> None:
-    """A competition of one entrant after byes… (nothing to do otherwise)."""
-    return None
 
 
 def _lock_tie(tie: Tie) -> Tie:

@@ -9,6 +9,7 @@ import pytest
 from competitions import services
 from competitions.models import Competition, Entry, Tie
 from marker.errors import DomainError
+from tests.factories import UserFactory
 
 from .helpers import NOW, drawn, registered_players
 
@@ -59,12 +60,27 @@ def test_a_singles_cup_of_five_has_three_byes_and_a_winner(league):
     assert comp.runner_up_id == final.away_id
 
 
-def test_a_players_paper_result_waits_for_the_other_side(league):
-    comp = singles(league, 2)
-    home_player, away_player = registered_players(league, 2)
-    comp = drawn(comp, league.secretary)
-    tie = Tie.objects.get(round__competition=comp, round__number=1)
-    assert tie.home and tie.away
+def test_a_players_paper_result_waits_for_the_other_players_confirmation(league):
+    comp = drawn(singles(league, 2), league.secretary)
+    tie = Tie.objects.select_related("home__player", "away__player").get(competition=comp)
+    users = {}
+    for side in ("home", "away"):
+        player = getattr(tie, side).player
+        player.user = UserFactory(username=f"u{player.pk}")
+        player.save(update_fields=["user"])
+        users[side] = player.user
+    with pytest.raises(DomainError) as err:
+        services.tie_record_paper(actor=league.outsider, tie=tie, frames=[], now=NOW)
+    assert err.value.status == 403
+    services.tie_record_paper(
+        actor=users["away"], tie=tie,
+        frames=[{"home": 100, "away": 200}, {"home": 100, "away": 200}], now=NOW,
+    )
+    tie.refresh_from_db()
+    assert tie.status == Tie.Status.SCHEDULED and tie.away_confirmed_by == users["away"]
+    services.tie_confirm(actor=users["home"], tie=tie, now=NOW)
+    tie.refresh_from_db()
+    assert (tie.status, tie.winner_id) == (Tie.Status.PLAYED, tie.away_id)
 
 
 def test_award_only_after_the_deadline_with_a_reason(league):
@@ -109,3 +125,67 @@ def test_eligibility_refusals_name_the_rule(league):
         services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     assert err.value.code == "not_eligible" and "ladies" in err.value.message
     assert not Entry.objects.filter(competition=comp).exists()
+
+
+def test_a_moving_handicap_moves_both_starts_by_the_step_within_bounds(league):
+    comp = services.competition_create(
+        actor=league.secretary, season=league.season, name="Handicap", kind="singles",
+        handicap_rule="moving", handicap_step=5, handicap_min=0, handicap_max=20, now=NOW,
+    )
+    a, b = registered_players(league, 2)
+    services.entry_create(actor=league.secretary, competition=comp, player=a, start=0, now=NOW)
+    services.entry_create(actor=league.secretary, competition=comp, player=b, start=20, now=NOW)
+    comp = drawn(comp, league.secretary)
+    tie = Tie.objects.get(competition=comp)
+    assert {tie.home_start, tie.away_start} == {0, 20}
+    services.tie_record_paper(
+        actor=league.secretary, tie=tie,
+        frames=[{"home": 300, "away": 200}, {"home": 250, "away": 100}], now=NOW,
+    )
+    home = Entry.objects.get(pk=tie.home_id)
+    away = Entry.objects.get(pk=tie.away_id)
+    # the winner's start goes down by 5, the loser's up by 5, within 0..20
+    before = {tie.home_id: tie.home_start, tie.away_id: tie.away_start}
+    assert home.start == max(0, before[home.pk] - 5)
+    assert away.start == min(20, before[away.pk] + 5)
+
+
+def test_walkovers_and_withdrawals_send_the_other_side_through(league):
+    comp = drawn(singles(league, 4), league.secretary)
+    first, second = Tie.objects.filter(round__competition=comp, round__number=1).order_by("slot")
+    with pytest.raises(DomainError) as err:
+        services.tie_walkover(actor=league.captain, tie=first, winner="home", reason="x", now=NOW)
+    assert err.value.status == 403
+    services.tie_walkover(
+        actor=league.secretary, tie=first, winner="home", reason="Away did not turn up", now=NOW
+    )
+    services.entry_withdraw(actor=league.secretary, entry=second.away, now=NOW)
+    second.refresh_from_db()
+    assert (second.status, second.winner_id) == (Tie.Status.WITHDRAWN, second.home_id)
+    final = Tie.objects.get(round__competition=comp, round__number=2)
+    assert (final.home_id, final.away_id, final.status) == (
+        first.home_id, second.home_id, Tie.Status.SCHEDULED,
+    )
+    with pytest.raises(DomainError) as err:
+        services.tie_walkover(
+            actor=league.secretary, tie=first, winner="away", reason="again", now=NOW
+        )
+    assert err.value.code == "tie_decided"
+
+
+def test_a_start_is_refused_for_a_game_that_is_not_a_total_of_points(league):
+    league.season.game_id = "three_cushion_carom"
+    league.season.save(update_fields=["game_id"])
+    comp = services.competition_create(
+        actor=league.secretary, season=league.season, name="Carom handicap", kind="singles",
+        handicap_rule="fixed", now=NOW,
+    )
+    a, b = registered_players(league, 2)
+    services.entry_create(actor=league.secretary, competition=comp, player=a, start=10, now=NOW)
+    services.entry_create(actor=league.secretary, competition=comp, player=b, now=NOW)
+    comp = drawn(comp, league.secretary)
+    tie = Tie.objects.get(competition=comp)
+    with pytest.raises(DomainError) as err:
+        services.tie_frame_open(actor=league.secretary, tie=tie, now=NOW)
+    assert err.value.code == "no_start" and "total of points" in err.value.message
+    assert not tie.frames.exists()
