@@ -558,6 +558,11 @@ def fixture_award(
 ) -> Fixture:
     """Record a walkover or a conceded match: the awarded frames (and scores, if any)
     count in the table like a played result, and the reason is shown beneath it."""
+    if fixture.kind == Fixture.Kind.CUP:
+        raise DomainError(
+            "cup_fixture",
+            "This fixture is a cup tie: award it, or record the walkover, in its competition.",
+        )
     if outcome not in (Fixture.Outcome.WALKOVER, Fixture.Outcome.CONCEDED):
         raise DomainError("bad_value", "Choose walkover or conceded.", field="outcome")
     reason = reason.strip()

@@ -73,8 +73,10 @@ def test_a_players_paper_result_waits_for_the_other_players_confirmation(league)
         services.tie_record_paper(actor=league.outsider, tie=tie, frames=[], now=NOW)
     assert err.value.status == 403
     services.tie_record_paper(
-        actor=users["away"], tie=tie,
-        frames=[{"home": 100, "away": 200}, {"home": 100, "away": 200}], now=NOW,
+        actor=users["away"],
+        tie=tie,
+        frames=[{"home": 100, "away": 200}, {"home": 100, "away": 200}],
+        now=NOW,
     )
     tie.refresh_from_db()
     assert tie.status == Tie.Status.SCHEDULED and tie.away_confirmed_by == users["away"]
@@ -129,8 +131,15 @@ def test_eligibility_refusals_name_the_rule(league):
 
 def test_a_moving_handicap_moves_both_starts_by_the_step_within_bounds(league):
     comp = services.competition_create(
-        actor=league.secretary, season=league.season, name="Handicap", kind="singles",
-        handicap_rule="moving", handicap_step=5, handicap_min=0, handicap_max=20, now=NOW,
+        actor=league.secretary,
+        season=league.season,
+        name="Handicap",
+        kind="singles",
+        handicap_rule="moving",
+        handicap_step=5,
+        handicap_min=0,
+        handicap_max=20,
+        now=NOW,
     )
     a, b = registered_players(league, 2)
     services.entry_create(actor=league.secretary, competition=comp, player=a, start=0, now=NOW)
@@ -139,8 +148,10 @@ def test_a_moving_handicap_moves_both_starts_by_the_step_within_bounds(league):
     tie = Tie.objects.get(competition=comp)
     assert {tie.home_start, tie.away_start} == {0, 20}
     services.tie_record_paper(
-        actor=league.secretary, tie=tie,
-        frames=[{"home": 300, "away": 200}, {"home": 250, "away": 100}], now=NOW,
+        actor=league.secretary,
+        tie=tie,
+        frames=[{"home": 300, "away": 200}, {"home": 250, "away": 100}],
+        now=NOW,
     )
     home = Entry.objects.get(pk=tie.home_id)
     away = Entry.objects.get(pk=tie.away_id)
@@ -164,7 +175,9 @@ def test_walkovers_and_withdrawals_send_the_other_side_through(league):
     assert (second.status, second.winner_id) == (Tie.Status.WITHDRAWN, second.home_id)
     final = Tie.objects.get(round__competition=comp, round__number=2)
     assert (final.home_id, final.away_id, final.status) == (
-        first.home_id, second.home_id, Tie.Status.SCHEDULED,
+        first.home_id,
+        second.home_id,
+        Tie.Status.SCHEDULED,
     )
     with pytest.raises(DomainError) as err:
         services.tie_walkover(
@@ -177,8 +190,12 @@ def test_a_start_is_refused_for_a_game_that_is_not_a_total_of_points(league):
     league.season.game_id = "three_cushion_carom"
     league.season.save(update_fields=["game_id"])
     comp = services.competition_create(
-        actor=league.secretary, season=league.season, name="Carom handicap", kind="singles",
-        handicap_rule="fixed", now=NOW,
+        actor=league.secretary,
+        season=league.season,
+        name="Carom handicap",
+        kind="singles",
+        handicap_rule="fixed",
+        now=NOW,
     )
     a, b = registered_players(league, 2)
     services.entry_create(actor=league.secretary, competition=comp, player=a, start=10, now=NOW)
