@@ -17,6 +17,7 @@ TIE_JOINS = (
     *(f"{side}__{j}" for side in ("home", "away") for j in ENTRY_JOINS),
     "winner",
     "fixture",
+    "round",
 )
 
 
@@ -105,7 +106,7 @@ def group_table(group: Group) -> GroupTable:
 
 def tie_detail(tie_id: int) -> Tie:
     return (
-        Tie.objects.select_related(*TIE_JOINS, "competition__season", "round", "group")
+        Tie.objects.select_related(*TIE_JOINS, "competition__season", "group")
         .prefetch_related("frames")
         .get(pk=tie_id)
     )

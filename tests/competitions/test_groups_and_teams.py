@@ -228,3 +228,19 @@ def drawn_singles(league, n, name):
     for player in registered_players(league, n):
         services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     return drawn(comp, league.secretary)
+
+
+def test_the_bracket_and_groups_api_take_the_same_queries_whatever_the_entrants(league, client):
+    small = drawn_singles(league, 3, "Small")
+    large = drawn_singles(league, 20, "Large")
+    counts = [
+        _queries(lambda c=c: client.get(f"/api/competitions/{c.pk}/bracket/"))
+        for c in (small, large)
+    ]
+    assert counts[0] == counts[1]
+    g_small, g_large = group_event(league, 6), group_event(league, 21)
+    counts = [
+        _queries(lambda c=c: client.get(f"/api/competitions/{c.pk}/groups/"))
+        for c in (g_small, g_large)
+    ]
+    assert counts[0] == counts[1]
