@@ -3,7 +3,7 @@ captains enter (the service checks the entry mode) and play their ties."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from competitions import draw as cupdraw
 from competitions import services
@@ -20,7 +20,9 @@ def setup(ctx) -> None:
     cup = services.competition_create(
         actor=sec, season=league.season, name="Access Cup", kind="team_knockout", now=NOW
     )
-    for team in league.teams[:2]:
+    # teams[0] and a team of the second division: no league fixture between them, so the
+    # cup fixture never shadows the one other modules look up (teams[0] v teams[1])
+    for team in (league.teams[0], league.teams[4]):
         services.entry_create(actor=sec, competition=cup, team=team, now=NOW)
     services.draw_commit(actor=sec, competition=cup, commitment=cupdraw.commitment("s"), now=NOW)
     services.draw_reveal(actor=sec, competition=cup, secret="s", now=NOW)
@@ -29,13 +31,17 @@ def setup(ctx) -> None:
     ctx.cup_entry = cup.entries.get(team=league.teams[0])
     ctx.cup_tie = Tie.objects.get(competition=cup)
     ctx.cup_round = cup.rounds.get(number=1)
+    # dated after the league's fixtures, so it sorts after them on any database
+    services.round_set_dates(
+        actor=sec, round=ctx.cup_round, date=date(2027, 6, 1), deadline=None, now=NOW
+    )
 
 
 cup = lambda c: {"pk": c.cup.pk}  # noqa: E731
 entry = lambda c: {"pk": c.cup_entry.pk}  # noqa: E731
 tie = lambda c: {"pk": c.cup_tie.pk}  # noqa: E731
-TIE_PARTIES = frozenset({"captain", "vice_captain", "other_captain", "secretary"})
 TEAM0 = frozenset({"captain", "vice_captain", "secretary"})
+TIE_PARTIES = TEAM0  # teams[0]'s captains (the other team's captain has no role here)
 
 ACCESS = {
     "api-season-competitions": Rule(kwargs=lambda c: {"pk": c.league.season.pk}, post=STAFF),
