@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "leagues",
     "frames",
     "exchange",
+    "competitions",
 ]
 
 MIDDLEWARE = [
@@ -215,15 +216,21 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Two fields are called "kind": a registration's keeps its name, an import's gets its own.
-    "ENUM_NAME_OVERRIDES": {
-        "KindEnum": "leagues.models.Registration.Kind",
-        "ImportKindEnum": "leagues.imports.KIND_CHOICES",
-    },
     "COMPONENT_SPLIT_REQUEST": True,
     # The docs page's assets are ours (drf-spectacular-sidecar): no CDN, and the CSP holds.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "CompetitionKindEnum": "competitions.models.Competition.Kind",
+        "CompetitionStageEnum": "competitions.models.Competition.Stage",
+        "EntryStatusEnum": "competitions.models.Entry.Status",
+        "TieStatusEnum": "competitions.models.Tie.Status",
+        "FixtureKindEnum": "leagues.models.Fixture.Kind",
+        "KindEnum": "leagues.models.Registration.Kind",
+        "ImportKindEnum": "leagues.imports.KIND_CHOICES",
+        "SideEnum": "frames.models.Side",
+    },
 }
 
 # Celery: without a broker, tasks run in-process (eager) so `make run` needs nothing else.

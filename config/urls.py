@@ -38,6 +38,7 @@ urlpatterns = [
     path("api/", include("frames.ratings.api_urls")),
     path("api/", include("frames.people.api_urls")),
     path("api/", include("leagues.api_urls")),
+    path("api/", include("competitions.api_urls")),
     path("", include("frames.matchnight.urls")),
     path("", include("frames.pad.urls")),
     path("", include("frames.friendly.urls")),

@@ -56,7 +56,7 @@ def fixtures_rows(season: Season) -> list[list]:
             [
                 f.date.isoformat() if f.date else "",
                 f.round,
-                f.division.name,
+                f.division.name if f.division else (f.note or "Cup"),
                 f.home.name,
                 f.away.name,
                 f.venue.name,

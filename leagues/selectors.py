@@ -268,7 +268,12 @@ def season_tables_page(season: Season, *, today: date | None = None) -> dict:
         "teams": list(Team.objects.filter(season=season, division__isnull=False).order_by("name")),
         "outstanding": list(
             fixtures_qs()
-            .filter(season=season, result_confirmed_at__isnull=True, date__lte=today)
+            .filter(
+                season=season,
+                kind=Fixture.Kind.LEAGUE,
+                result_confirmed_at__isnull=True,
+                date__lte=today,
+            )
             .order_by("date", "division__rank", "id")
         ),
     }

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from marker.errors import DomainError
 
+from . import hooks
 from .models import (
     MAX_MATCH_SCORE,
     Division,
@@ -493,6 +494,7 @@ def fixture_record_result(
             "status",
         ]
     )
+    hooks.fixture_result_confirmed(fixture)
     return fixture
 
 
@@ -613,6 +615,11 @@ def fixture_award(
 ) -> Fixture:
     """Record a walkover or a conceded match: the awarded frames (and scores, if any)
     count in the table like a played result, and the reason is shown beneath it."""
+    if fixture.kind == Fixture.Kind.CUP:
+        raise DomainError(
+            "cup_fixture",
+            "This fixture is a cup tie: award it, or record the walkover, in its competition.",
+        )
     if outcome not in (Fixture.Outcome.WALKOVER, Fixture.Outcome.CONCEDED):
         raise DomainError("bad_value", "Choose walkover or conceded.", field="outcome")
     reason = reason.strip()

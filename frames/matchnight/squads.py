@@ -26,6 +26,7 @@ from leagues.services import (
     roster_add_player,
 )
 from marker.errors import DomainError
+from marker.formats import effective_format
 from rules import registry
 
 from .common import (
@@ -62,7 +63,12 @@ def match_open(*, fixture: Fixture, actor: User = None, now: datetime | None = N
     match = Match(
         fixture=fixture,
         game_id=fixture.season.game_id,
-        match_format=fixture.division.format.to_json(),
+        # A cup tie (no division) plays its season's format.
+        match_format=(
+            fixture.division.format
+            if fixture.division is not None
+            else effective_format(fixture.season.match_format)
+        ).to_json(),
     )
     if actor is not None:
         require_runner(match, actor, "open match night")
