@@ -162,6 +162,17 @@ CACHES = {
     )
 }
 
+# Sessions: read through the shared cache when there is one (a signed-in request then reads
+# no session row; writes still go to the database, so a cache restart signs nobody out).
+# Without Redis the sessions stay in the database: a per-process local-memory cache would
+# let one process keep a session another has ended.
+SESSION_ENGINE = os.environ.get(
+    "SESSION_ENGINE",
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_CACHE_URL
+    else "django.contrib.sessions.backends.db",
+)
+
 # Failed logins (marker/throttle.py, README "Running in production"): a username at one
 # address locks after AXES_FAILURE_LIMIT failures, an address across every username it
 # tries (spraying) after AXES_ADDRESS_FAILURE_LIMIT, each for 15 minutes. A username is

@@ -7,21 +7,21 @@ call one service or selector. Anyone may read.
 
 from __future__ import annotations
 
-import os
 
-from django.conf import settings
 from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import SAFE_METHODS, AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from frames.models import Frame, Match, MatchLog
+from frames.models import Frame, Match
 from leagues.serializers import ErrorSerializer
+from marker.session_user import accept_session_user, session_user_id
 from rules import registry
 
 from . import events, selectors
@@ -58,8 +58,37 @@ def _conditional(request, etag: str, build) -> Response:
     return response
 
 
+class FrameWriteAuthentication(SessionAuthentication):
+    """Session authentication that, on a write, reads the signed-in user in the same
+    statement as the frame and its permission facts (`selectors.frame_and_user_for_write`):
+    with cached sessions a shot reads the database once before its append. The user is
+    checked as Django's `get_user` checks it (`marker.session_user`); when that check does
+    not hold, or the session is anonymous, Django's ordinary lazy user decides. CSRF is
+    enforced exactly as by `SessionAuthentication`."""
+
+    def authenticate(self, request):
+        django_request = request._request
+        pk = (request.parser_context or {}).get("kwargs", {}).get("pk")
+        if request.method not in SAFE_METHODS and pk is not None:
+            user_id = session_user_id(django_request)
+            if user_id is not None:
+                found = selectors.frame_and_user_for_write(pk, user_id)
+                if found is None:
+                    django_request._marker_write_frame = None  # no such frame: 404
+                else:
+                    frame, user = found
+                    django_request._marker_write_frame = frame
+                    accept_session_user(django_request, user)
+        return super().authenticate(request)
+
+
+_UNREAD = object()
+
+
 def _frame_for_write(view: APIView, request, pk: int) -> Frame:
-    frame = selectors.frame_for_write(pk)
+    frame = getattr(request._request, "_marker_write_frame", _UNREAD)
+    if frame is _UNREAD:
+        frame = selectors.frame_for_write(pk)
     if frame is None:
         raise exceptions.NotFound("No such frame.")
     if not request.user.has_perm(ENTER, frame):
@@ -74,6 +103,7 @@ class FrameEventsView(APIView):
     frame's referee, a captain of either team or the secretary."""
 
     permission_classes = [AllowAny]
+    authentication_classes = [FrameWriteAuthentication]
 
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="Events after this seq (0: all).")],
@@ -166,6 +196,7 @@ class FrameConfirmView(APIView):
     """The referee confirms the result shown at `seq`: the frame becomes complete."""
 
     permission_classes = [AllowAny]
+    authentication_classes = [FrameWriteAuthentication]
 
     @extend_schema(
         request=ConfirmInSerializer,
@@ -247,29 +278,3 @@ class PadSessionView(APIView):
         )
         response["Cache-Control"] = "no-store"
         return response
-
-
-def bench_endpoints_enabled() -> bool:
-    """The bench's baseline endpoint is routed only when MARKER_BENCH_ENDPOINTS is set."""
-    flag = getattr(settings, "MARKER_BENCH_ENDPOINTS", None)
-    if flag is None:
-        flag = os.environ.get("MARKER_BENCH_ENDPOINTS", "").lower() in {"1", "true", "yes"}
-    return bool(flag)
-
-
-class BenchInsertView(APIView):
-    """Benchmark baseline only (not routed unless MARKER_BENCH_ENDPOINTS=1): the same
-    authentication, CSRF and JSON parsing as a shot, then one INSERT."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(exclude=True)
-    def post(self, request, pk: int):
-        MatchLog.objects.create(
-            match_id=pk,
-            actor=request.user,
-            action="bench",
-            detail=request.data,
-            at=timezone.now(),
-        )
-        return Response({"ok": True}, status=201)

@@ -7,12 +7,14 @@ import hashlib
 import json
 from typing import Any
 
-from django.db.models import Q
+from django.contrib.auth import get_user_model
+from django.db.models import Q, Subquery
 from django.urls import reverse
 
 from frames.engine import frame_setup, initial_view
 from frames.models import Frame, FrameEvent, Match, Side
 from frames.results import tally
+from marker.session_user import user_columns, user_from_columns
 from rules import registry
 
 # What a write reads: the frame's position and cached state, and what `frames.enter_event`
@@ -25,6 +27,7 @@ _WRITE_FIELDS = (
     "friendly__owner_id",
     "game_id",
     "referee_id",
+    "referee__user_id",
     "status",
     "setup",
     "state",
@@ -44,17 +47,39 @@ OPEN_STATUSES = (Frame.Status.SCHEDULED, Frame.Status.IN_PLAY)
 RECENT_EVENTS = 8
 
 
+def _write_rows():
+    return Frame.objects.select_related(
+        "match__fixture__home", "match__fixture__away", "friendly", "referee"
+    ).only(*_WRITE_FIELDS)
+
+
 def frame_for_write(frame_id: int) -> Frame | None:
     """The frame row with what `frames.enter_event` looks at (referee, captains): one read
     serves both the permission check and the write."""
-    try:
-        return (
-            Frame.objects.select_related("match__fixture__home", "match__fixture__away", "friendly")
-            .only(*_WRITE_FIELDS)
-            .get(pk=frame_id)
+    return _write_rows().filter(pk=frame_id).first()
+
+
+def frame_and_user_for_write(frame_id: int, user_id: Any) -> tuple[Frame, Any] | None:
+    """`frame_for_write` with the signed-in user's row in the same statement (one query
+    for the shot's whole read: `marker.session_user`). None when there is no such frame;
+    the user is None when there is no such user."""
+    user_model = get_user_model()
+    row = (
+        _write_rows()
+        .filter(pk=frame_id)
+        .annotate(
+            _user=Subquery(
+                user_model._default_manager.filter(pk=user_id).values(row=user_columns())[:1]
+            )
         )
-    except Frame.DoesNotExist:
+        .first()
+    )
+    if row is None:
         return None
+    data = row._user  # type: ignore[attr-defined]  # the annotation above
+    if isinstance(data, str):  # a backend that hands JSON back as text
+        data = json.loads(data)
+    return row, user_from_columns(data)
 
 
 def frame_head(frame: Frame) -> dict[str, Any]:
