@@ -7,7 +7,6 @@ call one service or selector. Anyone may read.
 
 from __future__ import annotations
 
-
 from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.http import parse_etags
