@@ -3,9 +3,8 @@
 Django loads `request.user` lazily: the session (a cache hit with cached sessions), then
 one SELECT of the user. A hot write path that must read a row of its own anyway (the
 shot: the frame and its permission facts) can read the user in that same statement:
-`session_user_id` says who the session names without touching the database,
-`user_columns` is the expression that brings the user's row along (a JSON object, so it
-fits in any query as one column), and `accept_session_user` checks that row exactly as
+`session_user_id` says who the session names without touching the database, the caller
+reads the user's row in its own statement, and `accept_session_user` checks that row as
 `django.contrib.auth.get_user` would (the backend's `user_can_authenticate`, the session's
 auth hash with the secret-key fallbacks) and installs it as `request.user`.
 
@@ -15,7 +14,6 @@ Only for sessions signed in through `ModelBackend` (or a subclass that keeps its
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -27,9 +25,6 @@ from django.contrib.auth import (
     load_backend,
 )
 from django.contrib.auth.backends import ModelBackend
-from django.db.models import F
-from django.db.models.functions import JSONObject
-from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 
@@ -55,29 +50,8 @@ def session_user_id(request) -> Any | None:
         return None
 
 
-def user_columns() -> JSONObject:
-    """The user's concrete columns as one JSON object (an expression for a subquery)."""
-    model = get_user_model()
-    return JSONObject(**{f.attname: F(f.attname) for f in model._meta.concrete_fields})
-
-
-def user_from_columns(data: dict[str, Any] | None) -> Any | None:
-    """A user instance from `user_columns()`'s JSON (None when there was no such row)."""
-    if not data:
-        return None
-    model = get_user_model()
-    fields = model._meta.concrete_fields
-    values = []
-    for f in fields:
-        value = f.to_python(data.get(f.attname))
-        if settings.USE_TZ and isinstance(value, datetime) and timezone.is_naive(value):
-            value = timezone.make_aware(value, UTC)  # SQLite's JSON has no offset: UTC
-        values.append(value)
-    return model.from_db("default", [f.attname for f in fields], values)
-
-
 def accept_session_user(request, user: Any | None) -> bool:
-    """Check `user` (read with `user_columns`) against the session as Django's `get_user`
+    """Check `user` (a row the caller read) against the session as Django's `get_user`
     does and, when it holds, make it `request.user`. False when it does not: the caller
     leaves `request.user` to Django (which will say anonymous, flushing the session)."""
     if user is None:
