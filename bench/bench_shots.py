@@ -171,11 +171,10 @@ def run_concurrent(clients, jobs, expect) -> dict:
 def statement_counts(username: str, match_id: int, frame_id: int, plan) -> tuple[int, int]:
     """SQL statements of one shot (not the frame's first: that one also starts the frame)
     and of one floor request, each after a warm-up request, through Django's test client."""
+    from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client as DjangoClient
     from django.test.utils import CaptureQueriesContext
-
-    from django.contrib.auth import get_user_model
 
     client = DjangoClient(HTTP_HOST="127.0.0.1")
     client.force_login(

@@ -50,6 +50,19 @@ def session_user_id(request) -> Any | None:
         return None
 
 
+def session_identity(request) -> str | None:
+    """Who the session says is signed in, for an ETag: "anon", "u<pk>", or None when the
+    session names a user through a backend we do not mirror. No database query; no
+    session read at all for a request without a session cookie."""
+    session = getattr(request, "session", None)
+    if session is None or session.session_key is None:
+        return "anon"
+    if SESSION_KEY not in session:
+        return "anon"
+    user_id = session_user_id(request)
+    return None if user_id is None else f"u{user_id}"
+
+
 def accept_session_user(request, user: Any | None) -> bool:
     """Check `user` (a row the caller read) against the session as Django's `get_user`
     does and, when it holds, make it `request.user`. False when it does not: the caller
@@ -57,7 +70,7 @@ def accept_session_user(request, user: Any | None) -> bool:
     if user is None:
         return False
     backend = load_backend(request.session[BACKEND_SESSION_KEY])
-    if not backend.user_can_authenticate(user):
+    if not backend.user_can_authenticate(user):  # type: ignore[attr-defined]  # ModelBackend
         return False
     session_hash = request.session.get(HASH_SESSION_KEY)
     if not session_hash:

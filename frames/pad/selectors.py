@@ -8,21 +8,24 @@ import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
 
+from frames import live
 from frames.engine import frame_setup, initial_view
 from frames.models import Frame, FrameEvent, Friendly, Match, Side
 from frames.results import tally
 from leagues.models import Fixture, Player, Team
+from marker import versions
 from rules import registry
 
 # What a write reads: the frame's position and cached state, and what `frames.enter_event`
 # looks at (the referee's account, both teams' captains, a friendly game's owner), the
 # match's status; not the (larger) public view, which only a 409 answer needs. Each model
 # with the columns read from it, along the join path from the frame.
-_WRITE_READ: tuple[tuple[str | None, type, tuple[str, ...]], ...] = (
+_WRITE_READ: tuple[tuple[str | None, Any, tuple[str, ...]], ...] = (
     (
         None,
         Frame,
@@ -334,6 +337,41 @@ def match_live(match_id: int) -> dict[str, Any]:
         "away": {"team": match.fixture.away.name, "score": match.away_score},
         "frames": rows,
     }
+
+
+def live_tokens(*keys: str) -> str | None:
+    """The versions of what a poll shows ("token.token"), or None when the cache cannot be
+    trusted (then the poll builds its body and hashes it: `body_etag`)."""
+    tokens = versions.read(live.EVERYTHING, *keys)
+    return None if tokens is None else ".".join(tokens)
+
+
+def match_live_etag(match_id: int, tag: str) -> str:
+    return f'"m{match_id}.{tag}"'
+
+
+def match_live_json(match_id: int, tag: str) -> tuple[bytes, bool]:
+    """The live match as JSON for versions `tag`: built once per change and kept in the
+    cache under it, shared by every spectator; (body, built here?). Raises
+    Match.DoesNotExist."""
+    return versions.build_once(
+        f"live:mb:{match_id}:{tag}",
+        lambda: json.dumps(
+            match_live(match_id), cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")
+        ).encode(),
+    )
+
+
+def frame_state_etag(frame_id: int, tag: str, who: str) -> str:
+    return f'"f{frame_id}.{tag}.{who}"'
+
+
+def frame_state_shared(frame_id: int, tag: str) -> tuple[dict[str, Any], bool]:
+    """What every viewer of the pad sees (all but `can_enter`) for versions `tag`, built
+    once per change and kept; raises Frame.DoesNotExist."""
+    return versions.build_once(
+        f"live:fb:{frame_id}:{tag}", lambda: frame_state(frame_for_pad(frame_id))
+    )
 
 
 def body_etag(body: Any) -> str:
