@@ -52,8 +52,10 @@ def ttl() -> int:
     return int(getattr(settings, "LIVE_VERSION_TTL", 60))
 
 
-def _token() -> str:
-    return secrets.token_hex(6)
+def _token() -> int:
+    # Random, 48 bits; an int (Django's Redis serializer stores ints as plain numbers and
+    # reads them back without unpickling).
+    return secrets.randbits(48)
 
 
 def bump(*keys: str) -> None:
