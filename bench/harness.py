@@ -240,3 +240,24 @@ def spread(values: Sequence[float]) -> float:
     """(max - min) / median, as a fraction."""
     middle = statistics.median(values)
     return (max(values) - min(values)) / middle if middle else 0.0
+
+
+class CountingMail:
+    """Django's local-memory email backend, counting the connections it opens (set
+    EMAIL_BACKEND = "bench.harness.CountingMail")."""
+
+    opened = 0
+
+    def __new__(cls, *args, **kwargs):
+        from django.core.mail.backends.locmem import EmailBackend
+
+        class _Counting(EmailBackend):
+            def open(self):
+                CountingMail.opened += 1
+                return super().open()
+
+        return _Counting(*args, **kwargs)
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.opened = 0
