@@ -36,4 +36,10 @@ def prepared_cursor():
     if connection.vendor != "postgresql" or psycopg is None:
         return connection.cursor()
     connection.ensure_connection()
-    return connection._prepare_cursor(_PreparingCursor(connection.connection))
+    raw = connection.connection
+    if raw.prepare_threshold is None:
+        # Django turns psycopg's preparation off (None), which also refuses prepare=True;
+        # a threshold never reached keeps every other statement unprepared (Django's
+        # client-side binding cursors never prepare anyway) and lets ours ask.
+        raw.prepare_threshold = 2**31 - 1
+    return connection._prepare_cursor(_PreparingCursor(raw))
