@@ -26,9 +26,19 @@ except ImportError:  # pragma: no cover - SQLite-only installs
 
 if psycopg is not None:
 
+    class _Logged:
+        """What Django's query log reads from a cursor (`_query.query`), which psycopg
+        leaves empty after a prepared execution: the statement's text."""
+
+        def __init__(self, text: str) -> None:
+            self.query = text.encode()
+
     class _PreparingCursor(psycopg.Cursor):
         def execute(self, query: Any, params: Any = None, *, prepare: Any = None, **kwargs: Any):
-            return super().execute(query, params, prepare=True, **kwargs)
+            result = super().execute(query, params, prepare=True, **kwargs)
+            if self._query is None and isinstance(query, str):
+                self._query = _Logged(query)  # type: ignore[assignment]  # read as text only
+            return result
 
 
 def prepared_cursor():
