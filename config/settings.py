@@ -167,7 +167,7 @@ CACHES = {
 # default with a shared cache (Redis), off with local memory unless LIVE_VERSIONS=1 says
 # there is one process (`make run`); LIVE_VERSIONS=0 builds every poll.
 LIVE_VERSIONS = env_bool("LIVE_VERSIONS") if os.environ.get("LIVE_VERSIONS") else None
-LIVE_VERSION_TTL = int(os.environ.get("LIVE_VERSION_TTL", "60"))
+LIVE_VERSION_TTL = int(os.environ.get("LIVE_VERSION_TTL", "300"))
 
 # Sessions: read through the shared cache when there is one (a signed-in request then reads
 # no session row; writes still go to the database, so a cache restart signs nobody out).

@@ -14,7 +14,8 @@ What keeps the answers right:
 - A bump that fails (the cache unreachable at commit) is kept and retried before this
   process trusts the cache again: until it succeeds `read` answers None here. Other
   processes may answer 304 from the old token until this one flushes it, or until the
-  token's time to live (`LIVE_VERSION_TTL`, 60 s) runs out: that is the only window.
+  token's time to live (`LIVE_VERSION_TTL`, 300 s) runs out: that is the only window.
+  (A token nobody bumps expires too: every poll of it is then built once more.)
 - The tokens only work when every process sees the same cache: Redis in production
   (`CACHE_URL`). A local-memory cache is per process, so with it the tokens are used only
   when `LIVE_VERSIONS` says so (`make run`: one process); otherwise every poll builds.
@@ -49,7 +50,7 @@ def enabled() -> bool:
 
 
 def ttl() -> int:
-    return int(getattr(settings, "LIVE_VERSION_TTL", 60))
+    return int(getattr(settings, "LIVE_VERSION_TTL", 300))
 
 
 def _token() -> int:
