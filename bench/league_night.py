@@ -41,7 +41,6 @@ import resource
 import signal
 import socket
 import ssl
-import statistics
 import subprocess
 import sys
 import time
@@ -428,7 +427,7 @@ class Referee:
                         self.token = data["csrf_token"]
                         return
                     tally.error("session", str(r.status))
-            except (OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, OSError) as exc:
                 tally.error("session", type(exc).__name__)
             await asyncio.sleep(min(5, 0.2 * 2**attempt))
         raise SystemExit("could not open a referee's session")
@@ -607,7 +606,7 @@ async def run_load(
     c0 = counts()
     meter.start()
     await asyncio.sleep(max(0.0, t0 + load.seconds - time.monotonic()))
-    windows["main"] = {**meter.stop(), "counts": [b - a for a, b in zip(c0, counts())]}
+    windows["main"] = {**meter.stop(), "counts": [b - a for a, b in zip(c0, counts(), strict=True)]}
     for name, on in (("shots alone", "shots"), ("polls alone", "polls")):
         if split <= 0:
             break
@@ -616,7 +615,10 @@ async def run_load(
         c0 = counts()
         meter.start()
         await asyncio.sleep(split - 2.5)
-        windows[name] = {**meter.stop(), "counts": [b - a for a, b in zip(c0, counts())]}
+        windows[name] = {
+            **meter.stop(),
+            "counts": [b - a for a, b in zip(c0, counts(), strict=True)],
+        }
     phases.update(shots=False, polls=False)
     await asyncio.gather(*tasks)
     await asyncio.gather(*side)
