@@ -8,22 +8,31 @@ bulk_create (2,640 matches, 23,760 frames with their players and statistics line
 times, in the same run:
 
 - one division's table (`leagues.standings.division_table`) against a hand-written SQL
-  aggregate over the same rows (UNION ALL of both sides, GROUP BY team), as a ratio;
+  aggregate over the same rows computing the same columns (played, won, drawn, lost,
+  frames and scores for and against, points under the season's scheme — frames, a match
+  won or drawn, the margin and aggregate bonuses — the deductions, and the walkover count),
+  as a ratio; every column of every team must agree, or the bench stops;
 - the whole season's tables in one call, and the public and secretary pages;
-- publishing the whole season (the job run in-process: snapshots, CSV, printable page,
-  one email per captain and subscriber);
+- publishing a season of 5, 10 and 20 divisions (the job run in-process: snapshots, CSV,
+  printable page, one email per captain and subscriber over one connection): the first
+  publication in a fresh process (cold) apart from the next five (warm), and the time per
+  recipient, which should stay flat as the divisions grow;
 - leaderboards over the statistics lines, and recording one frame's statistics from a
   simulated shot log.
 
-Prints figures and a markdown table; never fails on time.
+Timings are medians of at least five runs with their range (lowest-highest), the two
+sides of a ratio interleaved; every page request checks its status. Prints the machine
+and its load, figures and a markdown table; never fails on time.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 import uuid
@@ -39,25 +48,97 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")  # eager
 DIVISIONS, TEAMS, PLAYERS = 20, 12, 8
 SINGLES, DOUBLES = 6, 3
 
+# The season's points scheme in the bench (set in generate()): 1 per frame won, 2 for a
+# match won, 1 for a match drawn, 1 for winning by 5 frames or more, 1 for the higher
+# aggregate; deductions on three teams of the measured division. The floor writes the
+# scheme as literals, as someone writing the table by hand would.
+SCHEME = {
+    "points_per_frame": Decimal("1"),
+    "points_per_match_win": Decimal("2"),
+    "points_per_match_draw": Decimal("1"),
+    "bonus_margin": 5,
+    "bonus_margin_points": Decimal("1"),
+    "bonus_aggregate_points": Decimal("1"),
+}
+DEDUCTIONS = (Decimal("1.5"), Decimal("2"), Decimal("3"))
+
 HAND_WRITTEN_SQL = """
 WITH sides AS (
     SELECT home_id AS team_id, home_frames AS f, away_frames AS a,
-           home_score AS sf, away_score AS sa
+           home_score AS sf, away_score AS sa, outcome
       FROM leagues_fixture WHERE division_id = %(d)s AND result_confirmed_at IS NOT NULL
     UNION ALL
-    SELECT away_id, away_frames, home_frames, away_score, home_score
+    SELECT away_id, away_frames, home_frames, away_score, home_score, outcome
       FROM leagues_fixture WHERE division_id = %(d)s AND result_confirmed_at IS NOT NULL
 )
-SELECT t.id, t.name, COUNT(s.team_id),
-       COUNT(s.team_id) FILTER (WHERE s.f > s.a), COUNT(s.team_id) FILTER (WHERE s.f = s.a),
+SELECT t.id,
+       COUNT(s.team_id),
+       COUNT(s.team_id) FILTER (WHERE s.f > s.a),
+       COUNT(s.team_id) FILTER (WHERE s.f = s.a),
        COUNT(s.team_id) FILTER (WHERE s.f < s.a),
-       COALESCE(SUM(s.f), 0), COALESCE(SUM(s.a), 0), COALESCE(SUM(s.sf), 0),
-       COALESCE(SUM(s.sa), 0), COALESCE(SUM(s.f), 0) AS pts
+       COALESCE(SUM(s.f), 0), COALESCE(SUM(s.a), 0),
+       COALESCE(SUM(s.sf), 0), COALESCE(SUM(s.sa), 0),
+       COALESCE(SUM(s.f * 1
+                    + CASE WHEN s.f > s.a THEN 2 WHEN s.f = s.a THEN 1 ELSE 0 END
+                    + CASE WHEN s.f - s.a >= 5 THEN 1 ELSE 0 END
+                    + CASE WHEN s.sf > s.sa THEN 1 ELSE 0 END), 0) AS earned,
+       (SELECT COALESCE(SUM(x.points), 0) FROM leagues_pointdeduction x
+         WHERE x.team_id = t.id) AS deducted,
+       COUNT(s.team_id) FILTER (WHERE s.outcome <> 'played') AS not_played
   FROM leagues_team t LEFT JOIN sides s ON s.team_id = t.id
  WHERE t.division_id = %(d)s
- GROUP BY t.id, t.name
- ORDER BY pts DESC, 7 DESC, 9 DESC, t.name
+ GROUP BY t.id
 """
+
+COLUMNS = (
+    "played",
+    "won",
+    "drawn",
+    "lost",
+    "frames_for",
+    "frames_against",
+    "score_for",
+    "score_against",
+    "earned",
+    "deducted",
+    "points",
+)
+
+
+def floor_rows(rows) -> dict[int, tuple]:
+    """team -> the floor's columns, in COLUMNS order (points = earned - deducted)."""
+    out = {}
+    for team_id, p, w, d, lost, ff, fa, sf, sa, earned, deducted, _not_played in rows:
+        out[team_id] = (
+            p,
+            w,
+            d,
+            lost,
+            Decimal(ff),
+            Decimal(fa),
+            int(sf),
+            int(sa),
+            Decimal(earned),
+            Decimal(deducted),
+            Decimal(earned) - Decimal(deducted),
+        )
+    return out
+
+
+def same_totals(table, floor: dict[int, tuple]) -> None:
+    """Every column of every team equal in the table and the floor, or stop loudly."""
+    mine = {r.team_id: tuple(getattr(r, c) for c in COLUMNS) for r in table.rows}
+    if set(mine) != set(floor):
+        raise SystemExit(f"the table and the floor list different teams: {set(mine) ^ set(floor)}")
+    wrong = [
+        (team, column, mine[team][i], floor[team][i])
+        for team in mine
+        for i, column in enumerate(COLUMNS)
+        if mine[team][i] != floor[team][i]
+    ]
+    if wrong:
+        lines = "\n".join(f"  team {t}: {c} table {a} floor {b}" for t, c, a, b in wrong[:20])
+        raise SystemExit(f"the table and the floor disagree ({len(wrong)} values):\n{lines}")
 
 
 def ensure_database() -> None:
@@ -85,15 +166,38 @@ def queries(n: int) -> str:
     return f"{n} quer{'y' if n == 1 else 'ies'}"
 
 
-def timed(fn, repeat: int) -> tuple[float, object]:
-    """Median wall time of `repeat` calls, in ms (after one warm-up call)."""
+def timed(fn, repeat: int) -> tuple[list[float], object]:
+    """Wall times of max(5, repeat) calls, in ms (after one warm-up call)."""
     result = fn()
     samples = []
-    for _ in range(repeat):
+    for _ in range(max(5, repeat)):
         start = time.perf_counter()
         result = fn()
         samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples), result
+    return samples, result
+
+
+def interleaved(a, b, repeat: int) -> tuple[list[float], list[float], object, object]:
+    """Wall times (ms) of `a` and `b` called alternately, max(5, repeat) each."""
+    ra, rb = a(), b()
+    sa, sb = [], []
+    for _ in range(max(5, repeat)):
+        for fn, samples in ((a, sa), (b, sb)):
+            start = time.perf_counter()
+            result = fn()
+            samples.append((time.perf_counter() - start) * 1000)
+            if fn is a:
+                ra = result
+            else:
+                rb = result
+    return sa, sb, ra, rb
+
+
+def get_ok(client, url: str):
+    response = client.get(url)
+    if response.status_code != 200:
+        raise SystemExit(f"GET {url} answered {response.status_code}")
+    return response
 
 
 def round_robin(teams: list) -> list[list[tuple]]:
@@ -118,6 +222,7 @@ def generate(seed: int) -> dict:
         League,
         Player,
         PlayerFrameStat,
+        PointDeduction,
         Registration,
         Season,
         Subscription,
@@ -131,7 +236,12 @@ def generate(seed: int) -> dict:
     start = date(2026, 4, 7)
     league = League.objects.create(name="Bench League", slug="bench")
     season = Season.objects.create(
-        league=league, name="2026", slug="2026", status=Season.Status.RUNNING, start_date=start
+        league=league,
+        name="2026",
+        slug="2026",
+        status=Season.Status.RUNNING,
+        start_date=start,
+        **SCHEME,
     )
     divisions = Division.objects.bulk_create(
         [Division(season=season, name=f"Division {d + 1}", rank=d + 1) for d in range(DIVISIONS)]
@@ -211,6 +321,13 @@ def generate(seed: int) -> dict:
         f.status = Fixture.Status.PLAYED
         f.result_confirmed_at = now - timedelta(days=1)
     fixtures = Fixture.objects.bulk_create(fixtures)
+    measured = teams[9 * TEAMS : 10 * TEAMS]  # the division the floor is compared on
+    PointDeduction.objects.bulk_create(
+        [
+            PointDeduction(team=team, points=points, reason="bench", at=now)
+            for team, points in zip(measured[::4], DEDUCTIONS, strict=True)
+        ]
+    )
     matches = Match.objects.bulk_create(
         [
             Match(
@@ -332,26 +449,150 @@ def stats_sample(season, rng: random.Random, count: int = 20) -> float:
     return statistics.median(samples), len(events) / len(frames)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+def generate_for_publishing(divisions: int, tag: str):
+    """A season of `divisions` divisions of 12 teams with every fixture's result (no
+    frames: publishing reads fixtures), a captain with an email per team and 60
+    subscribers; returns the season and a secretary."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
 
-    ensure_database()
+    from leagues.models import Division, Fixture, League, Season, Subscription, Team, Venue
+
+    rng = random.Random(divisions)
+    user_model = get_user_model()
+    now = timezone.now()
+    league = League.objects.create(name=f"Publish {tag}", slug=f"publish-{tag}")
+    season = Season.objects.create(
+        league=league, name="2026", slug="2026", status=Season.Status.RUNNING, **SCHEME
+    )
+    rows = Division.objects.bulk_create(
+        [Division(season=season, name=f"Division {d + 1}", rank=d + 1) for d in range(divisions)]
+    )
+    captains = user_model.objects.bulk_create(
+        [
+            user_model(username=f"{tag}-cap{i}", email=f"{tag}-cap{i}@example.org", password="!")
+            for i in range(divisions * TEAMS)
+        ]
+    )
+    venues = Venue.objects.bulk_create(
+        [Venue(name=f"{tag} Pub {i}", tables=2) for i in range(divisions * TEAMS)]
+    )
+    teams = Team.objects.bulk_create(
+        [
+            Team(
+                season=season,
+                division=rows[i // TEAMS],
+                name=f"{tag} Team {i:03}",
+                captain=c,
+                venue=venues[i],
+            )
+            for i, c in enumerate(captains)
+        ]
+    )
+    venue_of = {t.pk: t.venue for t in teams}
+    fixtures = []
+    for d, division in enumerate(rows):
+        members = teams[d * TEAMS : (d + 1) * TEAMS]
+        for r, pairs in enumerate(round_robin(members), start=1):
+            for home, away in pairs:
+                hf = Decimal(rng.randrange(0, 19)) / 2
+                fixtures.append(
+                    Fixture(
+                        season=season,
+                        division=division,
+                        round=r,
+                        home=home,
+                        away=away,
+                        venue=venue_of[home.pk],
+                        home_frames=hf,
+                        away_frames=Decimal(9) - hf,
+                        home_score=rng.randrange(5000, 20000),
+                        away_score=rng.randrange(5000, 20000),
+                        status=Fixture.Status.PLAYED,
+                        result_confirmed_at=now - timedelta(days=1),
+                    )
+                )
+    Fixture.objects.bulk_create(fixtures, batch_size=2000)
+    Subscription.objects.bulk_create(
+        [
+            Subscription(league=league, email=f"{tag}-fan{i}@example.org", created_at=now)
+            for i in range(60)
+        ]
+    )
+    secretary = user_model.objects.create(username=f"{tag}-sec", is_staff=True, password="!")
+    return season, secretary
+
+
+def publish_series(divisions: int, warm: int) -> dict:
+    """In this (fresh) process: one season of `divisions` divisions published once (cold)
+    and `warm` more times; connections opened and emails sent by the mail backend."""
     import django
 
     django.setup()
     from django.core import mail
-    from django.core.management import call_command
     from django.db import connection, transaction
+    from django.test.utils import setup_test_environment
+
+    from bench.harness import CountingMail
+    from leagues import publishing
+    from leagues.models import Publication
+
+    setup_test_environment()
+    from django.conf import settings
+
+    settings.EMAIL_BACKEND = "bench.harness.CountingMail"
+    season, secretary = generate_for_publishing(divisions, f"d{divisions}-{uuid.uuid4().hex[:6]}")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    times, emails = [], []
+    CountingMail.reset()
+    for _ in range(1 + warm):
+        mail.outbox = []
+        start = time.perf_counter()
+        with transaction.atomic():  # the job runs on commit, in-process (no broker)
+            publication = publishing.publication_request(season=season, actor=secretary)
+        times.append(time.perf_counter() - start)
+        publication = Publication.objects.get(pk=publication.pk)
+        if publication.state != Publication.State.DONE:
+            raise SystemExit(
+                f"publication {publication.pk}: {publication.state} {publication.error}"
+            )
+        emails.append(len(mail.outbox))
+    return {
+        "divisions": divisions,
+        "cold": times[0],
+        "warm": times[1:],
+        "emails": emails[0],
+        "connections_per_publication": CountingMail.opened / (1 + warm),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warm", type=int, default=5, help="warm publications per size")
+    parser.add_argument("--publish-sizes", default="5,10,20")
+    parser.add_argument("--publish-only", type=int, help=argparse.SUPPRESS)  # the child
+    args = parser.parse_args()
+
+    ensure_database()
+    if args.publish_only:
+        print(json.dumps(publish_series(args.publish_only, args.warm)))
+        return
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
+    from bench.harness import machine_line, med
     from frames.stats import selectors as stats_selectors
-    from leagues import publishing, standings
-    from leagues.models import Division, Publication
+    from leagues import standings
+    from leagues.models import Division
 
     setup_test_environment()  # locmem email outbox, testserver host
     call_command("migrate", verbosity=0, interactive=False)
@@ -373,100 +614,117 @@ def main() -> None:
             cursor.execute(HAND_WRITTEN_SQL, {"d": division.pk})
             return cursor.fetchall()
 
-    # Interleave the two so machine noise hits both alike.
-    table_ms, table = timed(build, args.repeat)
-    sql_ms, sql_rows = timed(hand_written, args.repeat)
-    table_ms2, _ = timed(build, args.repeat)
-    sql_ms2, _ = timed(hand_written, args.repeat)
-    table_ms, sql_ms = min(table_ms, table_ms2), min(sql_ms, sql_ms2)
+    # The two interleaved, so machine noise hits both alike; the ratio per pair of calls.
+    table_samples, sql_samples, table, sql_rows = interleaved(build, hand_written, args.repeat)
+    ratios = [t / q for t, q in zip(table_samples, sql_samples, strict=True) if q]
     with CaptureQueriesContext(connection) as ctx:
         build()
     table_queries = len(ctx.captured_queries)
-    assert [r.team_id for r in table.rows][:3], "empty table"
-    totals = {r[0]: (r[2], r[6], r[8]) for r in sql_rows}
-    agree = all(totals[r.team_id] == (r.played, r.frames_for, r.score_for) for r in table.rows)
+    same_totals(table, floor_rows(sql_rows))  # every column, or the bench stops here
 
-    season_ms, _ = timed(lambda: standings.tables(season), max(3, args.repeat // 5))
+    season_samples, _ = timed(lambda: standings.tables(season), max(5, args.repeat // 5))
     with CaptureQueriesContext(connection) as ctx:
         standings.tables(season)
     season_queries = len(ctx.captured_queries)
 
-    # Publish the whole season, in-process (as with no broker configured).
-    mail.outbox = []
-    start = time.perf_counter()
-    with transaction.atomic():
-        publication = publishing.publication_request(season=season, actor=data["secretary"])
-    publish_s = time.perf_counter() - start
-    publication = Publication.objects.get(pk=publication.pk)
+    # Publishing: each size in a fresh process (so its first publication is cold).
+    series = []
+    for size in [int(x) for x in args.publish_sizes.split(",") if x]:
+        child = subprocess.run(
+            [sys.executable, __file__, "--publish-only", str(size), "--warm", str(args.warm)],
+            capture_output=True,
+            text=True,
+            env=os.environ,
+            check=False,
+        )
+        if child.returncode != 0:
+            raise SystemExit(f"publishing {size} divisions failed:\n{child.stderr[-2000:]}")
+        series.append(json.loads(child.stdout.strip().splitlines()[-1]))
+
+    from django.db import transaction
+
+    from leagues.models import Publication
+    from leagues.publishing import publication_request
+
+    with transaction.atomic():  # the big season published once, for its public page
+        publication_request(season=season, actor=data["secretary"])
+    if not Publication.objects.filter(season=season, state=Publication.State.DONE).exists():
+        raise SystemExit("the season's publication did not finish")
 
     client = Client()
     page_url = reverse("division-detail", args=[division.pk])
-    page_ms, _ = timed(lambda: client.get(page_url), max(5, args.repeat // 2))
+    page_samples, _ = timed(lambda: get_ok(client, page_url), max(5, args.repeat // 2))
     with CaptureQueriesContext(connection) as ctx:
-        client.get(page_url)
+        get_ok(client, page_url)
     page_queries = len(ctx.captured_queries)
     secretary = Client()
     secretary.force_login(data["secretary"])
     manage_url = reverse("season-tables", args=[season.pk])
-    manage_ms, _ = timed(lambda: secretary.get(manage_url), 3)
+    manage_samples, _ = timed(lambda: get_ok(secretary, manage_url), 5)
     with CaptureQueriesContext(connection) as ctx:
-        secretary.get(manage_url)
+        get_ok(secretary, manage_url)
     manage_queries = len(ctx.captured_queries)
 
-    board_div_ms, board = timed(lambda: stats_selectors.leaderboard(division=division), args.repeat)
-    board_season_ms, board_all = timed(lambda: stats_selectors.leaderboard(season=season), 5)
+    board_div, board = timed(lambda: stats_selectors.leaderboard(division=division), args.repeat)
+    board_season, board_all = timed(lambda: stats_selectors.leaderboard(season=season), 5)
     record_ms, events_per_frame = stats_sample(season, random.Random(args.seed))
 
-    ratio = table_ms / sql_ms if sql_ms else float("nan")
+    print(machine_line())
     print(
         f"Generated in {generate_s:.1f} s: {len(data['divisions'])} divisions × {TEAMS} teams, "
         f"{data['fixtures']:,} matches, {data['frames']:,} frames, "
-        f"{data['lines']:,} player-frame lines"
+        f"{data['lines']:,} player-frame lines. Timings in ms: median of the runs "
+        "(lowest-highest)."
     )
     print(
-        f"One division's table ({rows_in_division} fixtures): {table_ms:.2f} ms, "
-        f"{queries(table_queries)}; hand-written SQL {sql_ms:.2f} ms; ratio {ratio:.2f}×; "
-        f"same totals: {agree}"
-    )
-    print(f"Whole season's tables (20 divisions): {season_ms:.1f} ms, {queries(season_queries)}")
-    print(
-        f"Publish the whole season: {publish_s:.2f} s, state {publication.state}, "
-        f"{publication.snapshots.count()} snapshots, {len(mail.outbox)} emails, "
-        f"CSV {len(publication.csv):,} bytes"
-    )
-    print(
-        f"Public division page: {page_ms:.1f} ms, {queries(page_queries)}; secretary "
-        f"tables page (20 live tables): {manage_ms:.1f} ms, {queries(manage_queries)}"
-    )
-    print(
-        f"Leaderboard: division {board_div_ms:.1f} ms ({len(board)} players), season "
-        f"{board_season_ms:.1f} ms ({len(board_all)} players); one frame's statistics "
-        f"from its log ({events_per_frame:.0f} events): {record_ms:.1f} ms"
+        f"Same totals: every column ({', '.join(COLUMNS)}) of all {len(table.rows)} teams "
+        "agrees between the table and the floor (points scheme and deductions included)."
     )
     print()
     print("| Measure (20 divisions × 12 teams, 2,640 matches, 23,760 frames) | Result |")
     print("| --- | --- |")
     print(
-        f"| One division's table (`division_table`, {rows_in_division} matches) | "
-        f"{table_ms:.2f} ms, {queries(table_queries)} |"
+        f"| One division's table (`division_table`, {rows_in_division} matches, "
+        f"{queries(table_queries)}) | {med(table_samples)} ms |"
     )
-    print(f"| Hand-written SQL aggregate, same rows, same run | {sql_ms:.2f} ms |")
-    print(f"| Ratio table / SQL | {ratio:.2f}× |")
-    print(f"| Whole season's tables in one call | {season_ms:.1f} ms, {queries(season_queries)} |")
     print(
-        f"| Publish the whole season (in-process: 20 snapshots, CSV, printable page, "
-        f"{len(mail.outbox)} emails) | {publish_s:.2f} s |"
+        f"| Hand-written SQL aggregate, same rows and columns, interleaved | {med(sql_samples)} ms |"
     )
-    print(f"| Public division page (published table) | {page_ms:.1f} ms, {page_queries} queries |")
+    print(f"| Ratio table / SQL (per pair of calls) | {med(ratios)}× |")
     print(
-        f"| Secretary's tables page (20 provisional tables) | {manage_ms:.1f} ms, "
-        f"{queries(manage_queries)} |"
+        f"| Whole season's tables in one call ({queries(season_queries)}) | "
+        f"{med(season_samples)} ms |"
     )
-    print(f"| Leaderboard, division / season | {board_div_ms:.1f} ms / {board_season_ms:.1f} ms |")
+    print(
+        f"| Public division page (published table, {page_queries} queries) | {med(page_samples)} ms |"
+    )
+    print(
+        f"| Secretary's tables page (20 provisional tables, {queries(manage_queries)}) | "
+        f"{med(manage_samples)} ms |"
+    )
+    print(f"| Leaderboard, division / season | {med(board_div)} ms / {med(board_season)} ms |")
     print(
         f"| One frame's statistics from its shot log (~{events_per_frame:.0f} events) | "
         f"{record_ms:.1f} ms |"
     )
+    print()
+    print(
+        "Publishing (in-process: snapshots, CSV, printable page, emails over one connection; "
+        f"cold = the first publication in a fresh process, warm = the next {args.warm}):"
+    )
+    print()
+    print(
+        "| Divisions | Emails | Connections | Cold s | Warm s | Warm ms per email | Warm ms per division |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for r in series:
+        warm = r["warm"]
+        print(
+            f"| {r['divisions']} | {r['emails']} | {r['connections_per_publication']:.0f} | "
+            f"{r['cold']:.2f} | {med(warm)} | "
+            f"{statistics.median(warm) * 1000 / r['emails']:.2f} | "
+            f"{statistics.median(warm) * 1000 / r['divisions']:.0f} |"
+        )
 
 
 if __name__ == "__main__":

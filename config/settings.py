@@ -157,11 +157,29 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 REDIS_CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_CACHE_URL}
+        # Django's Redis cache, one client per pool (marker/cache.py).
+        {"BACKEND": "marker.cache.RedisCache", "LOCATION": REDIS_CACHE_URL}
         if REDIS_CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# Live polls answer 304 from version tokens in the cache (marker/versions.py): on by
+# default with a shared cache (Redis), off with local memory unless LIVE_VERSIONS=1 says
+# there is one process (`make run`); LIVE_VERSIONS=0 builds every poll.
+LIVE_VERSIONS = env_bool("LIVE_VERSIONS") if os.environ.get("LIVE_VERSIONS") else None
+LIVE_VERSION_TTL = int(os.environ.get("LIVE_VERSION_TTL", "60"))
+
+# Sessions: read through the shared cache when there is one (a signed-in request then reads
+# no session row; writes still go to the database, so a cache restart signs nobody out).
+# Without Redis the sessions stay in the database: a per-process local-memory cache would
+# let one process keep a session another has ended.
+SESSION_ENGINE = os.environ.get(
+    "SESSION_ENGINE",
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_CACHE_URL
+    else "django.contrib.sessions.backends.db",
+)
 
 # Failed logins (marker/throttle.py, README "Running in production"): a username at one
 # address locks after AXES_FAILURE_LIMIT failures, an address across every username it

@@ -6,4 +6,6 @@ class FramesConfig(AppConfig):
     verbose_name = "Match nights and frames"
 
     def ready(self) -> None:
-        from . import permissions  # noqa: F401  (registers the predicates)
+        from . import live, permissions  # noqa: F401  (registers the predicates)
+
+        live.connect()  # the live page's and the pad's versions follow every write

@@ -17,11 +17,11 @@ def is_match_captain(user: Any, match: Any) -> bool:
 
 
 def is_frame_referee(user: Any, frame: Any) -> bool:
-    """The player appointed to referee this frame."""
+    """The player appointed to referee this frame (read from the frame's referee, which
+    the write path's one query brings along, not from `user.player`)."""
     if not is_authenticated(user) or frame is None or frame.referee_id is None:
         return False
-    player = getattr(user, "player", None)
-    return player is not None and player.pk == frame.referee_id
+    return frame.referee.user_id is not None and frame.referee.user_id == user.pk
 
 
 def is_friendly_owner(user: Any, frame: Any) -> bool:

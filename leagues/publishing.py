@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import get_connection
-from django.db import transaction
+from django.core.mail import EmailMessage, get_connection
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
@@ -206,6 +206,71 @@ def table_recipients(season: Season) -> list[tuple[str, str]]:
     return sorted(recipients.items())
 
 
+def captain_divisions(season: Season) -> dict[str, set[int]]:
+    """email -> the divisions whose tables a captain (or vice-captain) gets."""
+    out: dict[str, set[int]] = {}
+    for division_id, *emails in Team.objects.filter(season=season).values_list(
+        "division_id", "captain__email", "vice_captain__email"
+    ):
+        for email in emails:
+            if email and email.strip() and division_id is not None:
+                out.setdefault(email.strip().lower(), set()).add(division_id)
+    return out
+
+
+#: Emails claimed and sent per transaction (one INSERT of their rows, then the sends).
+EMAIL_BATCH = 50
+
+
+def _send_batch(publication: Publication, mailer, batch: list[tuple[str, EmailMessage]]) -> None:
+    """Send a batch over the open connection, each email once: their rows are inserted in
+    one statement (the unique index refuses an address already sent), the messages sent
+    one by one, and the rows committed with them. If a send fails, the rows of the
+    messages not sent are taken back and the sent ones committed, then the error is
+    raised: a retry sends exactly the rest. A batch that meets a concurrent run's row
+    falls back to one email at a time (`send_once`)."""
+    now = timezone.now()
+    rows = [
+        SentNotification(
+            kind=SentNotification.Kind.TABLES,
+            publication=publication,
+            recipient=email,
+            sent_at=now,
+        )
+        for email, _ in batch
+    ]
+    failure: Exception | None = None
+    try:
+        with transaction.atomic():
+            SentNotification.objects.bulk_create(rows)
+            sent = 0
+            try:
+                for _, message in batch:
+                    mailer.send_messages([message])
+                    sent += 1
+            except Exception as exc:
+                failure = exc
+                SentNotification.objects.filter(
+                    kind=SentNotification.Kind.TABLES,
+                    publication=publication,
+                    recipient__in=[email for email, _ in batch[sent:]],
+                ).delete()
+    except IntegrityError:  # another run sent some of these: one at a time, each once
+        for email, message in batch:
+            send_once(
+                kind=SentNotification.Kind.TABLES,
+                recipient=email,
+                subject=message.subject,
+                body=message.body,
+                publication=publication,
+                now=timezone.now(),
+                connection=mailer,
+            )
+        return
+    if failure is not None:
+        raise failure
+
+
 def publication_run(*, publication_id: int, now: datetime | None = None) -> str:
     """The publishing job: snapshot every division's table as of the publication's
     cut-off, render the season's CSV and printable page, then email the captains and the
@@ -263,37 +328,56 @@ def _publish(publication_id: int) -> None:
         printable_html=printable,
     )
     recipients = table_recipients(season)
+    divisions_of = captain_divisions(season)
     site = settings.SITE_URL.rstrip("/")
     subject = f"{season}: tables as of {timezone.localtime(publication.as_of):%-d %b %Y}"
-    tables_text = render_to_string(  # the same for everyone: rendered once
-        "leagues/email/tables.txt",
-        {"publication": publication, "season": season, "snapshots": snapshots, "site": site},
-    )
+    # Each part rendered once: a captain's email holds the tables of the divisions they
+    # captain in, a subscriber's every table; so the work grows with the recipients, not
+    # with the divisions times the recipients.
+    context = {"publication": publication, "season": season, "site": site}
+    intro = render_to_string("leagues/email/tables_intro.txt", context)
+    links = render_to_string("leagues/email/tables_links.txt", context)
+    blocks = {
+        snap.division_id: render_to_string(
+            "leagues/email/tables_division.txt", {**context, "snap": snap}
+        )
+        for snap in snapshots
+    }
+    every_table = "".join(blocks.values())
+    captain_footer = render_to_string("leagues/email/tables_footer.txt", {"site": site})
+
+    def message_for(email: str, token: str) -> EmailMessage:
+        if token:
+            tables = every_table
+            footer = render_to_string(
+                "leagues/email/tables_footer.txt", {"site": site, "unsubscribe_token": token}
+            )
+        else:
+            mine = divisions_of.get(email)
+            tables = "".join(b for d, b in blocks.items() if mine is None or d in mine)
+            footer = captain_footer
+        return EmailMessage(
+            subject=subject,
+            body=intro + tables + links + footer,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[email],
+        )
+
     already = set(
         SentNotification.objects.filter(publication=publication).values_list("recipient", flat=True)
     )
+    todo = [(email, token) for email, token in recipients if email not in already]
+    done = len(recipients) - len(todo)
     with get_connection() as mailer:  # one connection for the lot (SMTP: one handshake)
-        for i, (email, token) in enumerate(recipients, start=1):
-            if email not in already:
-                body = tables_text + render_to_string(
-                    "leagues/email/tables_footer.txt",
-                    {"site": site, "unsubscribe_token": token},
-                )
-                send_once(
-                    kind=SentNotification.Kind.TABLES,
-                    recipient=email,
-                    subject=subject,
-                    body=body,
-                    publication=publication,
-                    now=timezone.now(),
-                    connection=mailer,
-                )
-            if i % 10 == 0 or i == len(recipients):
-                _beat(
-                    publication_id,
-                    progress=70 + 29 * i // len(recipients),
-                    step=f"Emailed {i} of {len(recipients)}",
-                )
+        for start in range(0, len(todo), EMAIL_BATCH):
+            batch = todo[start : start + EMAIL_BATCH]
+            _send_batch(publication, mailer, [(e, message_for(e, t)) for e, t in batch])
+            done += len(batch)
+            _beat(
+                publication_id,
+                progress=70 + 29 * done // max(1, len(recipients)),
+                step=f"Emailed {done} of {len(recipients)}",
+            )
     sent = SentNotification.objects.filter(publication=publication).count()
     Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
         state=Publication.State.DONE,

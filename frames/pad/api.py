@@ -7,21 +7,21 @@ call one service or selector. Anyone may read.
 
 from __future__ import annotations
 
-import os
-
-from django.conf import settings
+from django.http import HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from frames.models import Frame, Match, MatchLog
+from frames import live
+from frames.models import Frame, Match
 from leagues.serializers import ErrorSerializer
+from marker.session_user import accept_session_user, session_identity, session_user_id
 from rules import registry
 
 from . import events, selectors
@@ -65,8 +65,37 @@ def _conditional(request, etag: str, build) -> Response:
     return response
 
 
+class FrameWriteView(APIView):
+    """A write to a frame that reads the signed-in user in the same statement as the frame
+    and its permission facts (`selectors.frame_and_user_for_write`): with cached sessions
+    a shot reads the database once before its append. The user is checked as Django's
+    `get_user` checks it (`marker.session_user`) and becomes `request.user` before DRF's
+    session authentication (and its CSRF check) runs; when the check does not hold, or the
+    session is anonymous, Django's ordinary lazy user decides."""
+
+    def initial(self, request, *args, **kwargs):
+        pk = kwargs.get("pk")
+        if request.method not in SAFE_METHODS and pk is not None:
+            django_request = request._request
+            user_id = session_user_id(django_request)
+            if user_id is not None:
+                found = selectors.frame_and_user_for_write(pk, user_id)
+                if found is None:
+                    django_request._marker_write_frame = None  # no such frame: 404
+                else:
+                    frame, user = found
+                    django_request._marker_write_frame = frame
+                    accept_session_user(django_request, user)
+        super().initial(request, *args, **kwargs)
+
+
+_UNREAD = object()
+
+
 def _frame_for_write(view: APIView, request, pk: int) -> Frame:
-    frame = selectors.frame_for_write(pk)
+    frame = getattr(request._request, "_marker_write_frame", _UNREAD)
+    if frame is _UNREAD:
+        frame = selectors.frame_for_write(pk)
     if frame is None:
         raise exceptions.NotFound("No such frame.")
     if not request.user.has_perm(ENTER, frame):
@@ -76,7 +105,7 @@ def _frame_for_write(view: APIView, request, pk: int) -> Frame:
     return frame
 
 
-class FrameEventsView(APIView):
+class FrameEventsView(FrameWriteView):
     """A frame's log. GET: the events after `since` (anyone). POST: append one event — the
     frame's referee, a captain of either team or the secretary."""
 
@@ -139,12 +168,39 @@ class FrameEventsView(APIView):
 
 
 class FrameStateView(APIView):
-    """What the pad shows: the frame's head, sides, recent events; ETag/304 for polling."""
+    """What the pad shows: the frame's head, sides, recent events; ETag/304 for polling.
+
+    The ETag comes from the frame's version in the cache (`frames.live`) and who asks: a
+    poll whose ETag still holds is answered 304 before DRF, without a query. What every
+    viewer sees is built once per change and kept; `can_enter` is added per viewer."""
 
     permission_classes = [AllowAny]
 
+    def dispatch(self, request, *args, **kwargs):
+        self.live_etag = None
+        if request.method == "GET" and not _wants_html(request):
+            who = session_identity(request)
+            tag = selectors.live_tokens(live.frame_key(kwargs["pk"])) if who else None
+            if tag is not None:
+                self.live_etag = selectors.frame_state_etag(kwargs["pk"], tag, who)
+                self.live_tag = tag
+                if _not_modified(request, self.live_etag):
+                    return _answer_not_modified(self.live_etag)
+        return super().dispatch(request, *args, **kwargs)
+
     @extend_schema(responses={200: FrameStateSerializer, 304: NOT_MODIFIED, 404: ErrorSerializer})
     def get(self, request, pk: int):
+        if self.live_etag is not None:
+            try:
+                shared, built = selectors.frame_state_shared(pk, self.live_tag)
+            except Frame.DoesNotExist:
+                raise exceptions.NotFound("No such frame.") from None
+            can_enter = False
+            if request.user.is_authenticated:
+                frame = selectors.frame_for_write(pk)
+                can_enter = frame is not None and request.user.has_perm(ENTER, frame)
+            response = Response({**shared, "can_enter": can_enter})
+            return _with_etag(response, self.live_etag, built)
         try:
             frame = selectors.frame_for_pad(pk)
         except Frame.DoesNotExist:
@@ -169,7 +225,7 @@ class FrameConfirmOutSerializer(serializers.Serializer):
     shared = serializers.BooleanField()
 
 
-class FrameConfirmView(APIView):
+class FrameConfirmView(FrameWriteView):
     """The referee confirms the result shown at `seq`: the frame becomes complete."""
 
     permission_classes = [AllowAny]
@@ -223,9 +279,21 @@ class GameDescribeView(APIView):
 
 
 class MatchLiveView(APIView):
-    """Every frame of a match: players, scores, the break. ETag/304 for polling."""
+    """Every frame of a match: players, scores, the break. ETag/304 for polling.
+
+    Answered before DRF when the match's version is in the cache (`frames.live`): a 304
+    without a query or a session, or the JSON built once per change and shared by every
+    spectator. Without the cache, the body is built and its ETag is a hash of it."""
 
     permission_classes = [AllowAny]
+    authentication_classes: list = []  # the same for everyone: no session, no user
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.method == "GET" and not _wants_html(request):
+            answer = _live_match(request, kwargs["pk"])
+            if answer is not None:
+                return answer
+        return super().dispatch(request, *args, **kwargs)
 
     @extend_schema(responses={200: MatchLiveSerializer, 304: NOT_MODIFIED, 404: ErrorSerializer})
     def get(self, request, pk: int):
@@ -234,6 +302,43 @@ class MatchLiveView(APIView):
         except Match.DoesNotExist:
             raise exceptions.NotFound("No such match.") from None
         return _conditional(request, selectors.body_etag(body), lambda: body)
+
+
+def _wants_html(request) -> bool:
+    """A browser opening the URL itself gets DRF's page (the slow path)."""
+    return "text/html" in request.headers.get("Accept", "")
+
+
+def _answer_not_modified(etag: str) -> HttpResponse:
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    response["Vary"] = "Accept, Cookie"
+    return response
+
+
+def _with_etag(response, etag: str, built: bool):
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    # Whether this answer built the body or served the one kept for this version.
+    response["Server-Timing"] = "live;desc=built" if built else "live;desc=kept"
+    return response
+
+
+def _live_match(request, pk: int) -> HttpResponse | None:
+    tag = selectors.live_tokens(live.match_key(pk))
+    if tag is None:
+        return None
+    etag = selectors.match_live_etag(pk, tag)
+    if _not_modified(request, etag):
+        return _answer_not_modified(etag)
+    try:
+        body, built = selectors.match_live_json(pk, tag)
+    except Match.DoesNotExist:
+        return None  # DRF's path answers the 404
+    response = HttpResponse(body, content_type="application/json")
+    response["Vary"] = "Accept"
+    return _with_etag(response, etag, built)
 
 
 class PadSessionView(APIView):
@@ -254,29 +359,3 @@ class PadSessionView(APIView):
         )
         response["Cache-Control"] = "no-store"
         return response
-
-
-def bench_endpoints_enabled() -> bool:
-    """The bench's baseline endpoint is routed only when MARKER_BENCH_ENDPOINTS is set."""
-    flag = getattr(settings, "MARKER_BENCH_ENDPOINTS", None)
-    if flag is None:
-        flag = os.environ.get("MARKER_BENCH_ENDPOINTS", "").lower() in {"1", "true", "yes"}
-    return bool(flag)
-
-
-class BenchInsertView(APIView):
-    """Benchmark baseline only (not routed unless MARKER_BENCH_ENDPOINTS=1): the same
-    authentication, CSRF and JSON parsing as a shot, then one INSERT."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(exclude=True)
-    def post(self, request, pk: int):
-        MatchLog.objects.create(
-            match_id=pk,
-            actor=request.user,
-            action="bench",
-            detail=request.data,
-            at=timezone.now(),
-        )
-        return Response({"ok": True}, status=201)

@@ -12,12 +12,3 @@ urlpatterns = [
     path("matches/<int:pk>/live/", api.MatchLiveView.as_view(), name="api-match-live"),
     path("pad/session/", api.PadSessionView.as_view(), name="api-pad-session"),
 ]
-
-if api.bench_endpoints_enabled():  # bench/bench_shots.py's baseline; never in production
-    urlpatterns.append(
-        path(
-            "bench/matches/<int:pk>/insert/",
-            api.BenchInsertView.as_view(),
-            name="api-bench-insert",
-        )
-    )

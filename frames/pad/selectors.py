@@ -7,54 +7,161 @@ import hashlib
 import json
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
 
+from frames import live
 from frames.engine import frame_setup, initial_view
-from frames.models import Frame, FrameEvent, Match, Side
+from frames.models import Frame, FrameEvent, Friendly, Match, Side
 from frames.results import tally
+from leagues.models import Fixture, Player, Team
+from marker import versions
 from rules import registry
 
 # What a write reads: the frame's position and cached state, and what `frames.enter_event`
-# looks at (the referee, both teams' captains). Not the (larger) public view, which only a
-# 409 answer needs; the columns are named because the match row alone has ~30 of them.
-_WRITE_FIELDS = (
-    "id",
-    "match_id",
-    "friendly_id",
-    "friendly__owner_id",
-    "game_id",
-    "referee_id",
-    "status",
-    "setup",
-    "state",
-    "last_seq",
-    "top_seq",
-    "started_at",
-    "match__status",
-    "match__fixture_id",
-    *(
-        f"match__fixture__{side}__{field}"
-        for side in ("home", "away")
-        for field in ("id", "captain_id", "vice_captain_id")
+# looks at (the referee's account, both teams' captains, a friendly game's owner), the
+# match's status; not the (larger) public view, which only a 409 answer needs. Each model
+# with the columns read from it, along the join path from the frame.
+_WRITE_READ: tuple[tuple[str | None, Any, tuple[str, ...]], ...] = (
+    (
+        None,
+        Frame,
+        (
+            "id",
+            "match_id",
+            "friendly_id",
+            "game_id",
+            "referee_id",
+            "status",
+            "setup",
+            "state",
+            "last_seq",
+            "top_seq",
+            "started_at",
+        ),
     ),
+    ("match", Match, ("id", "status", "fixture_id")),
+    ("match.fixture", Fixture, ("id", "home_id", "away_id")),
+    ("match.fixture.home", Team, ("id", "captain_id", "vice_captain_id")),
+    ("match.fixture.away", Team, ("id", "captain_id", "vice_captain_id")),
+    ("friendly", Friendly, ("id", "owner_id")),
+    ("referee", Player, ("id", "user_id")),
 )
 
 OPEN_STATUSES = (Frame.Status.SCHEDULED, Frame.Status.IN_PLAY)
 RECENT_EVENTS = 8
 
 
+class _WriteRead:
+    """The write path's one SELECT, written once from the models' metadata: the frame and
+    its related rows as `select_related(...).only(...)` would read them (compiling that
+    queryset cost more than running it), optionally with the signed-in user's row."""
+
+    def __init__(self) -> None:
+        self._sql: dict[bool, str] = {}
+        self._plan: list[tuple[str | None, Any, list[str], list[Any]]] | None = None
+
+    def plan(self, with_user: bool) -> list[tuple[str | None, Any, list[str], list[Any]]]:
+        """(path, model, attnames in the model's field order, [(column, converters)])."""
+        if self._plan is None:
+            plan = []
+            for path, model, names in _WRITE_READ:
+                wanted = {model._meta.get_field(name).attname for name in names}
+                fields = [f for f in model._meta.concrete_fields if f.attname in wanted]
+                plan.append((path, model, [f.attname for f in fields], _converters(fields)))
+            user_model = get_user_model()
+            fields = list(user_model._meta.concrete_fields)
+            plan.append(("@user", user_model, [f.attname for f in fields], _converters(fields)))
+            self._plan = plan
+        return self._plan if with_user else self._plan[:-1]
+
+    def sql(self, with_user: bool) -> str:
+        if with_user not in self._sql:
+            quote = connection.ops.quote_name
+            columns, joins = [], []
+            paths = [path or "" for path, _, _, _ in self.plan(False)]
+            for n, (path, model, _, converters) in enumerate(self.plan(with_user)):
+                alias = f"t{n}"
+                columns += [f"{alias}.{quote(column.target.column)}" for column, _ in converters]
+                table = quote(model._meta.db_table)
+                pk = quote(model._meta.pk.column)
+                if path == "@user":
+                    joins.append(f"LEFT JOIN {table} {alias} ON {alias}.{pk} = %s")
+                elif path is not None:
+                    parent_path, _, attr = path.rpartition(".")
+                    parent = paths.index(parent_path)
+                    field = self.plan(False)[parent][1]._meta.get_field(attr)
+                    joins.append(
+                        f"LEFT JOIN {table} {alias} ON {alias}.{pk} = t{parent}.{quote(field.column)}"
+                    )
+            self._sql[with_user] = (
+                f"SELECT {', '.join(columns)} FROM {quote(Frame._meta.db_table)} t0 "
+                f"{' '.join(joins)} WHERE t0.{quote(Frame._meta.pk.column)} = %s"
+            )
+        return self._sql[with_user]
+
+    def read(self, frame_id: int, user_id: Any = None, *, with_user: bool = False):
+        sql = self.sql(with_user)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [user_id, frame_id] if with_user else [frame_id])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        objects: dict[str, Any] = {}
+        at = 0
+        for path, model, attnames, converters in self.plan(with_user):
+            chunk = []
+            for value, (column, funcs) in zip(
+                row[at : at + len(attnames)], converters, strict=True
+            ):
+                if value is not None:
+                    for func in funcs:
+                        value = func(value, column, connection)
+                chunk.append(value)
+            at += len(attnames)
+            obj = None if chunk[0] is None else model.from_db(connection.alias, attnames, chunk)
+            objects[path or ""] = obj
+            if path is not None and path != "@user":
+                parent_path, _, attr = path.rpartition(".")
+                parent = objects[parent_path]
+                if parent is not None:
+                    parent._meta.get_field(attr).set_cached_value(parent, obj)
+        return objects[""], objects.get("@user")
+
+
+def _converters(fields) -> list[tuple[Any, list[Any]]]:
+    """Each field's column and the converters the ORM would run on its value (JSON, time
+    zones, SQLite's booleans)."""
+    out = []
+    for field in fields:
+        column = field.get_col(field.model._meta.db_table)
+        out.append(
+            (
+                column,
+                connection.ops.get_db_converters(column) + column.get_db_converters(connection),
+            )
+        )
+    return out
+
+
+_write_read = _WriteRead()
+
+
 def frame_for_write(frame_id: int) -> Frame | None:
     """The frame row with what `frames.enter_event` looks at (referee, captains): one read
     serves both the permission check and the write."""
-    try:
-        return (
-            Frame.objects.select_related("match__fixture__home", "match__fixture__away", "friendly")
-            .only(*_WRITE_FIELDS)
-            .get(pk=frame_id)
-        )
-    except Frame.DoesNotExist:
-        return None
+    found = _write_read.read(frame_id)
+    return None if found is None else found[0]
+
+
+def frame_and_user_for_write(frame_id: int, user_id: Any) -> tuple[Frame, Any] | None:
+    """`frame_for_write` with the signed-in user's row in the same statement (the shot's
+    whole read is one query: `marker.session_user`). None when there is no such frame;
+    the user is None when there is no such user."""
+    return _write_read.read(frame_id, user_id, with_user=True)
 
 
 def frame_head(frame: Frame) -> dict[str, Any]:
@@ -230,6 +337,41 @@ def match_live(match_id: int) -> dict[str, Any]:
         "away": {"team": match.fixture.away.name, "score": match.away_score},
         "frames": rows,
     }
+
+
+def live_tokens(*keys: str) -> str | None:
+    """The versions of what a poll shows ("token.token"), or None when the cache cannot be
+    trusted (then the poll builds its body and hashes it: `body_etag`)."""
+    tokens = versions.read(live.EVERYTHING, *keys)
+    return None if tokens is None else ".".join(tokens)
+
+
+def match_live_etag(match_id: int, tag: str) -> str:
+    return f'"m{match_id}.{tag}"'
+
+
+def match_live_json(match_id: int, tag: str) -> tuple[bytes, bool]:
+    """The live match as JSON for versions `tag`: built once per change and kept in the
+    cache under it, shared by every spectator; (body, built here?). Raises
+    Match.DoesNotExist."""
+    return versions.build_once(
+        f"live:mb:{match_id}:{tag}",
+        lambda: json.dumps(
+            match_live(match_id), cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")
+        ).encode(),
+    )
+
+
+def frame_state_etag(frame_id: int, tag: str, who: str) -> str:
+    return f'"f{frame_id}.{tag}.{who}"'
+
+
+def frame_state_shared(frame_id: int, tag: str) -> tuple[dict[str, Any], bool]:
+    """What every viewer of the pad sees (all but `can_enter`) for versions `tag`, built
+    once per change and kept; raises Frame.DoesNotExist."""
+    return versions.build_once(
+        f"live:fb:{frame_id}:{tag}", lambda: frame_state(frame_for_pad(frame_id))
+    )
 
 
 def body_etag(body: Any) -> str:

@@ -22,6 +22,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 import rules
+from frames import live as live_versions
 from frames.models import Frame, Match
 from rules import registry
 
@@ -247,8 +248,14 @@ def pad_home(request):
 @require_safe
 def match_live(request, pk: int):
     """Every frame's scores and break, updating every couple of seconds (phones, the TV)."""
+    tag = selectors.live_tokens(live_versions.match_key(pk))
     try:
-        live = selectors.match_live(pk)
+        if tag is not None:  # the body the polls share, and their ETag
+            live = json.loads(selectors.match_live_json(pk, tag)[0])
+            etag = selectors.match_live_etag(pk, tag)
+        else:
+            live = selectors.match_live(pk)
+            etag = selectors.body_etag(live)
     except Match.DoesNotExist:
         raise Http404 from None
     return render(
@@ -257,7 +264,7 @@ def match_live(request, pk: int):
         {
             "live": live,
             "live_url": reverse("api-match-live", args=[pk]),
-            "etag": selectors.body_etag(live),
+            "etag": etag,
             "tv": request.GET.get("tv") == "1",
         },
     )

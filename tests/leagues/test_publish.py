@@ -27,6 +27,7 @@ from leagues.models import (
 )
 from tests.conftest import make_league
 from tests.factories import UserFactory
+from tests.leagues.mail_backends import Counting
 from tests.leagues.test_standings import make_division, play
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +93,41 @@ def test_publishing_snapshots_every_division_renders_and_emails(
     captain = next(m for m in mail.outbox if m.to == [small.teams[0].captain.email])
     assert "because you captain" in captain.body
     assert small.premier.name in captain.body and small.teams[0].name in captain.body
+
+
+def test_every_email_goes_over_one_connection(small, django_capture_on_commit_callbacks, settings):
+    settings.EMAIL_BACKEND = "tests.leagues.mail_backends.Counting"
+    Counting.reset()
+    for i in range(60):  # more than one batch
+        Subscription.objects.create(
+            league=small.season.league, email=f"fan{i}@example.org", created_at=timezone.now()
+        )
+    publication = publish(small.season, small.secretary, django_capture_on_commit_callbacks)
+    assert publication.state == Publication.State.DONE
+    expected = len(recipients(small)) + 60
+    assert (Counting.opened, Counting.sent, publication.emails_sent) == (1, expected, expected)
+
+
+def test_a_captain_gets_the_tables_of_their_division_a_subscriber_every_table(
+    small, django_capture_on_commit_callbacks
+):
+    Subscription.objects.create(
+        league=small.season.league, email="fan@example.org", created_at=timezone.now()
+    )
+    publish(small.season, small.secretary, django_capture_on_commit_callbacks)
+    premier_captain = next(t for t in small.teams if t.division_id == small.premier.pk).captain
+    second_captain = next(t for t in small.teams if t.division_id == small.second.pk).captain
+    mine = next(m for m in mail.outbox if m.to == [premier_captain.email]).body
+    theirs = next(m for m in mail.outbox if m.to == [second_captain.email]).body
+    fan = next(m for m in mail.outbox if m.to == ["fan@example.org"]).body
+    premier = reverse("division-detail", args=[small.premier.pk])
+    second = reverse("division-detail", args=[small.second.pk])
+    assert premier in mine and second not in mine
+    assert second in theirs and premier not in theirs
+    assert premier in fan and second in fan
+    assert all(
+        reverse("publication-csv", args=[p]) in fan for p in [small.season.publications.get().pk]
+    )
 
 
 def test_the_job_run_twice_has_one_effect(small, django_capture_on_commit_callbacks):
@@ -174,25 +210,20 @@ def test_sweeper_leaves_fresh_and_finished_work_alone(small):
 
 
 def test_a_failure_is_recorded_and_a_retry_finishes_without_repeating(
-    small, django_capture_on_commit_callbacks, monkeypatch
+    small, django_capture_on_commit_callbacks, settings
 ):
-    sends = []
-
-    def flaky(**kwargs):
-        if len(sends) == 3:
-            raise OSError("SMTP server went away")
-        sends.append(kwargs["recipient_list"][0])
-
-    monkeypatch.setattr(services, "send_mail", flaky)
+    settings.EMAIL_BACKEND = "tests.leagues.mail_backends.Counting"
+    Counting.reset(fail_at=4)  # the server goes away at the fourth message
     publication = publish(small.season, small.secretary, django_capture_on_commit_callbacks)
     assert publication.state == Publication.State.FAILED
     assert "SMTP server went away" in publication.error
     assert TableSnapshot.objects.filter(publication=publication).count() == 2
-    monkeypatch.setattr(services, "send_mail", lambda **kw: sends.append(kw["recipient_list"][0]))
+    assert len(mail.outbox) == 3
     with django_capture_on_commit_callbacks(execute=True):
         publishing.publication_retry(publication=publication)
     publication.refresh_from_db()
     assert publication.state == Publication.State.DONE
+    sends = [m.to[0] for m in mail.outbox]
     assert sorted(sends) == sorted(recipients(small))  # each exactly once
     with pytest.raises(services.DomainError):
         publishing.publication_retry(publication=publication)

@@ -1,0 +1,164 @@
+"""Version tokens in the shared cache: what a poll compares instead of building its body.
+
+A writer calls `bump(key, ...)` for what it changed; each key gets a new random token once
+the transaction commits. A reader calls `read(key, ...)` and derives its ETag from the
+tokens: a client that holds that ETag gets 304 without a query. A body built for a set of
+tokens can be kept under them (`remember`/`recall`), shared by every client.
+
+What keeps the answers right:
+
+- Tokens are random, never counters: a key that expired or was evicted gets a fresh token
+  that no client can hold, so its next poll builds the body (never a stale 304).
+- A cache that cannot be reached makes `read` answer None: the caller builds the body from
+  the database and derives its ETag from the content, as if there were no cache.
+- A bump that fails (the cache unreachable at commit) is kept and retried before this
+  process trusts the cache again: until it succeeds `read` answers None here. Other
+  processes may answer 304 from the old token until this one flushes it, or until the
+  token's time to live (`LIVE_VERSION_TTL`, 60 s) runs out: that is the only window.
+- The tokens only work when every process sees the same cache: Redis in production
+  (`CACHE_URL`). A local-memory cache is per process, so with it the tokens are used only
+  when `LIVE_VERSIONS` says so (`make run`: one process); otherwise every poll builds.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+_pending: set[str] = set()
+_lock = threading.Lock()
+
+
+def enabled() -> bool:
+    """Whether polls may trust the tokens (a cache every process shares, or said so)."""
+    flag = getattr(settings, "LIVE_VERSIONS", None)
+    if flag is not None:
+        return bool(flag)
+    backend = settings.CACHES["default"]["BACKEND"]
+    return not backend.endswith(("LocMemCache", "DummyCache"))
+
+
+def ttl() -> int:
+    return int(getattr(settings, "LIVE_VERSION_TTL", 60))
+
+
+def _token() -> int:
+    # Random, 48 bits; an int (Django's Redis serializer stores ints as plain numbers and
+    # reads them back without unpickling).
+    return secrets.randbits(48)
+
+
+def bump(*keys: str) -> None:
+    """New tokens for `keys` once the current transaction commits (at once outside one)."""
+    if keys:
+        transaction.on_commit(lambda: _store(set(keys)))
+
+
+def _store(keys: set[str]) -> bool:
+    with _lock:
+        keys |= _pending
+        _pending.clear()
+    if not keys:
+        return True
+    try:
+        cache.set_many({key: _token() for key in keys}, ttl())
+    except Exception:
+        logger.warning("cache unreachable: %d version bump(s) kept for later", len(keys))
+        with _lock:
+            _pending.update(keys)
+        return False
+    return True
+
+
+def read(*keys: str) -> list[str] | None:
+    """The keys' current tokens (fresh ones for keys that have none), or None when they
+    cannot be trusted: the cache unreachable, a bump of this process not yet stored, or
+    tokens not enabled. The caller then builds its answer from the database."""
+    if not enabled():
+        return None
+    if _pending and not _store(set()):
+        return None
+    try:
+        found = cache.get_many(keys)
+        missing = [key for key in keys if key not in found]
+        if missing:
+            for key in missing:
+                cache.add(key, _token(), ttl())
+            found.update(cache.get_many(missing))
+    except Exception:
+        logger.warning("cache unreachable: building from the database")
+        return None
+    if any(key not in found for key in keys):
+        return None
+    return [str(found[key]) for key in keys]
+
+
+def recall(key: str) -> Any | None:
+    """A kept body, or None (not kept, or the cache unreachable)."""
+    try:
+        return cache.get(key)
+    except Exception:
+        return None
+
+
+def remember(key: str, value: Any) -> None:
+    try:
+        cache.set(key, value, ttl())
+    except Exception:
+        logger.warning("cache unreachable: a built body not kept")
+
+
+def build_once(
+    key: str, build: Callable[[], Any], *, wait: float = 0.5, step: float = 0.005
+) -> tuple[Any, bool]:
+    """(the body kept under `key`, built?): the first caller to miss builds and keeps it;
+    the others wait (up to `wait` seconds) for it instead of building it too. An exception
+    from `build` is raised to its caller (nothing is kept)."""
+    kept = recall(key)
+    if kept is not None:
+        return kept, False
+    lock = key + ":building"
+    try:
+        mine = cache.add(lock, 1, max(1, int(wait * 4)))
+    except Exception:
+        mine = True
+    if not mine:
+        waited = 0.0
+        while waited < wait:
+            time.sleep(step)
+            waited += step
+            kept = recall(key)
+            if kept is not None:
+                return kept, False
+    try:
+        value = build()
+    except BaseException:
+        _forget(lock)
+        raise
+    remember(key, value)
+    if mine:
+        _forget(lock)
+    return value, True
+
+
+def _forget(key: str) -> None:
+    try:
+        cache.delete(key)
+    except Exception:
+        pass
+
+
+def bumps_pending() -> Sequence[str]:
+    """The bumps this process could not store yet (for tests and health checks)."""
+    with _lock:
+        return sorted(_pending)
