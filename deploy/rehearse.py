@@ -147,9 +147,17 @@ def fetch(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
     request = urllib.request.Request(url, headers=headers or {})
     try:
         with opener.open(request, timeout=10) as r:
-            return r.status, dict(r.headers), r.read()
+            return r.status, _headers(r.headers), r.read()
     except urllib.error.HTTPError as e:
-        return e.code, dict(e.headers), e.read()
+        return e.code, _headers(e.headers), e.read()
+
+
+def _headers(message) -> dict[str, str]:
+    """Every header, a repeated one's values joined (as a client sees them)."""
+    out: dict[str, str] = {}
+    for key, value in message.items():
+        out[key] = f"{out[key]}, {value}" if key in out else value
+    return out
 
 
 class Stack:
