@@ -35,6 +35,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/marker_bench_ratings")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
 
+from bench.harness import machine_line, med  # noqa: E402  (notes the load at start)
+
 DIVISIONS, TEAMS, PLAYERS = 10, 25, 8
 SINGLES, DOUBLES = 6, 3
 GAME = "bar_billiards_4pin"
@@ -229,6 +231,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--frames", type=int, default=50_000)
     args = parser.parse_args()
+    args.repeat = max(5, args.repeat)  # figures are medians of at least five runs
 
     ensure_database()
     import django
@@ -274,9 +277,11 @@ def main() -> None:
     print(
         f"seeded {data['players']:,} players, {data['frames']:,} frames over {data['weeks']} weeks in {seed_s:.1f} s"
     )
+    print(machine_line())
     print(
-        f"database: {connection.vendor}; repeat {args.repeat} (medians); load average "
-        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+        f"database: {connection.vendor}; repeat {args.repeat}: medians, with the range "
+        f"(lowest-highest): read {med(read_samples + read_samples2)} ms, full "
+        f"{med(full_samples)} ms, last 4 weeks {med(tail_samples)} ms"
     )
     print(f"read the frames (rated_frames)       {read_med:9.1f} ms   ({len(frames):,} frames)")
     print(

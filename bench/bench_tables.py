@@ -45,6 +45,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/marker_bench")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")  # eager, locmem mail
 
+from bench.harness import machine_line, med  # noqa: E402  (notes the load at start)
+
 DIVISIONS, TEAMS, PLAYERS = 20, 12, 8
 SINGLES, DOUBLES = 6, 3
 
@@ -589,7 +591,6 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
-    from bench.harness import machine_line, med
     from frames.stats import selectors as stats_selectors
     from leagues import standings
     from leagues.models import Division

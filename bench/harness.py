@@ -261,3 +261,62 @@ class CountingMail:
     @classmethod
     def reset(cls) -> None:
         cls.opened = 0
+
+
+# ------------------------------------------------------------------ CPU per request
+#
+# On a shared, loaded machine latency is mostly waiting for a core; the CPU time the
+# server's processes spend is what a request costs. Measured from /proc: gunicorn's
+# workers, and the PostgreSQL backends serving this database (Redis is shared with other
+# users of the machine and is left out).
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _backends() -> list[int]:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+class CpuMeter:
+    """CPU seconds of the app (gunicorn's workers) and of the database (its backends for
+    this database) between `start()` and `stop()`."""
+
+    def __init__(self, server) -> None:
+        self.server = server
+
+    def sample(self) -> dict[int, float]:
+        pids = {p: "app" for p in _children(self.server.pid)}
+        pids.update({p: "db" for p in _backends()})
+        return {p: (kind, _cpu_seconds(p)) for p, kind in pids.items()}
+
+    def start(self) -> None:
+        self.before = self.sample()
+
+    def stop(self) -> dict[str, float]:
+        after = self.sample()
+        used = {"app": 0.0, "db": 0.0}
+        for pid, (kind, seconds) in after.items():
+            used[kind] += seconds - self.before.get(pid, (kind, 0.0))[1]
+        return used

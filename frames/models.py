@@ -282,7 +282,11 @@ class FrameEvent(models.Model):
         EVENT = "event", "Game event"
         UNDO = "undo", "Undo"
 
-    frame = models.ForeignKey(Frame, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (frame, seq) index leads with the frame, and every
+    # shot would pay for a second one.
+    frame = models.ForeignKey(
+        Frame, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField()
     event_id = models.UUIDField(unique=True)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.EVENT)

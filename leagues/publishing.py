@@ -260,8 +260,8 @@ def _send_batch(publication: Publication, mailer, batch: list[tuple[str, EmailMe
             send_once(
                 kind=SentNotification.Kind.TABLES,
                 recipient=email,
-                subject=message.subject,
-                body=message.body,
+                subject=str(message.subject),
+                body=str(message.body),
                 publication=publication,
                 now=timezone.now(),
                 connection=mailer,
@@ -367,16 +367,16 @@ def _publish(publication_id: int) -> None:
         SentNotification.objects.filter(publication=publication).values_list("recipient", flat=True)
     )
     todo = [(email, token) for email, token in recipients if email not in already]
-    done = len(recipients) - len(todo)
+    emailed = len(recipients) - len(todo)
     with get_connection() as mailer:  # one connection for the lot (SMTP: one handshake)
         for start in range(0, len(todo), EMAIL_BATCH):
             batch = todo[start : start + EMAIL_BATCH]
             _send_batch(publication, mailer, [(e, message_for(e, t)) for e, t in batch])
-            done += len(batch)
+            emailed += len(batch)
             _beat(
                 publication_id,
-                progress=70 + 29 * done // max(1, len(recipients)),
-                step=f"Emailed {done} of {len(recipients)}",
+                progress=70 + 29 * emailed // max(1, len(recipients)),
+                step=f"Emailed {emailed} of {len(recipients)}",
             )
     sent = SentNotification.objects.filter(publication=publication).count()
     Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(

@@ -71,7 +71,8 @@ def _store(keys: set[str]) -> bool:
     if not keys:
         return True
     try:
-        cache.set_many({key: _token() for key in keys}, ttl())
+        store = getattr(cache, "set_many_plain", cache.set_many)  # marker.cache: one trip
+        store({key: _token() for key in keys}, ttl())
     except Exception:
         logger.warning("cache unreachable: %d version bump(s) kept for later", len(keys))
         with _lock:

@@ -33,6 +33,9 @@ def test_the_backend_keeps_one_client_and_does_what_djangos_does(redis_cache):
     cache.delete("a")
     assert cache.get("a") is None
     assert cache._cache.get_client() is cache._cache.get_client()
+    cache.set_many_plain({"v1": 123456789, "v2": "text"}, 30)
+    assert cache.get_many(["v1", "v2"]) == {"v1": 123456789, "v2": "text"}
+    assert 0 < cache._cache.get_client().ttl(cache.make_and_validate_key("v1")) <= 30
 
 
 def test_a_version_bumped_by_one_process_is_read_by_another(redis_cache, settings, monkeypatch):

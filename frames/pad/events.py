@@ -47,6 +47,7 @@ from frames.live import frame_changed
 from frames.models import Frame, FrameEvent, Match, MatchLog
 from frames.results import frame_result_recorded, match_update_result
 from marker.errors import DomainError
+from marker.prepared import prepared_cursor
 from rules import registry
 from rules.core import RuleError
 
@@ -243,7 +244,7 @@ def _append(
         "schema": SCHEMA_VERSION,
         "user_id": user_id,
     }
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:  # planned once per connection (and variant)
         cursor.execute(_APPEND_SQL.format(start=start), params)
         return cursor.fetchone() is not None
 

@@ -19,6 +19,7 @@ from frames.models import Frame, FrameEvent, Friendly, Match, Side
 from frames.results import tally
 from leagues.models import Fixture, Player, Team
 from marker import versions
+from marker.prepared import prepared_cursor
 from rules import registry
 
 # What a write reads: the frame's position and cached state, and what `frames.enter_event`
@@ -105,7 +106,7 @@ class _WriteRead:
 
     def read(self, frame_id: int, user_id: Any = None, *, with_user: bool = False):
         sql = self.sql(with_user)
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:  # planned once per connection
             cursor.execute(sql, [user_id, frame_id] if with_user else [frame_id])
             row = cursor.fetchone()
         if row is None:

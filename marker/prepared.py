@@ -1,0 +1,39 @@
+"""A cursor whose statements PostgreSQL plans once per connection.
+
+Django binds parameters on the client and never prepares, so PostgreSQL plans every
+statement it runs. For the few hot statements that join many tables (the shot's read of
+the frame, its permission facts and the user; the shot's compare-and-set and append),
+planning costs several times the execution. `prepared_cursor()` is Django's own cursor
+(so the statement is counted and logged like any other) over a psycopg cursor with
+server-side binding that prepares its statements: the first execution on a connection
+plans, the next ones reuse the plan.
+
+Behind a connection pooler in transaction mode, prepared statements need PgBouncer 1.21 or
+later with `max_prepared_statements` set. Elsewhere than PostgreSQL: an ordinary cursor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+try:
+    import psycopg
+except ImportError:  # pragma: no cover - SQLite-only installs
+    psycopg = None  # type: ignore[assignment]
+
+
+if psycopg is not None:
+
+    class _PreparingCursor(psycopg.Cursor):
+        def execute(self, query: Any, params: Any = None, *, prepare: Any = None, **kwargs: Any):
+            return super().execute(query, params, prepare=True, **kwargs)
+
+
+def prepared_cursor():
+    """A cursor (use it as a context manager) that prepares what it executes."""
+    if connection.vendor != "postgresql" or psycopg is None:
+        return connection.cursor()
+    connection.ensure_connection()
+    return connection._prepare_cursor(_PreparingCursor(connection.connection))
