@@ -11,7 +11,9 @@ play, each with its referee (a player with a signed-in session) and its frames o
 billiards; then runs `ANALYZE`. Without --url it starts gunicorn itself with
 deploy/gunicorn.conf.py (gthread; BENCH_WORKERS × BENCH_THREADS, default 4 × 8) and the
 production settings (DEBUG off); the cache is Redis (--cache-url, default db 9 of the
-local Redis) when one answers, as in production.
+local Redis) when one answers, as in production. With --url, run it in the server's
+environment (SECRET_KEY, DATABASE_URL, CACHE_URL): the referees' sessions it makes must be
+the server's (deploy/rehearse does this).
 
 Then, for `seconds`:
 - each frame's referee posts a legal shot every 1–2 s through the pad's API, as the pad
