@@ -689,6 +689,9 @@ def report(load: Load, result: dict, problems: list[str], header: str) -> dict:
         "retried_to_success": tally.retried_to_success,
         "unfinished": tally.unfinished,
         "lost_or_doubled": len(problems),
+        # Shots answered 200: a retry (the phone's, or nginx resending to another app
+        # server) of a shot already stored, given its stored answer.
+        "shot_replays": tally.statuses["shot 200"],
     }
     print(header)
     print()

@@ -439,8 +439,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{figures['polls_per_s']:.1f}/s (p50 {figures['poll_p50']:.0f} ms, p95 "
             f"{figures['poll_p95']:.0f} ms, p99 {figures['poll_p99']:.0f} ms); errors seen by "
             f"clients {figures['errors']}, shots retried to success "
-            f"{figures['retried_to_success']}, unfinished {figures['unfinished']}, lost or "
-            f"doubled {figures['lost_or_doubled']}."
+            f"{figures['retried_to_success']}, unfinished {figures['unfinished']}, answered "
+            f"from the stored shot (a resend) {figures['shot_replays']}, lost or doubled "
+            f"{figures['lost_or_doubled']}."
         )
     except BaseException as exc:
         failures.append(f"{type(exc).__name__}: {exc}")
