@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 import frames.ratings.urls
 import frames.stats.urls
 import leagues.urls
+from marker.health import healthz
 from marker.throttle import PasswordResetConfirmView
 
 # Paths under /api/ answer errors as JSON (`marker.api_errors`); other paths, Django's pages.
@@ -16,6 +17,8 @@ handler404 = "marker.api_errors.page_not_found"
 handler500 = "marker.api_errors.server_error"
 
 urlpatterns = [
+    # The load balancer's health check (deploy/nginx): the database and the cache answer.
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     # The reset's last step also lifts the username's login lock-outs (marker/throttle.py).
     path(

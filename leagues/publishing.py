@@ -61,7 +61,7 @@ def publication_request(*, season: Season, actor=None, now: datetime | None = No
         heartbeat_at=now,
         step="Waiting for a worker",
     )
-    publish_tables.delay_on_commit(publication.pk)
+    _queue_after_commit(publication.pk)
     return publication
 
 
@@ -75,9 +75,20 @@ def publication_retry(*, publication: Publication, now: datetime | None = None) 
     )
     if not updated:
         raise DomainError("not_failed", "Only a failed publication can be tried again.")
-    publish_tables.delay_on_commit(publication.pk)
+    _queue_after_commit(publication.pk)
     publication.refresh_from_db()
     return publication
+
+
+def _queue_after_commit(publication_id: int) -> None:
+    """Send the job to the workers once the row is committed. The row is the intent: if
+    the broker is down (Redis stopped), the request still succeeds, the failure is logged,
+    and the sweeper sends the job again once its heartbeat is stale and Redis is back."""
+
+    def send_publication_job() -> None:  # named: Django logs a robust hook's failure by name
+        publish_tables.delay(publication_id)
+
+    transaction.on_commit(send_publication_job, robust=True)
 
 
 def publication_claim(*, publication_id: int, now: datetime) -> bool:
@@ -399,7 +410,7 @@ def publications_requeue_stale(*, now: datetime | None = None) -> list[int]:
             state=Publication.State.QUEUED, heartbeat_at=now, step="Re-queued by the sweeper"
         )
         for pk in stale:
-            publish_tables.delay_on_commit(pk)
+            _queue_after_commit(pk)
     return stale
 
 

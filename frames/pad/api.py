@@ -42,12 +42,19 @@ ENTER = "frames.enter_event"
 NOT_MODIFIED = OpenApiResponse(description="Not modified (If-None-Match matched the ETag).")
 
 
+def _opaque(tag: str) -> str:
+    """An entity tag without its weak mark and quotes: If-None-Match compares weakly
+    (RFC 9110 13.1.2), and a proxy that compresses the body (nginx's gzip, deploy/)
+    hands the client our strong tag made weak."""
+    return tag.removeprefix("W/").strip('"')
+
+
 def _not_modified(request, etag: str) -> bool:
     header = request.headers.get("If-None-Match")
     if not header:
         return False
     tags = parse_etags(header)
-    return "*" in tags or etag in tags or etag.strip('"') in (t.strip('"') for t in tags)
+    return "*" in tags or _opaque(etag) in {_opaque(t) for t in tags}
 
 
 def _conditional(request, etag: str, build) -> Response:

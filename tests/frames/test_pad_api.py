@@ -255,6 +255,17 @@ def test_match_live_json_and_page(frame, league):
     assert client_for().get(reverse("match-live", args=[999999])).status_code == 404
 
 
+def test_live_poll_matches_the_etag_a_compressing_proxy_made_weak(frame, league):
+    """nginx's gzip turns the app's ETag "x" into W/"x" (deploy/nginx): the browser
+    sends that back, and an unchanged match is still a 304; a changed one is not."""
+    url = reverse("api-match-live", args=[frame.match_id])
+    first = client_for().get(url)
+    weak = "W/" + first["ETag"]
+    assert client_for().get(url, headers={"If-None-Match": weak}).status_code == 304
+    post_event(client_for(league.player_user), frame.pk, body(shot(("red", 100)), seq=1))
+    assert client_for().get(url, headers={"If-None-Match": weak}).status_code == 200
+
+
 def test_confirm_endpoint(frame, league):
     referee = client_for(league.player_user)
     url = reverse("api-frame-confirm", args=[frame.pk])

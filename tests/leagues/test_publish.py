@@ -127,7 +127,8 @@ def test_a_captain_gets_the_tables_of_their_division_a_subscriber_every_table(
     assert second in theirs and premier not in theirs
     assert premier in fan and second in fan
     assert all(
-        league_reverse("publication-csv", args=[p]) in fan for p in [small.season.publications.get().pk]
+        league_reverse("publication-csv", args=[p]) in fan
+        for p in [small.season.publications.get().pk]
     )
 
 
