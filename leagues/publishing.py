@@ -30,7 +30,6 @@ from .models import (
     TableSnapshot,
     Team,
 )
-from .services import send_once
 
 logger = logging.getLogger(__name__)
 
@@ -224,52 +223,23 @@ EMAIL_BATCH = 50
 
 
 def _send_batch(publication: Publication, mailer, batch: list[tuple[str, EmailMessage]]) -> None:
-    """Send a batch over the open connection, each email once: their rows are inserted in
-    one statement (the unique index refuses an address already sent), the messages sent
-    one by one, and the rows committed with them. If a send fails, the rows of the
-    messages not sent are taken back and the sent ones committed, then the error is
-    raised: a retry sends exactly the rest. A batch that meets a concurrent run's row
-    falls back to one email at a time (`send_once`)."""
-    now = timezone.now()
-    rows = [
-        SentNotification(
-            kind=SentNotification.Kind.TABLES,
-            publication=publication,
-            recipient=email,
-            sent_at=now,
-        )
-        for email, _ in batch
-    ]
-    failure: Exception | None = None
-    try:
-        with transaction.atomic():
-            SentNotification.objects.bulk_create(rows)
-            sent = 0
-            try:
-                for _, message in batch:
-                    mailer.send_messages([message])
-                    sent += 1
-            except Exception as exc:
-                failure = exc
-                SentNotification.objects.filter(
+    """Send a batch over the open connection, each email once: each message's row is
+    inserted under the unique index and committed with its send (a worker killed
+    mid-batch has committed the rows of what it sent, so the retry sends only the rest;
+    a failed send rolls its row back and raises, and a retry sends it). A row already
+    there (an earlier or a concurrent run sent it) means that email is skipped."""
+    for email, message in batch:
+        try:
+            with transaction.atomic():
+                SentNotification.objects.create(
                     kind=SentNotification.Kind.TABLES,
                     publication=publication,
-                    recipient__in=[email for email, _ in batch[sent:]],
-                ).delete()
-    except IntegrityError:  # another run sent some of these: one at a time, each once
-        for email, message in batch:
-            send_once(
-                kind=SentNotification.Kind.TABLES,
-                recipient=email,
-                subject=str(message.subject),
-                body=str(message.body),
-                publication=publication,
-                now=timezone.now(),
-                connection=mailer,
-            )
-        return
-    if failure is not None:
-        raise failure
+                    recipient=email,
+                    sent_at=timezone.now(),
+                )
+                mailer.send_messages([message])
+        except IntegrityError:
+            continue  # already sent
 
 
 def publication_run(*, publication_id: int, now: datetime | None = None) -> str:

@@ -169,15 +169,6 @@ def mailed(log: Path) -> int:
     return len(log.read_text().splitlines())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Known regression from the batched email claims (leagues.publishing._send_batch, "
-        "EMAIL_BATCH rows committed after the whole batch is sent): a worker killed mid-batch "
-        "rolls back the rows of emails it already sent, and the retry sends them again. "
-        "Passed before that change; remove this mark when each email's row commits with it."
-    ),
-)
 def test_worker_killed_mid_publication_the_sweeper_finishes_it(celery):
     start, log = celery
     league = league_with_subscribers(24)
