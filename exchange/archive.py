@@ -4,7 +4,9 @@ The archive is versioned (`FORMAT`, `VERSION`) and made of the sections listed i
 `exchange.sections.SECTIONS`: each holds, per model, the league's rows with every
 concrete field, keys and foreign keys as they were in the exporting instance. A restore
 creates the rows anew (new keys, mapped as it goes), in section order, in one
-transaction, then recomputes what is derived (players' statistics, ratings); tables are
+transaction; fills in the nullable foreign keys that point forward (at a row restored
+later, or later in the same part) and the many-to-many links once every row is in; then
+recomputes what is derived (players' statistics, ratings); tables are
 computed from fixtures, so they follow.
 
 Accounts: a *full backup* (`full=True`, the `league_export` command's default) carries
@@ -54,6 +56,32 @@ def _fields(model: type[models.Model]) -> list[models.Field]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
+def _through(field: models.ManyToManyField) -> Any:
+    return field.remote_field.through
+
+
+def _m2m_fields(model: type[models.Model]) -> list[models.ManyToManyField]:
+    """The model's many-to-many fields with Django's own link table (a link table of our
+    own is a model, archived as a part)."""
+    return [
+        f
+        for f in model._meta.many_to_many
+        if isinstance(f, models.ManyToManyField) and _through(f)._meta.auto_created
+    ]
+
+
+def _m2m_links(field: models.ManyToManyField, ids: list[int]) -> dict[int, list[int]]:
+    """Each row's related keys, by the row's key (one query per 2,000 rows)."""
+    through = _through(field)
+    source, target = f"{field.m2m_field_name()}_id", f"{field.m2m_reverse_field_name()}_id"
+    links: dict[int, list[int]] = {}
+    for start in range(0, len(ids), 2000):
+        pairs = through._default_manager.filter(**{f"{source}__in": ids[start : start + 2000]})
+        for row_id, related_id in pairs.order_by(source, target).values_list(source, target):
+            links.setdefault(row_id, []).append(related_id)
+    return links
+
+
 def _dump_row(obj: models.Model, part: Part, full: bool, accounts: dict[int, dict]) -> dict:
     row: dict[str, Any] = {"id": obj.pk}
     for f in _fields(part.model):
@@ -80,7 +108,18 @@ def league_export(*, league: League, full: bool, now: datetime | None = None) ->
             if part.personal and not full:
                 continue
             rows = part.rows(league).order_by("pk").iterator(chunk_size=2000)
-            parts[part.label] = [_dump_row(obj, part, full, accounts) for obj in rows]
+            dumped = [_dump_row(obj, part, full, accounts) for obj in rows]
+            for field in _m2m_fields(part.model):
+                links = _m2m_links(field, [row["id"] for row in dumped])
+                to_accounts = field.related_model is User
+                for row in dumped:
+                    related = links.get(row["id"], [])
+                    if to_accounts:
+                        related = related if full else []
+                        for pk in related:
+                            accounts.setdefault(pk, {"id": pk})
+                    row[field.name] = related
+            parts[part.label] = dumped
         sections.append({"name": section.name, "models": parts})
     if accounts:
         for user in User.objects.filter(pk__in=accounts).order_by("pk"):
@@ -165,9 +204,19 @@ def _stamped(f: models.Field) -> bool:
     return bool(getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False))
 
 
+#: A nullable foreign key whose row is not restored yet: (attname, old key, target label).
+Forward = tuple[str, int, str]
+
+
 def _load_row(
-    part: Part, row: dict, keys: dict[str, dict[int, int]], accounts: dict[int, int]
+    part: Part,
+    row: dict,
+    keys: dict[str, dict[int, int]],
+    accounts: dict[int, int],
+    forward: list[Forward],
 ) -> dict[str, Any]:
+    """The row's values for this instance. A nullable foreign key to a row not restored
+    yet is left empty and noted in `forward`, to be filled in at the end."""
     values: dict[str, Any] = {}
     for f in _fields(part.model):
         if f.attname not in row:
@@ -179,6 +228,10 @@ def _load_row(
             new = accounts.get(value) if target == _USER_LABEL else keys.get(target, {}).get(value)
             if new is None and not f.null:
                 raise _bad(f"{part.label} {row['id']} points at {target} {value}, not in it.")
+            if new is None and target != _USER_LABEL:
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise _bad(f"{part.label} {row['id']}: bad {f.name} ({value!r}).")
+                forward.append((f.attname, value, target))
             value = new
         elif value is not None:
             try:
@@ -187,6 +240,51 @@ def _load_row(
                 raise _bad(f"{part.label} {row['id']}: bad {f.name} ({exc}).") from None
         values[f.attname] = value
     return values
+
+
+def _fill_forward_keys(
+    forwards: list[tuple[Part, models.Model, list[Forward]]], keys: dict[str, dict[int, int]]
+) -> None:
+    """Point the nullable keys that pointed forward at their restored rows (a key whose
+    row the archive does not hold stays empty)."""
+    changed: dict[type[models.Model], tuple[list[models.Model], set[str]]] = {}
+    for part, obj, forward in forwards:
+        for attname, old, target in forward:
+            new = keys.get(target, {}).get(old)
+            if new is not None:
+                setattr(obj, attname, new)
+                objs, names = changed.setdefault(part.model, ([], set()))
+                if not objs or objs[-1] is not obj:
+                    objs.append(obj)
+                names.add(attname)
+    for model, (objs, names) in changed.items():
+        model._default_manager.bulk_update(objs, sorted(names), batch_size=500)
+
+
+def _restore_links(
+    links: list[tuple[Part, int, dict]], keys: dict[str, dict[int, int]], accounts: dict[int, int]
+) -> None:
+    """The many-to-many links, between restored rows (a related row the archive does not
+    hold is left out)."""
+    for part, old, row in links:
+        new = keys[part.label].get(old)
+        if new is None:
+            continue
+        for field in _m2m_fields(part.model):
+            related = row.get(field.name, [])
+            if not isinstance(related, list) or not all(
+                isinstance(pk, int) and not isinstance(pk, bool) for pk in related
+            ):
+                raise _bad(f"{part.label} {old}: bad {field.name} (a list of keys).")
+            target = field.related_model._meta.label_lower  # type: ignore[union-attr]
+            mapping = accounts if target == _USER_LABEL else keys.get(target, {})
+            through = _through(field)
+            source, other = f"{field.m2m_field_name()}_id", f"{field.m2m_reverse_field_name()}_id"
+            through._default_manager.bulk_create(
+                [through(**{source: new, other: mapping[pk]}) for pk in related if pk in mapping],
+                ignore_conflicts=True,
+                batch_size=500,
+            )
 
 
 @transaction.atomic
@@ -204,18 +302,28 @@ def league_import(*, archive: Any) -> League:
         )
     accounts = _restore_accounts(archive)
     keys: dict[str, dict[int, int]] = {}
+    # Filled in once every row is in: nullable keys pointing forward, and M2M links.
+    forwards: list[tuple[Part, models.Model, list[Forward]]] = []
+    links: list[tuple[Part, int, dict]] = []
     for section in SECTIONS:
         data = sections.get(section.name, {})
         for part in section.parts:
             mapped = keys.setdefault(part.label, {})
             created: list[tuple[int, dict[str, Any], models.Model]] = []
+            m2m = _m2m_fields(part.model)
             for row in data.get(part.label, []):
-                values = _load_row(part, row, keys, accounts)
+                forward: list[Forward] = []
+                values = _load_row(part, row, keys, accounts, forward)
                 existing = part.match_existing(values) if part.match_existing else None
                 if existing is not None:
                     mapped[row["id"]] = existing.pk
                 else:
-                    created.append((row["id"], values, part.model(**values)))
+                    obj = part.model(**values)
+                    created.append((row["id"], values, obj))
+                    if forward:
+                        forwards.append((part, obj, forward))
+                if m2m:
+                    links.append((part, row["id"], row))
             objs = [obj for _, _, obj in created]
             for name, fresh in part.renew:
                 wanted = [getattr(obj, name) for obj in objs]
@@ -239,6 +347,8 @@ def league_import(*, archive: Any) -> League:
                         if values.get(name) is not None:
                             setattr(obj, name, values[name])
                 part.model._default_manager.bulk_update(objs, stamped, batch_size=500)
+    _fill_forward_keys(forwards, keys)
+    _restore_links(links, keys, accounts)
     league = League.objects.get(
         pk=keys["leagues.league"][sections["league"]["leagues.league"][0]["id"]]
     )

@@ -1,8 +1,10 @@
 """The archive's sections: which rows of which models make up one league's history.
 
 An archive is a list of sections, one per group of models, in the order they are written
-and restored (a row's foreign keys point only at rows of earlier parts, or of the same
-part earlier in the list). Each part names a model and the queryset of the league's rows
+and restored. A row's required foreign keys point only at rows of earlier parts; a nullable
+one may point forward (a competition's winner, an entry restored after it; a competition's
+plate, another competition) and is filled in once every row is restored. Many-to-many
+fields travel as lists of the related rows' keys. Each part names a model and the queryset of the league's rows
 of it; the generic writer in `exchange.archive` serialises every concrete field, so a
 field added to a model later travels without a change here.
 
@@ -20,9 +22,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Max, Model, Q, QuerySet
 
-from frames.models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Presence
+from competitions.models import (
+    Competition,
+    CompetitionLog,
+    Entry,
+    Group,
+    GroupMember,
+    Round,
+    Tie,
+    TieFrame,
+)
+from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, MatchLog, Presence
 from frames.ratings.services import ratings_recompute
 from frames.stats.record import stats_rebuild
 from leagues.models import (
@@ -32,6 +44,7 @@ from leagues.models import (
     League,
     LeagueRole,
     OfficerInvitation,
+    PersonErasure,
     Player,
     PointDeduction,
     Publication,
@@ -80,19 +93,41 @@ class Section:
     description: str = ""
 
 
+def _of_league_frames(league: League, prefix: str = "") -> Q:
+    """A frame of the league's: of one of its match nights, or of an individual cup tie
+    (a friendly-style frame scored on the pad)."""
+    return Q(**{f"{prefix}match__fixture__season__league": league}) | Q(
+        **{f"{prefix}cup_frame__tie__competition__season__league": league}
+    )
+
+
 def _league_players(league: League) -> QuerySet:
-    """Everyone the league's history names: on a roster, present on a night, in a frame,
-    or refereeing one (one subquery each, so no join multiplies the rows)."""
+    """Everyone the league's history names: on a roster, present on a night, in a frame
+    (a match's or a cup tie's), refereeing one, entered in a competition (or a pair's
+    partner), or on a competition's list of eligible players (one subquery each, so no
+    join multiplies the rows)."""
     of_league = Q(match__fixture__season__league=league)
+    entries = Entry.objects.filter(competition__season__league=league)
     ids = (
         Q(pk__in=Registration.objects.filter(season__league=league).values("player_id"))
         | Q(pk__in=Presence.objects.filter(of_league).values("player_id"))
         | Q(
-            pk__in=FramePlayer.objects.filter(frame__match__fixture__season__league=league).values(
+            pk__in=FramePlayer.objects.filter(_of_league_frames(league, "frame__")).values(
                 "player_id"
             )
         )
-        | Q(pk__in=Frame.objects.filter(of_league, referee__isnull=False).values("referee_id"))
+        | Q(
+            pk__in=Frame.objects.filter(_of_league_frames(league), referee__isnull=False).values(
+                "referee_id"
+            )
+        )
+        | Q(pk__in=entries.filter(player__isnull=False).values("player_id"))
+        | Q(pk__in=entries.filter(partner__isnull=False).values("partner_id"))
+        | Q(
+            pk__in=Competition.eligible_players.through.objects.filter(
+                competition__season__league=league
+            ).values("player_id")
+        )
     )
     return Player.objects.filter(ids)
 
@@ -113,6 +148,25 @@ def _player_of_account(values: dict[str, Any]) -> Model | None:
     one record."""
     user_id = values.get("user_id")
     return Player.objects.filter(user_id=user_id).first() if user_id else None
+
+
+def _erasure_of_player(values: dict[str, Any]) -> Model | None:
+    """A player found by their account (above) who already has an erasure keeps it."""
+    player_id = values.get("player_id")
+    return PersonErasure.objects.filter(player_id=player_id).first() if player_id else None
+
+
+class _NextErasureNumber:
+    """A new erasure number when the archive's is taken (a league restored beside its
+    original): one past the instance's highest, and past any given out already."""
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    def __call__(self) -> int:
+        highest = PersonErasure.objects.aggregate(n=Max("number"))["n"] or 0
+        self.last = max(self.last, highest) + 1
+        return self.last
 
 
 def _rebuild_statistics(league: League) -> None:
@@ -146,6 +200,12 @@ LEAGUE = Section(
         Part(Division, lambda lg: Division.objects.filter(season__league=lg)),
         Part(Venue, _league_venues, match_existing=_venue_by_name),
         Part(Player, _league_players, scrub=("email",), match_existing=_player_of_account),
+        Part(
+            PersonErasure,
+            lambda lg: PersonErasure.objects.filter(player__in=_league_players(lg)),
+            match_existing=_erasure_of_player,
+            renew=(("number", _NextErasureNumber()),),
+        ),
         Part(Team, lambda lg: Team.objects.filter(season__league=lg)),
         Part(Registration, lambda lg: Registration.objects.filter(season__league=lg)),
         Part(
@@ -193,8 +253,59 @@ MATCH_NIGHTS = Section(
     rebuild=_rebuild_statistics,
 )
 
-#: The archive's sections, in order. Competitions (issue 18) and match formats join here.
-SECTIONS: list[Section] = [LEAGUE, MATCH_NIGHTS]
+
+def _cup(league: League) -> Q:
+    return Q(cup_frame__tie__competition__season__league=league)
+
+
+COMPETITIONS = Section(
+    name="competitions",
+    description="Every competition: its entries, eligible players, the draw with its "
+    "secrets and seed, rounds, groups and their members, ties (a team tie's cup fixture "
+    "and match night are in the sections above), an individual tie's frames with their "
+    "shot logs, and the competition's log.",
+    parts=(
+        # An individual tie's frame is a friendly-style frame (no match): its friendly,
+        # the frame, its players and its shot log come first.
+        Part(
+            Friendly,
+            lambda lg: Friendly.objects.filter(
+                frame__cup_frame__tie__competition__season__league=lg
+            ),
+        ),
+        Part(Frame, lambda lg: Frame.objects.filter(_cup(lg))),
+        Part(
+            FramePlayer,
+            lambda lg: FramePlayer.objects.filter(
+                frame__cup_frame__tie__competition__season__league=lg
+            ),
+        ),
+        Part(
+            FrameEvent,
+            lambda lg: FrameEvent.objects.filter(
+                frame__cup_frame__tie__competition__season__league=lg
+            ),
+            renew=(("event_id", uuid.uuid4),),
+        ),
+        Part(Competition, lambda lg: Competition.objects.filter(season__league=lg)),
+        Part(Entry, lambda lg: Entry.objects.filter(competition__season__league=lg)),
+        Part(Round, lambda lg: Round.objects.filter(competition__season__league=lg)),
+        Part(Group, lambda lg: Group.objects.filter(competition__season__league=lg)),
+        Part(
+            GroupMember,
+            lambda lg: GroupMember.objects.filter(group__competition__season__league=lg),
+        ),
+        Part(Tie, lambda lg: Tie.objects.filter(competition__season__league=lg)),
+        Part(TieFrame, lambda lg: TieFrame.objects.filter(tie__competition__season__league=lg)),
+        Part(
+            CompetitionLog,
+            lambda lg: CompetitionLog.objects.filter(competition__season__league=lg),
+        ),
+    ),
+)
+
+#: The archive's sections, in order. Match formats join here.
+SECTIONS: list[Section] = [LEAGUE, MATCH_NIGHTS, COMPETITIONS]
 
 
 def register_section(section: Section, *, after: str | None = None) -> None:

@@ -178,8 +178,13 @@ class Friendly(models.Model):
     and the options; its one frame is scored on the pad like a league frame (the same log,
     API and offline outbox), and anyone with the link can watch it live."""
 
+    # Empty only in a league restored from a portable archive (no accounts): a cup tie's
+    # frame keeps its shot log, scored by nobody's account.
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friendlies"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.CASCADE,
+        related_name="friendlies",
     )
     title = models.CharField(max_length=120, blank=True)
     created_at = models.DateTimeField()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import uuid
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -15,17 +16,32 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
+from competitions import selectors as cup_selectors
+from competitions import services as cups
+from competitions.models import Competition, Tie, TieFrame
 from exchange.archive import FORMAT, league_export, league_import
 from exchange.sections import SECTIONS
-from frames.matchnight import signoff
+from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, FrameEvent, Rating
 from frames.pad.events import frame_confirm, frame_record_event
+from frames.people.erasure import person_erase
 from frames.ratings.services import ratings_recompute
 from frames.stats import record
 from frames.stats import selectors as stats_selectors
 from leagues import publishing, services, standings
-from leagues.models import Fixture, League, Player, PlayerFrameStat, Season, Venue
+from leagues.models import (
+    Fixture,
+    League,
+    PersonErasure,
+    Player,
+    PlayerFrameStat,
+    Season,
+    Venue,
+)
 from marker.errors import DomainError
+from tests.competitions.helpers import NOW, registered_players
+from tests.competitions.helpers import drawn as cup_drawn
+from tests.competitions.test_cup_api import SHORT_FRAME
 from tests.frames.matchnight_helpers import drawn, frames_of, key_all, later
 
 pytestmark = pytest.mark.django_db
@@ -109,31 +125,37 @@ def played_league(league):
 
 def canonical(archive: dict) -> dict:
     """The archive with every key replaced by the row's place in its model's list, so two
-    archives of the same data made in different databases compare equal."""
-    place: dict[str, dict[int, int]] = {}
+    archives of the same data made in different databases compare equal. (A model in two
+    sections, a frame of a match night and one of a cup tie, is placed by section.)"""
+    place: dict[str, dict[int, tuple[str, int]]] = {}
     for section in archive["sections"]:
         for label, rows in section["models"].items():
-            place[label] = {row["id"]: i for i, row in enumerate(rows)}
-    place["auth.user"] = {a["id"]: i for i, a in enumerate(archive["accounts"])}
+            place.setdefault(label, {}).update(
+                {row["id"]: (section["name"], i) for i, row in enumerate(rows)}
+            )
+    place["auth.user"] = {a["id"]: ("accounts", i) for i, a in enumerate(archive["accounts"])}
     targets = {}
     for section in SECTIONS:
         for part in section.parts:
             for f in part.model._meta.concrete_fields:
                 if f.is_relation:
                     targets[(part.label, f.attname)] = f.related_model._meta.label_lower
+            for f in part.model._meta.many_to_many:
+                targets[(part.label, f.name)] = f.related_model._meta.label_lower
+
+    def key(label, name, value):
+        if (label, name) not in targets or value is None:
+            return value
+        found = place[targets[(label, name)]]
+        if isinstance(value, list):
+            return sorted(found.get(v) for v in value)
+        return found.get(value)
+
     out = {"accounts": [{k: v for k, v in a.items() if k != "id"} for a in archive["accounts"]]}
     for section in archive["sections"]:
         for label, rows in section["models"].items():
-            out[label] = [
-                {
-                    key: (
-                        place[targets[(label, key)]].get(value)
-                        if (label, key) in targets and value is not None
-                        else value
-                    )
-                    for key, value in row.items()
-                    if key != "id"
-                }
+            out[f"{section['name']} {label}"] = [
+                {name: key(label, name, value) for name, value in row.items() if name != "id"}
                 for row in rows
             ]
     return out
@@ -150,7 +172,7 @@ def derived(league_slug: str) -> dict:
             for table in standings.tables(season)
         ]
         out[f"leaderboard {season.slug}"] = [
-            {k: v for k, v in row.items() if k not in ("player_id",)}
+            {k: v for k, v in row.items() if k not in ("player_id", "team_id")}
             for row in stats_selectors.leaderboard(season=season)
         ]
     out["lines"] = sorted(
@@ -318,3 +340,215 @@ def test_a_league_restored_beside_others_shares_venues_and_people(league):
         return [[{k: v for k, v in row.items() if k != "team_id"} for row in t] for t in tables]
 
     assert strip(new) == strip(old)
+
+
+# ------------------------------------------------------------------------ competitions
+
+
+def play_cup_tie_as_a_match(league, tie: Tie) -> None:
+    """A team cup tie through the unchanged match night: both squads, the draw, paper
+    scores (the away side wins every frame), both captains' sign-off."""
+    captains = {league.teams[0].pk: league.captain, league.teams[1].pk: league.other_captain}
+    home_captain, away_captain = captains[tie.home.team_id], captains[tie.away.team_id]
+    when = NOW + timedelta(days=1)
+    match = squads.match_open(fixture=tie.fixture, actor=home_captain, now=when)
+    for side, team, who in (
+        ("home", tie.home.team, home_captain),
+        ("away", tie.away.team, away_captain),
+    ):
+        players = [r.player for r in team.registrations.filter(status="active").order_by("id")[:6]]
+        squads.match_mark_present(match=match, side=side, players=players, actor=who, now=when)
+        seeding.match_commit(match=match, side=side, actor=who, now=when)
+    drawing.match_draw(match=match, actor=home_captain, now=when + timedelta(minutes=5))
+    frames = Frame.objects.filter(match=match).exclude(status=Frame.Status.CONCEDED)
+    done = when + timedelta(hours=2)
+    signoff.match_key_in_paper(
+        match=match, scores={f.number: (400, 900) for f in frames}, actor=home_captain, now=done
+    )
+    for side, who in (("home", home_captain), ("away", away_captain)):
+        signoff.match_confirm(match=match, side=side, actor=who, now=done)
+
+
+def play_tie_frame_on_the_pad(tie: Tie, actor) -> TieFrame:
+    tie_frame = cups.tie_frame_open(actor=actor, tie=tie, now=NOW)
+    for seq, event in enumerate(SHORT_FRAME, start=1):
+        frame_record_event(
+            frame_id=tie_frame.frame_id,
+            event_id=uuid.uuid4(),
+            expected_seq=seq,
+            payload=event,
+            kind="event",
+            user=actor,
+            device_id="t",
+            now=NOW,
+        )
+    frame_confirm(frame_id=tie_frame.frame_id, seq=len(SHORT_FRAME), user=actor, now=NOW)
+    return tie_frame
+
+
+def played_competitions(league) -> None:
+    """A team knock-out (with a plate for its first-round losers) whose final is played
+    as a real match; a singles event for a list of eligible players whose final is two
+    frames on the pad, confirmed by both players; a group event decided on paper; and an
+    erased player."""
+    secretary = league.secretary
+    plate = cups.competition_create(
+        actor=secretary, season=league.season, name="Plate", kind="team_knockout", now=NOW
+    )
+    cup = cups.competition_create(
+        actor=secretary,
+        season=league.season,
+        name="Cup",
+        kind="team_knockout",
+        plate_rule="first_round_losers",
+        plate=plate,
+        now=NOW,
+    )
+    for team in league.teams[:2]:
+        cups.entry_create(actor=secretary, competition=cup, team=team, now=NOW)
+    cup_drawn(cup, secretary)
+    play_cup_tie_as_a_match(league, Tie.objects.get(competition=cup))
+
+    players = registered_players(league, 5)
+    singles = cups.competition_create(
+        actor=secretary, season=league.season, name="Singles", kind="singles", now=NOW
+    )
+    cups.competition_set_eligible(
+        actor=secretary, competition=singles, label="Invited", players=players[:3], now=NOW
+    )
+    for player in players[:2]:
+        cups.entry_create(actor=secretary, competition=singles, player=player, now=NOW)
+    cup_drawn(singles, secretary)
+    final = Tie.objects.get(competition=singles)
+    for _ in range(2):
+        play_tie_frame_on_the_pad(final, secretary)
+    cups.tie_confirm(actor=secretary, tie=final, now=NOW)
+
+    groups = cups.competition_create(
+        actor=secretary,
+        season=league.season,
+        name="Groups",
+        kind="group_knockout",
+        group_size=3,
+        group_qualifiers=1,
+        group_race_to=2,
+        now=NOW,
+    )
+    for player in players[2:5]:
+        cups.entry_create(actor=secretary, competition=groups, player=player, now=NOW)
+    cup_drawn(groups, secretary)
+    for n, tie in enumerate(Tie.objects.filter(competition=groups).order_by("slot")):
+        cups.tie_record_paper(
+            actor=secretary,
+            tie=tie,
+            frames=[{"home": 200 + n, "away": 100}, {"home": 300, "away": 150 + n}],
+            now=NOW,
+        )
+    person_erase(player=players[4], actor=secretary, league=league.season.league, now=NOW)
+    # What the tasks queued after commit would do (on_commit does not fire in a test).
+    record.stats_sync()
+    ratings_recompute(game_id=league.season.game_id)
+
+
+def competitions_seen(league_slug: str) -> dict:
+    """Every competition as users see it, by names: its brackets, group tables, plate,
+    eligible players, and its tie frames with their shot logs."""
+    out = {}
+    for comp in Competition.objects.filter(season__league__slug=league_slug).order_by("name"):
+        bracket = cup_selectors.bracket(comp)
+        out[comp.name] = {
+            "stage": comp.stage,
+            "plate": comp.plate.name if comp.plate else None,
+            "eligible": sorted(p.name for p in comp.eligible_players.all()),
+            "entries": sorted((e.name, e.source) for e in comp.entries.all()),
+            "winner": bracket.winner.name if bracket.winner else None,
+            "runner_up": bracket.runner_up.name if bracket.runner_up else None,
+            "rounds": [
+                (
+                    r.round.name,
+                    [
+                        (t.slot, str(t), t.status, t.winner.name if t.winner else None)
+                        + (t.home_frames, t.away_frames, t.home_score, t.away_score)
+                        + ((t.fixture.home_frames, t.fixture.away_frames) if t.fixture else ())
+                        for t in r.ties
+                    ],
+                )
+                for r in bracket.rounds
+            ],
+            "groups": [
+                (
+                    table.group.name,
+                    table.complete,
+                    [
+                        (row.entry.name, row.won, row.frame_difference, row.explanation)
+                        for row in table.rows
+                    ],
+                )
+                for table in cup_selectors.group_tables(comp)
+            ],
+            "tie frames": [
+                (
+                    str(tf.tie),
+                    tf.number,
+                    tf.winner,
+                    tf.home_score,
+                    tf.away_score,
+                    tf.source,
+                    tf.frame.status if tf.frame else None,
+                    list(
+                        FrameEvent.objects.filter(frame=tf.frame_id)
+                        .order_by("seq")
+                        .values_list("seq", "kind", "payload", "state_after", "view_after")
+                    ),
+                )
+                for tf in TieFrame.objects.filter(tie__competition=comp).order_by("tie", "number")
+            ],
+            "log": list(comp.log.order_by("at", "id").values_list("action", flat=True)),
+        }
+    out["erased"] = sorted(
+        PersonErasure.objects.filter(league__slug=league_slug).values_list("number", "player__name")
+    )
+    return out
+
+
+def test_a_league_with_its_competitions_round_trips(league):
+    played_league(league)
+    played_competitions(league)
+    slug = league.season.league.slug
+    seen, cups_seen = derived(slug), competitions_seen(slug)
+    # what the round trip must carry is there to carry
+    assert cups_seen["Cup"]["winner"] and cups_seen["Singles"]["winner"]
+    assert cups_seen["Cup"]["plate"] == "Plate" and cups_seen["Plate"]["entries"]
+    assert len(cups_seen["Singles"]["eligible"]) == 3
+    assert [len(tf[-1]) for tf in cups_seen["Singles"]["tie frames"]] == [len(SHORT_FRAME)] * 2
+    assert cups_seen["Groups"]["groups"][0][1] is True
+    assert len(cups_seen["erased"]) == 1
+    text = json.dumps(league_export(league=league.season.league, full=True))
+    before = json.loads(text)
+
+    empty_the_database()
+    assert not Competition.objects.exists() and not Frame.objects.exists()
+    restored = league_import(archive=json.loads(text))
+
+    after = league_export(league=restored, full=True)
+    for label in canonical(before):
+        assert canonical(after)[label] == canonical(before)[label], label
+    assert canonical(after) == canonical(before)
+    assert competitions_seen(slug) == cups_seen
+    assert derived(slug) == seen
+    # the restored cup's final is still its cup fixture, out of the league tables
+    cup_tie = Tie.objects.get(competition__name="Cup")
+    assert cup_tie.fixture.kind == Fixture.Kind.CUP and cup_tie.fixture.division_id is None
+
+
+def test_a_portable_export_of_competitions_restores_without_accounts(league):
+    played_league(league)
+    played_competitions(league)
+    archive = league_export(league=league.season.league, full=False)
+    assert "@" not in json.dumps(archive)
+    slug = league.season.league.slug
+    cups_seen = competitions_seen(slug)
+    empty_the_database()
+    league_import(archive=archive)
+    assert competitions_seen(slug) == cups_seen
+    assert not get_user_model().objects.exists()
