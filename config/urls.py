@@ -33,6 +33,7 @@ urlpatterns = [
     path("api/", include("frames.pad.api_urls")),
     path("api/", include("frames.friendly.api_urls")),
     path("api/", include("frames.ratings.api_urls")),
+    path("api/", include("frames.stats.api_urls")),
     path("api/", include("leagues.api_urls")),
     path("", include("frames.matchnight.urls")),
     path("", include("frames.pad.urls")),

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from marker.api_inputs import int_param
 
-from . import publishing, selectors, services, standings
+from . import honours, publishing, selectors, services, standings
 from .models import (
     Division,
     Fixture,
@@ -34,6 +34,7 @@ from .serializers import (
     FixturePostponeSerializer,
     FixtureSerializer,
     FixturesGenerateSerializer,
+    HonourSerializer,
     LeagueSerializer,
     LiveTableSerializer,
     PlayerSerializer,
@@ -45,6 +46,7 @@ from .serializers import (
     PublishedTableSerializer,
     RegistrationSerializer,
     RosterAddSerializer,
+    SeasonFinishSerializer,
     SeasonSerializer,
     TeamCreateSerializer,
     TeamSerializer,
@@ -425,3 +427,42 @@ class PointsSchemeView(APIView):
         data.is_valid(raise_exception=True)
         season = services.season_set_points_scheme(season=season, **data.validated_data)
         return Response(PointsSchemeSerializer(season).data)
+
+
+class LeagueHonoursView(APIView):
+    """The league's roll of honour: every winner and runner-up of its divisions and
+    competitions, newest season first, under the name each had when it won."""
+
+    @extend_schema(responses={200: HonourSerializer(many=True), 404: ErrorSerializer})
+    def get(self, request, pk: int):
+        league = get_object_or_404(League, pk=pk)
+        lines = [
+            honour
+            for season in honours.league_honours(league)
+            for line in season.lines
+            for honour in (line.winner, line.runner_up)
+            if honour is not None
+        ]
+        return Response(HonourSerializer(lines, many=True).data)
+
+
+class SeasonFinishView(APIView):
+    """Finish a season: each division's winner and runner-up go on the roll of honour
+    from the final tables."""
+
+    write_permission = "leagues.manage_league"
+
+    def get_permission_object(self):
+        return get_object_or_404(Season, pk=self.kwargs["pk"])
+
+    @extend_schema(
+        request=SeasonFinishSerializer,
+        responses={200: HonourSerializer(many=True), **ERRORS},
+    )
+    def post(self, request, pk: int):
+        data = SeasonFinishSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        lines = honours.season_finish(
+            season=self.get_permission_object(), actor=request.user, **data.validated_data
+        )
+        return Response(HonourSerializer(lines, many=True).data)

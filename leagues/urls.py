@@ -24,4 +24,7 @@ urlpatterns = [
     path("publications/<int:pk>/status/", views.publication_status, name="publication-status"),
     path("publications/<int:pk>/tables.csv", views.publication_csv, name="publication-csv"),
     path("unsubscribe/<str:token>/", views.table_unsubscribe, name="table-unsubscribe"),
+    # The roll of honour (public league pages live under the league's slug).
+    path("seasons/<int:pk>/finish/", views.season_finish, name="season-finish"),
+    path("<slug:league_slug>/honours/", views.league_honours, name="league-honours"),
 ]

@@ -18,7 +18,7 @@ from marker import spreadsheet
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import invitations, publishing, selectors, services
+from . import honours, invitations, publishing, selectors, services
 from .forms import (
     AcceptInvitationForm,
     AddExistingPlayerForm,
@@ -34,6 +34,7 @@ from .models import (
     Division,
     Fixture,
     Invitation,
+    League,
     Player,
     Publication,
     Registration,
@@ -98,6 +99,7 @@ def team_detail(request, pk: int):
             "roster": roster,
             "fixtures": fixtures,
             "can_edit": request.user.has_perm("leagues.change_team", team),
+            "honours": honours.team_honours(team),
         },
     )
 
@@ -140,7 +142,13 @@ def player_detail(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
     registrations = player.registrations.select_related("team", "season").order_by("-season_id")
     return render(
-        request, "leagues/player.html", {"player": player, "registrations": registrations}
+        request,
+        "leagues/player.html",
+        {
+            "player": player,
+            "registrations": registrations,
+            "honours": honours.player_honours(player),
+        },
     )
 
 
@@ -532,4 +540,52 @@ def table_unsubscribe(request, token: str):
         "leagues/table_unsubscribe.html",
         {"subscription": subscription, "form": form},
         status=400 if request.method == "POST" and not form.is_valid() else 200,
+    )
+
+
+# ------------------------------------------------------------------ the roll of honour
+
+
+@require_safe
+def league_honours(request, league_slug: str):
+    """The league's roll of honour: every season's winners and runners-up, under the
+    names they won with."""
+    league = get_object_or_404(League, slug=league_slug)
+    return render(
+        request,
+        "leagues/honours.html",
+        {"league": league, "seasons": honours.league_honours(league)},
+    )
+
+
+class SeasonFinishForm(forms.Form):
+    force = forms.BooleanField(
+        required=False,
+        label="Finish anyway: the tables are final as they stand",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_finish(request, pk: int):
+    """The secretary finishes a season: the divisions' winners and runners-up go on the
+    roll of honour from the final tables."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    require_perm(request.user, "leagues.manage_league", season)
+    form = SeasonFinishForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            honours.season_finish(
+                season=season, actor=request.user, force=form.cleaned_data["force"]
+            )
+        except DomainError as exc:
+            _form_error(form, exc)
+        else:
+            messages.success(request, f"{season} is finished; its honours are on the roll.")
+            return redirect("league-honours", league_slug=season.league.slug)
+    unfinished = Fixture.objects.filter(season=season, result_confirmed_at__isnull=True).count()
+    return render(
+        request,
+        "leagues/season_finish.html",
+        {"season": season, "form": form, "unfinished": unfinished},
     )

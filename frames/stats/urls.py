@@ -11,5 +11,6 @@ urlpatterns = [
         name="division-leaderboard",
     ),
     path("seasons/<int:pk>/leaderboard/", views.season_leaderboard, name="season-leaderboard"),
+    path("seasons/<int:pk>/awards/", views.season_awards, name="season-awards"),
     path("players/<int:pk>/stats/", views.player_stats, name="player-stats"),
 ]

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from frames.stats import awards
@@ -169,3 +170,78 @@ def test_defining_an_award_refuses_bad_input_and_strangers(league):
         define(league, name="Win rate", measure="average")
     assert err.value.code == "award_exists"
     assert Award.objects.filter(season=league.season).count() == 1
+
+
+def test_the_awards_page_explains_each_award_in_a_fixed_number_of_queries(
+    client, league, season_played, django_assert_num_queries
+):
+    define(league, name="Highest break", measure="stat", stat="high_break", min_fixtures_percent=50)
+    define(league, name="Most 200s", measure="stat", stat="pots_200", min_frames=4)
+    url = reverse("season-awards", args=[league.season.pk])
+    client.get(url)
+    with django_assert_num_queries(4) as few:  # season, awards, one aggregate each
+        page = client.get(url)
+    html = page.content.decode()
+    assert "qualifies: 3 of 4 fixtures, 3 frames" in html
+    assert "not eligible: 1 of 4 fixtures, 1 frame; needs 2 fixtures" in html
+    # More players in the season: the same queries.
+    other = league.teams[1]
+    fixture = team_fixtures(league, other)[0]
+    confirm(fixture)
+    for n, reg in enumerate(other.registrations.all(), start=1):
+        play(fixture, n, line(fixture, n, reg.player, other, pots_200=n))
+    with django_assert_num_queries(len(few.captured_queries)):
+        client.get(url)
+
+
+def test_the_secretary_adds_and_removes_awards_on_the_page(client, league):
+    url = reverse("season-awards", args=[league.season.pk])
+    client.force_login(league.captain)
+    assert (
+        client.post(url, {"action": "define", "name": "X", "measure": "win_rate"}).status_code
+        == 403
+    )
+    client.force_login(league.secretary)
+    form = {
+        "action": "define",
+        "name": "Most 200s",
+        "measure": "stat",
+        "stat": "pots_200",
+        "min_fixtures_percent": 50,
+        "min_frames": 0,
+    }
+    assert client.post(url, form).status_code == 302
+    award = Award.objects.get(season=league.season)
+    assert "played in at least 50% of the team&#x27;s fixtures" in client.get(url).content.decode()
+    assert client.post(url, {"action": "delete", "award": award.pk}).status_code == 302
+    assert not Award.objects.exists()
+
+
+def test_the_awards_api(client, league, season_played):
+    url = reverse("api-season-awards", args=[league.season.pk])
+    body = {
+        "name": "Highest break",
+        "measure": "stat",
+        "stat": "high_break",
+        "min_fixtures_percent": 50,
+    }
+    client.force_login(league.captain)
+    assert client.post(url, body, content_type="application/json").status_code == 403
+    client.force_login(league.secretary)
+    bad = client.post(url, {**body, "stat": "nope"}, content_type="application/json")
+    assert (bad.status_code, bad.json()["error"]) == (400, "unknown_stat")
+    bad = client.post(url, {**body, "min_fixtures_percent": 150}, content_type="application/json")
+    assert bad.status_code == 400
+    created = client.post(url, body, content_type="application/json")
+    assert created.status_code == 201
+    data = created.json()
+    assert data["leaders"][0]["explanation"] == "qualifies: 3 of 4 fixtures, 3 frames"
+    assert data["not_eligible"][0]["player"] == season_played["bob"].name
+    client.logout()
+    listed = client.get(url).json()
+    assert [a["name"] for a in listed] == ["Highest break"]
+    award = reverse("api-award", args=[data["id"]])
+    assert client.delete(award).status_code in (401, 403)
+    client.force_login(league.secretary)
+    assert client.delete(award).status_code == 204
+    assert not Award.objects.exists()
