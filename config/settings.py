@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "csp",
     "leagues",
     "frames",
+    "competitions",
 ]
 
 MIDDLEWARE = [

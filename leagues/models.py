@@ -360,8 +360,17 @@ class Fixture(models.Model):
         WALKOVER = "walkover", "Walkover"
         CONCEDED = "conceded", "Conceded"
 
+    class Kind(models.TextChoices):
+        LEAGUE = "league", "League"
+        CUP = "cup", "Cup tie"
+
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="fixtures")
-    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="fixtures")
+    # A cup tie's fixture (`kind` cup, written by the competitions app) has no division:
+    # the tables, which count a division's fixtures, never see it.
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.LEAGUE)
+    division = models.ForeignKey(
+        Division, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures"
+    )
     round = models.PositiveSmallIntegerField()
     home = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="home_fixtures")
     away = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="away_fixtures")
@@ -385,6 +394,10 @@ class Fixture(models.Model):
         ordering = ["date", "division__rank", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(home=models.F("away")), name="fixture_two_teams"),
+            models.CheckConstraint(
+                condition=Q(kind="cup") | Q(division__isnull=False),
+                name="league_fixture_has_division",
+            ),
             models.CheckConstraint(
                 condition=Q(outcome="played") | ~Q(outcome_reason=""),
                 name="fixture_award_has_reason",
@@ -600,7 +613,10 @@ class PlayerFrameStat(models.Model):
     """
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
-    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="+")
+    # None for a frame of a cup tie (its fixture has no division).
+    division = models.ForeignKey(
+        Division, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="player_stats")
     frame_number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="frame_stats")

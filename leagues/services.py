@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from marker.errors import DomainError
 
+from . import hooks
 from .models import (
     MAX_MATCH_SCORE,
     Division,
@@ -436,6 +437,7 @@ def fixture_record_result(
             "status",
         ]
     )
+    hooks.fixture_result_confirmed(fixture)
     return fixture
 
 

@@ -44,6 +44,16 @@ def is_secretary(user: Any, obj: Any = None) -> bool:
     return is_authenticated(user) and bool(user.is_staff)
 
 
+def is_results_secretary(user: Any, obj: Any = None) -> bool:
+    """Who may key in and settle results for obj's league (today: any secretary)."""
+    return is_secretary(user, obj)
+
+
+def is_competitions_secretary(user: Any, obj: Any = None) -> bool:
+    """Who runs obj's league's competitions (today: any secretary)."""
+    return is_secretary(user, obj)
+
+
 def is_team_captain(user: Any, team: Any) -> bool:
     """Captain or vice-captain of this team."""
     return (

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class CompetitionsConfig(AppConfig):
+    name = "competitions"
+    verbose_name = "Cups, singles and pairs"
+
+    def ready(self) -> None:
+        from . import hooks, permissions  # noqa: F401  (registers predicates and the result hook)

@@ -1,0 +1,111 @@
+"""The reads of a competition: its bracket and its group tables, each in a constant
+number of queries whatever the number of entrants (the pages and the API use them)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from .models import Competition, Entry, Group, GroupMember, Round, Tie
+from .standings import GroupTable, rank_group
+
+ENTRY_JOINS = ("team", "player", "partner")
+TIE_JOINS = (
+    *(f"{side}__{j}" for side in ("home", "away") for j in ENTRY_JOINS),
+    "winner",
+    "fixture",
+)
+
+
+def competitions_of(season: Any) -> QuerySet[Competition]:
+    return Competition.objects.filter(season=season).select_related("season", "plate")
+
+
+def entries_of(competition: Competition) -> QuerySet[Entry]:
+    return Entry.objects.filter(competition=competition).select_related(*ENTRY_JOINS).order_by("id")
+
+
+@dataclass
+class BracketRound:
+    round: Round
+    ties: list[Tie]
+
+
+@dataclass
+class Bracket:
+    competition: Competition
+    rounds: list[BracketRound]
+    winner: Entry | None
+    runner_up: Entry | None
+
+
+def bracket(competition: Competition) -> Bracket:
+    """Every knock-out round with its ties in slot order, entrants and results joined:
+    three queries, whatever the number of entrants."""
+    rounds = list(Round.objects.filter(competition=competition).order_by("number"))
+    ties = (
+        Tie.objects.filter(competition=competition, round__isnull=False)
+        .select_related(*TIE_JOINS)
+        .order_by("round_id", "slot")
+    )
+    by_round: dict[int, list[Tie]] = defaultdict(list)
+    for tie in ties:
+        by_round[tie.round_id].append(tie)  # type: ignore[index]
+    entries = (
+        {
+            e.pk: e
+            for e in Entry.objects.filter(
+                pk__in=[pk for pk in (competition.winner_id, competition.runner_up_id) if pk]
+            ).select_related(*ENTRY_JOINS)
+        }
+        if (competition.winner_id or competition.runner_up_id)
+        else {}
+    )
+    return Bracket(
+        competition=competition,
+        rounds=[BracketRound(r, by_round.get(r.pk, [])) for r in rounds],
+        winner=entries.get(competition.winner_id) if competition.winner_id else None,
+        runner_up=entries.get(competition.runner_up_id) if competition.runner_up_id else None,
+    )
+
+
+def group_tables(competition: Competition) -> list[GroupTable]:
+    """Every group's table with its matches: three queries."""
+    groups = list(
+        Group.objects.filter(competition=competition)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "members",
+                queryset=GroupMember.objects.select_related(
+                    *(f"entry__{j}" for j in ENTRY_JOINS)
+                ).order_by("position"),
+            ),
+            Prefetch("ties", queryset=Tie.objects.select_related(*TIE_JOINS).order_by("slot")),
+        )
+    )
+    tables = []
+    for group in groups:
+        table = rank_group(group, list(group.members.all()), list(group.ties.all()))
+        tables.append(table)
+    return tables
+
+
+def group_table(group: Group) -> GroupTable:
+    members = list(
+        GroupMember.objects.filter(group=group).select_related(
+            *(f"entry__{j}" for j in ENTRY_JOINS)
+        )
+    )
+    return rank_group(group, members, Tie.objects.filter(group=group))
+
+
+def tie_detail(tie_id: int) -> Tie:
+    return (
+        Tie.objects.select_related(*TIE_JOINS, "competition__season", "round", "group")
+        .prefetch_related("frames")
+        .get(pk=tie_id)
+    )
