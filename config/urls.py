@@ -40,5 +40,6 @@ urlpatterns = [
     path("", include("frames.friendly.urls")),
     path("", include("frames.stats.urls")),
     path("", include("frames.ratings.urls")),
+    path("", include("competitions.urls")),
     path("", include("leagues.urls")),
 ]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0004_league_provisional_frames'),
+        ('leagues', '0005_cup_fixtures_without_division'),
     ]
 
     operations = [
