@@ -79,7 +79,9 @@ def describe(award: Award, declared: dict[str, Stat] | None = None) -> str:
         what = "the best average score a frame"
     elif award.measure == Award.Measure.AT_LEAST:
         what = f"the most frames with a {label.lower()} of {award.threshold:,} or more"
-    elif stat is not None and stat.agg in ("max",):
+    elif stat is not None and stat.agg == "max" and label.lower().startswith(("high", "best")):
+        what = f"the {label.lower()}"
+    elif stat is not None and stat.agg == "max":
         what = f"the highest {label.lower()}"
     elif stat is not None and stat.agg == "min":
         what = f"the lowest {label.lower()}"

@@ -16,8 +16,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from leagues import services
+from leagues import honours, services
 from leagues.models import Division, League, Player, Season, Team, Venue
+from marker.errors import DomainError
 
 DEMO_PASSWORD = "marker-demo"
 
@@ -122,7 +123,7 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
             name=name, defaults={"address": address, "tables": tables}
         )
         venues.append(venue)
-    _user("secretary", "Sally", "Secretary", staff=True)
+    secretary = _user("secretary", "Sally", "Secretary", staff=True)
     names = rng.sample([f"{f} {last}" for f in FIRST for last in LAST], 120)
     for index, (team_name, pub, division) in enumerate(TEAMS):
         if index == 0:
@@ -147,4 +148,22 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
     services.fixtures_generate(season=season, start_date=start)
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
+    define_demo_awards(season, secretary)
     return league
+
+
+def define_demo_awards(season: Season, secretary) -> None:
+    """The season's awards, with the eligibility rules a league would set (docs/honours.md);
+    those from statistics only when the season's game declares them."""
+    half = {"min_fixtures_percent": 50}
+    awards = [
+        {"name": "Highest break", "measure": "stat", "stat": "high_break", **half},
+        {"name": "Most 200s", "measure": "stat", "stat": "pots_200", **half},
+        {"name": "Best win rate", "measure": "win_rate", "min_frames": 4, **half},
+        {"name": "Best average", "measure": "average", **half},
+    ]
+    for award in awards:
+        try:
+            honours.award_define(season=season, actor=secretary, **award)
+        except DomainError:
+            continue  # a game without that statistic
