@@ -217,6 +217,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "CompetitionKindEnum": "competitions.models.Competition.Kind",
+        "CompetitionStageEnum": "competitions.models.Competition.Stage",
+        "EntryStatusEnum": "competitions.models.Entry.Status",
+        "TieStatusEnum": "competitions.models.Tie.Status",
+        "FixtureKindEnum": "leagues.models.Fixture.Kind",
+        "RegistrationKindEnum": "leagues.models.Registration.Kind",
+        "SideEnum": "frames.models.Side",
+    },
 }
 
 # Celery: without a broker, tasks run in-process (eager) so `make run` needs nothing else.

@@ -15,7 +15,7 @@ from typing import Any
 
 from frames.models import SIDES, Frame, FramePlayer, Side
 from rules import registry
-from rules.core import Game, Outcome, setup_for
+from rules.core import STARTS, Game, Outcome, setup_for
 
 
 def game_of(frame: Frame) -> Game[Any]:
@@ -28,14 +28,22 @@ def side_setup(
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """The engine setup of a league frame, from its sides' players by name (home first)
     and the season's options for the game, and which side each party of it plays for
-    (`Frame.parties`). Raises the engine's `RuleError` if it cannot be played."""
+    (`Frame.parties`). A handicap is `options["starts"] = {"home": n, "away": m}`: the
+    points each side starts on (refused, `no_start`, by a game whose result is not a
+    total of points). Raises the engine's `RuleError` if it cannot be played."""
     players: dict[str, list[str | None]] = {
         side: [n for n in names.get(side, ()) if n] or [None] for side in SIDES
     }
     parties = {side: side for side in SIDES}
     for side, side_names in players.items():
         parties.update({name: side for name in side_names if name})
-    return setup_for(registry.get(game_id), players, dict(options or {})), parties
+    opts = dict(options or {})
+    starts = opts.get(STARTS)
+    if isinstance(starts, Mapping):
+        # A handicap start per side (home/away): each party of the side starts on it,
+        # whether the game seats sides or players.
+        opts[STARTS] = {party: starts[side] for party, side in parties.items() if side in starts}
+    return setup_for(registry.get(game_id), players, opts), parties
 
 
 def frame_setup(frame: Frame) -> dict[str, Any]:

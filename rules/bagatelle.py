@@ -63,6 +63,7 @@ from rules.core import (
     Timeline,
     kept_by_setup,
     plain_json,
+    start_scores,
     validate_event,
     validate_setup,
 )
@@ -447,6 +448,7 @@ class RoundOfBalls(Game[BState]):
 
     family = "bagatelle"
     fouls: tuple[Foul, ...] = ()
+    additive_score = True  # a handicap start is points on the score from the first shot
     statistics = STATISTICS
     choice_set_doc = CHOICE_SET_DOC
     extra_display: tuple[tuple[str, str], ...] = ()
@@ -626,7 +628,7 @@ class RoundOfBalls(Game[BState]):
         return BState(
             cfg=cfg,
             seats=seats,
-            scores=(0,) * n,
+            scores=start_scores(setup, seats.parties) if setup else (0,) * n,
             round=1,
             played=0,
             turn_score=0,

@@ -34,6 +34,7 @@ from rules.core import (
     RuleError,
     Seating,
     Stat,
+    start_scores,
     validate_event,
     validate_setup,
 )
@@ -273,6 +274,7 @@ class BarBilliards(Game[BBState]):
     family = "bar_billiards"
     players = "2 sides, singles or doubles"
     participants = Participants(("sides",), min=2, max=2, per_side=(1, 2))
+    additive_score = True  # a handicap start is points on the score from the first shot
     statistics = (
         Stat("high_break", "High break", "max", "the highest break banked"),
         Stat("breaks", "Breaks", "sum", "breaks banked (more than 0)"),
@@ -367,10 +369,11 @@ class BarBilliards(Game[BBState]):
         opts = validate_setup(self, setup)
         first = opts["breaks_first"]
         seats = self.participants.seat(opts, first)
+        home, away = start_scores(opts, seats.parties)
         return BBState(
             seats=seats,
             white_balls=opts["white_balls"],
-            scores=(0, 0),
+            scores=(home, away),
             brk=0,
             phase="play",
             bar=False,

@@ -1069,6 +1069,11 @@ def validate_setup(game: Any, setup: Mapping[str, Any] | None) -> dict[str, Any]
         setup = {}
     if not isinstance(setup, Mapping):
         raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
+    if STARTS in setup:
+        starts = check_starts(game, setup[STARTS])
+        values = validate_setup(game, {k: v for k, v in setup.items() if k != STARTS})
+        values[STARTS] = starts
+        return values
     idx = _index(game)
     # the checks are a pure function of the setup: a setup of plain JSON values accepted
     # once (keyed by its JSON text, which tells such values apart) is accepted again
@@ -1093,6 +1098,53 @@ def validate_setup(game: Any, setup: Mapping[str, Any] | None) -> dict[str, Any]
             idx.setups.clear()
         idx.setups.add(key)
     return values
+
+
+#: The setup key of a handicap: party -> the points that party starts each frame on.
+STARTS = "starts"
+#: The largest start (either way) a setup may give.
+MAX_START = 100_000
+
+
+def check_starts(game: Any, starts: Any) -> dict[str, int]:
+    """A handicap's starts, checked: an object party -> whole number of points. Only a
+    game whose result is a total of points added up shot by shot (it declares
+    ``additive_score``) can give a start; any other refuses it (``no_start``).
+
+    >>> from rules import get
+    >>> check_starts(get("bar_billiards_4pin"), {"home": 50})
+    {'home': 50}
+    >>> try:
+    ...     check_starts(get("three_cushion_carom"), {"home": 5})
+    ... except InvalidEvent as err:
+    ...     print(err.code)
+    no_start
+    """
+    if not getattr(game, "additive_score", False):
+        raise InvalidEvent(
+            "no_start",
+            f"{game.name} cannot give a start: its result is not a total of points",
+            -1,
+        )
+    if not isinstance(starts, Mapping) or not all(
+        isinstance(k, str) and type(v) is int and -MAX_START <= v <= MAX_START
+        for k, v in starts.items()
+    ):
+        raise InvalidEvent(
+            "bad_setup", f"starts are an object: party -> whole points (±{MAX_START})", -1
+        )
+    return dict(starts)
+
+
+def start_scores(setup: Mapping[str, Any] | None, parties: Sequence[str]) -> tuple[int, ...]:
+    """Each party's start, in seating order (0 where the setup gives none): the scores a
+    handicapped frame begins with.
+
+    >>> start_scores({"starts": {"away": 25}}, ["home", "away"])
+    (0, 25)
+    """
+    starts = (setup or {}).get(STARTS) or {}
+    return tuple(int(starts.get(p, 0)) for p in parties)
 
 
 _T = TypeVar("_T")
@@ -1815,6 +1867,9 @@ class Game(Generic[S]):
     choice_set_doc: dict[str, str] = {}
     #: choice set -> the code a value outside it answers (default bad_value)
     choice_errors: dict[str, str] = {}
+    #: the result is a total of points added shot by shot, so a handicap start (the setup's
+    #: ``starts``) can be given: the game's initial scores are the starts
+    additive_score: bool = False
 
     def initial(self, setup: Mapping[str, Any] | None) -> S:
         """The state before the first event; a bad setup raises ``bad_setup`` (index -1)."""

@@ -1,53 +1,61 @@
-"""Who may open the competition pages: everyone reads; scoring a tie on the pad is for its
-players (or captains) and the competitions secretary."""
+"""Competitions: anyone reads them; the competitions secretary runs them; players and
+captains enter (the service checks the entry mode) and play their ties."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 from competitions import draw as cupdraw
 from competitions import services
 from competitions.models import Tie
 
-from .base import PLAYER, SECRETARY, Rule
+from .base import EVERYONE, SIGNED_IN, STAFF, Rule
 
-
-def _drawn(competition, secretary):
-    services.draw_commit(
-        actor=secretary, competition=competition, commitment=cupdraw.commitment("access")
-    )
-    services.draw_reveal(actor=secretary, competition=competition, secret="access")
-    return services.draw_perform(actor=secretary, competition=competition)
+NOW = datetime(2026, 10, 1, 19, 0, tzinfo=UTC)
 
 
 def setup(ctx) -> None:
     league = ctx.league
-    comp = services.competition_create(
-        actor=league.secretary, season=league.season, name="Access Cup", kind="team_knockout"
+    sec = league.secretary
+    cup = services.competition_create(
+        actor=sec, season=league.season, name="Access Cup", kind="team_knockout", now=NOW
     )
     for team in league.teams[:2]:
-        services.entry_create(actor=league.secretary, competition=comp, team=team)
-    ctx.competition = comp
-    singles = services.competition_create(
-        actor=league.secretary, season=league.season, name="Access Singles", kind="singles"
-    )
-    rita = league.player_user.player
-    other = league.teams[1].registrations.first().player
-    for player in (rita, other):
-        services.entry_create(actor=league.secretary, competition=singles, player=player)
-    _drawn(singles, league.secretary)
-    ctx.singles_tie = Tie.objects.get(competition=singles, status="scheduled")
+        services.entry_create(actor=sec, competition=cup, team=team, now=NOW)
+    services.draw_commit(actor=sec, competition=cup, commitment=cupdraw.commitment("s"), now=NOW)
+    services.draw_reveal(actor=sec, competition=cup, secret="s", now=NOW)
+    services.draw_perform(actor=sec, competition=cup, now=NOW)
+    ctx.cup = cup
+    ctx.cup_entry = cup.entries.get(team=league.teams[0])
+    ctx.cup_tie = Tie.objects.get(competition=cup)
+    ctx.cup_round = cup.rounds.get(number=1)
 
 
-tie = lambda c: {"pk": c.singles_tie.pk}  # noqa: E731
-
+cup = lambda c: {"pk": c.cup.pk}  # noqa: E731
+entry = lambda c: {"pk": c.cup_entry.pk}  # noqa: E731
+tie = lambda c: {"pk": c.cup_tie.pk}  # noqa: E731
+TIE_PARTIES = frozenset({"captain", "vice_captain", "other_captain", "secretary"})
+TEAM0 = frozenset({"captain", "vice_captain", "secretary"})
 
 ACCESS = {
-    "season-competitions": Rule(kwargs=lambda c: {"pk": c.league.season.pk}),
-    "competition-detail": Rule(kwargs=lambda c: {"pk": c.competition.pk}),
-    "player-ties-ical": Rule(
-        kwargs=lambda c: {"pk": c.league.teams[0].registrations.first().player_id}
-    ),
-    "team-ties-ical": Rule(kwargs=lambda c: {"pk": c.league.teams[0].pk}),
-    "tie-detail": Rule(kwargs=tie),
-    # Opens the tie's next frame on the pad: the tie's players and the secretary.
-    "tie-pad": Rule(kwargs=tie, get=None, post=frozenset({PLAYER, SECRETARY})),
+    "api-season-competitions": Rule(kwargs=lambda c: {"pk": c.league.season.pk}, post=STAFF),
+    "api-competition": Rule(kwargs=cup),
+    "api-competition-entries": Rule(kwargs=cup, post=SIGNED_IN),
+    "api-competition-draw": Rule(kwargs=cup, post=STAFF),
+    "api-competition-draw-commit": Rule(kwargs=cup, get=None, post=STAFF),
+    "api-competition-draw-reveal": Rule(kwargs=cup, get=None, post=STAFF),
+    "api-competition-knockout": Rule(kwargs=cup, get=None, post=STAFF),
+    "api-competition-bracket": Rule(kwargs=cup, get=EVERYONE),
+    "api-competition-groups": Rule(kwargs=cup, get=EVERYONE),
+    "api-entry-withdraw": Rule(kwargs=entry, get=None, post=TEAM0),
+    "api-entry-paid": Rule(kwargs=entry, get=None, post=STAFF),
+    "api-entry-start": Rule(kwargs=entry, get=None, post=STAFF),
+    "api-round": Rule(kwargs=lambda c: {"pk": c.cup_round.pk}, post=STAFF),
+    "api-tie": Rule(kwargs=tie),
+    "api-tie-result": Rule(kwargs=tie, get=None, post=TIE_PARTIES),
+    "api-tie-confirm": Rule(kwargs=tie, get=None, post=TIE_PARTIES),
+    "api-tie-frames": Rule(kwargs=tie, get=None, post=TIE_PARTIES),
+    "api-tie-award": Rule(kwargs=tie, get=None, post=STAFF),
+    "api-tie-walkover": Rule(kwargs=tie, get=None, post=STAFF),
+    "api-tie-withdraw": Rule(kwargs=tie, get=None, post=STAFF),
 }

@@ -1,0 +1,341 @@
+"""What the competitions API reads and answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from frames.models import Side
+from leagues.models import Player, Team
+from marker.api_inputs import StrictPrimaryKeyRelatedField
+
+from .models import Competition, Entry, Round, Tie, TieFrame
+from .standings import GroupRow
+
+MAX_POINTS = 100_000
+
+
+class CompetitionSerializer(serializers.ModelSerializer):
+    entries = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Competition
+        fields = [
+            "id",
+            "season",
+            "name",
+            "slug",
+            "kind",
+            "entrant",
+            "best_of",
+            "final_best_of",
+            "group_size",
+            "group_qualifiers",
+            "group_race_to",
+            "group_others",
+            "plate_rule",
+            "plate",
+            "entry_mode",
+            "entries_close_at",
+            "fee",
+            "require_registered",
+            "eligibility_label",
+            "cup_tied",
+            "handicap_rule",
+            "handicap_step",
+            "handicap_min",
+            "handicap_max",
+            "stage",
+            "secretary_commitment",
+            "server_commitment",
+            "seed",
+            "algorithm",
+            "drawn_at",
+            "winner",
+            "runner_up",
+            "finished_at",
+            "entries",
+        ]
+        read_only_fields = fields
+
+    def get_entries(self, obj: Competition) -> int:
+        return getattr(obj, "entry_count", None) or obj.entries.filter(status="entered").count()
+
+
+class CompetitionCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    kind = serializers.ChoiceField(choices=Competition.Kind.choices)
+    entrant = serializers.ChoiceField(
+        choices=Competition.Entrant.choices, required=False, default=""
+    )
+    best_of = serializers.IntegerField(min_value=1, max_value=99, default=3)
+    final_best_of = serializers.IntegerField(
+        min_value=1, max_value=99, required=False, allow_null=True, default=None
+    )
+    group_size = serializers.IntegerField(
+        min_value=2, max_value=32, required=False, allow_null=True, default=None
+    )
+    group_qualifiers = serializers.IntegerField(
+        min_value=1, max_value=31, required=False, allow_null=True, default=None
+    )
+    group_race_to = serializers.IntegerField(min_value=1, max_value=50, default=2)
+    group_others = serializers.ChoiceField(choices=Competition.GroupOthers.choices, default="out")
+    plate_rule = serializers.ChoiceField(choices=Competition.PlateRule.choices, default="none")
+    plate = StrictPrimaryKeyRelatedField(
+        queryset=Competition.objects.all(), required=False, allow_null=True, default=None
+    )
+    entry_mode = serializers.ChoiceField(choices=Competition.EntryMode.choices, default="secretary")
+    entries_close_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    fee = serializers.DecimalField(max_digits=6, decimal_places=2, min_value=0, default=0)
+    require_registered = serializers.BooleanField(default=True)
+    eligibility_label = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, default=""
+    )
+    eligible_players = serializers.ListField(
+        child=StrictPrimaryKeyRelatedField(queryset=Player.objects.all()),
+        max_length=1000,
+        default=list,
+    )
+    cup_tied = serializers.BooleanField(default=True)
+    handicap_rule = serializers.ChoiceField(
+        choices=Competition.HandicapRule.choices, default="none"
+    )
+    handicap_step = serializers.IntegerField(min_value=0, max_value=1000, default=5)
+    handicap_min = serializers.IntegerField(
+        min_value=-MAX_POINTS, max_value=MAX_POINTS, default=-100
+    )
+    handicap_max = serializers.IntegerField(
+        min_value=-MAX_POINTS, max_value=MAX_POINTS, default=100
+    )
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    name = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "competition",
+            "name",
+            "team",
+            "player",
+            "partner",
+            "status",
+            "paid",
+            "paid_at",
+            "start",
+            "entered_at",
+            "withdrawn_at",
+            "source",
+        ]
+        read_only_fields = fields
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    team = StrictPrimaryKeyRelatedField(
+        queryset=Team.objects.all(), required=False, allow_null=True, default=None
+    )
+    player = StrictPrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True, default=None
+    )
+    partner = StrictPrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True, default=None
+    )
+    start = serializers.IntegerField(
+        min_value=-MAX_POINTS, max_value=MAX_POINTS, required=False, allow_null=True, default=None
+    )
+
+
+class PaidSerializer(serializers.Serializer):
+    paid = serializers.BooleanField()
+
+
+class StartSerializer(serializers.Serializer):
+    start = serializers.IntegerField(min_value=-MAX_POINTS, max_value=MAX_POINTS)
+
+
+class CommitSerializer(serializers.Serializer):
+    commitment = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="SHA-256 (hex) of the secretary's secret; blank: the server makes one.",
+    )
+
+
+class RevealSerializer(serializers.Serializer):
+    secret = serializers.CharField(max_length=128)
+
+
+class DrawSerializer(serializers.ModelSerializer):
+    replay = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Competition
+        fields = [
+            "id",
+            "stage",
+            "secretary_commitment",
+            "server_commitment",
+            "secretary_secret",
+            "server_secret",
+            "seed",
+            "knockout_seed",
+            "algorithm",
+            "drawn_at",
+            "draw_record",
+            "replay",
+        ]
+        read_only_fields = fields
+
+    def to_representation(self, instance: Competition) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if instance.seed is None:  # no secret is shown before the draw
+            data["secretary_secret"] = data["server_secret"] = ""
+        return data
+
+    def get_replay(self, obj: Competition) -> str:
+        """The command that replays the draw by hand."""
+        if obj.seed is None:
+            return ""
+        keys = ",".join(sorted((obj.draw_record or {}).get("entrants", {})))
+        groups = f" --groups {obj.group_size}" if obj.has_groups else ""
+        return f"python -m competitions.draw --entrants {keys} --seed {obj.seed}{groups}"
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ["id", "competition", "number", "name", "date", "deadline", "best_of"]
+        read_only_fields = fields
+
+
+class RoundDatesSerializer(serializers.Serializer):
+    date = serializers.DateField(required=False, allow_null=True, default=None)
+    deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
+class TieFrameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TieFrame
+        fields = ["number", "frame", "home_score", "away_score", "winner", "source"]
+        read_only_fields = fields
+
+
+class TieSerializer(serializers.ModelSerializer):
+    home_name = serializers.SerializerMethodField()
+    away_name = serializers.SerializerMethodField()
+    round_number = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+
+    class Meta:
+        model = Tie
+        fields = [
+            "id",
+            "competition",
+            "round",
+            "round_number",
+            "group",
+            "slot",
+            "home",
+            "away",
+            "home_name",
+            "away_name",
+            "bye",
+            "status",
+            "winner",
+            "award_reason",
+            "best_of",
+            "race_to",
+            "home_start",
+            "away_start",
+            "fixture",
+            "home_frames",
+            "away_frames",
+            "home_score",
+            "away_score",
+            "decided_at",
+        ]
+        read_only_fields = fields
+
+    def get_home_name(self, obj: Tie) -> str | None:
+        return obj.home.name if obj.home is not None else None
+
+    def get_away_name(self, obj: Tie) -> str | None:
+        return obj.away.name if obj.away is not None else None
+
+
+class TieDetailSerializer(TieSerializer):
+    frames = TieFrameSerializer(many=True, read_only=True)
+
+    class Meta(TieSerializer.Meta):
+        fields = [*TieSerializer.Meta.fields, "frames"]
+        read_only_fields = fields
+
+
+class PaperFrameSerializer(serializers.Serializer):
+    home = serializers.IntegerField(min_value=0, max_value=1_000_000)
+    away = serializers.IntegerField(min_value=0, max_value=1_000_000)
+    winner = serializers.ChoiceField(
+        choices=Side.choices, required=False, help_text="For a level frame."
+    )
+
+
+class PaperResultSerializer(serializers.Serializer):
+    frames = PaperFrameSerializer(many=True, max_length=99)
+
+
+class AwardSerializer(serializers.Serializer):
+    winner = serializers.ChoiceField(choices=Side.choices)
+    reason = serializers.CharField(max_length=200)
+
+
+class WithdrawSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=Side.choices)
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class BracketRoundSerializer(serializers.Serializer):
+    round = RoundSerializer()
+    ties = TieSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):
+    competition = serializers.IntegerField(source="competition.pk")
+    rounds = BracketRoundSerializer(many=True)
+    winner = EntrySerializer(allow_null=True)
+    runner_up = EntrySerializer(allow_null=True)
+
+
+class GroupRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    entry = serializers.IntegerField(source="entry.pk")
+    name = serializers.CharField(source="entry.name")
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    frames_for = serializers.IntegerField()
+    frames_against = serializers.IntegerField()
+    frame_difference = serializers.IntegerField()
+    score_for = serializers.IntegerField()
+    score_against = serializers.IntegerField()
+    h2h_score_difference = serializers.IntegerField(allow_null=True)
+    lot = serializers.IntegerField()
+    explanation = serializers.CharField()
+
+    def to_representation(self, instance: GroupRow) -> dict[str, Any]:
+        return super().to_representation(instance)
+
+
+class GroupTableSerializer(serializers.Serializer):
+    group = serializers.IntegerField(source="group.pk")
+    name = serializers.CharField(source="group.name")
+    complete = serializers.BooleanField()
+    tie_breakers = serializers.ListField(child=serializers.CharField())
+    rows = GroupRowSerializer(many=True)
+    ties = serializers.SerializerMethodField()
+
+    def get_ties(self, obj: Any) -> list[dict[str, Any]]:
+        return TieSerializer(list(obj.group.ties.all()), many=True).data  # prefetched

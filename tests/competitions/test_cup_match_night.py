@@ -1,0 +1,69 @@
+"""A team cup tie is a real match: opened, marked, drawn, keyed in and signed off through
+the unchanged match-night flow; its confirmation sends the winner through and leaves the
+league table as it was."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from competitions import services
+from competitions.models import Competition, Tie
+from frames.matchnight import drawing, seeding, signoff, squads
+from frames.models import Frame, Match
+from leagues import standings
+
+from .helpers import NOW, drawn
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_cup_final_played_through_match_night(league):
+    cup = services.competition_create(
+        actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
+    )
+    for team in league.teams[:2]:
+        services.entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+    drawn(cup, league.secretary)
+    table_before = standings.division_table(league.premier)
+    tie = Tie.objects.select_related("fixture", "home__team", "away__team").get(competition=cup)
+    captains = {league.teams[0].pk: league.captain, league.teams[1].pk: league.other_captain}
+    home_captain = captains[tie.home.team_id]
+    away_captain = captains[tie.away.team_id]
+    match = squads.match_open(fixture=tie.fixture, actor=home_captain, now=NOW)
+    for side, team, who in (
+        ("home", tie.home.team, home_captain),
+        ("away", tie.away.team, away_captain),
+    ):
+        players = [r.player for r in team.registrations.filter(status="active").order_by("id")[:6]]
+        squads.match_mark_present(match=match, side=side, players=players, actor=who, now=NOW)
+        seeding.match_commit(match=match, side=side, actor=who, now=NOW)
+    drawing.match_draw(match=match, actor=home_captain, now=NOW + timedelta(minutes=5))
+    frames = Frame.objects.filter(match=match).exclude(status=Frame.Status.CONCEDED)
+    # the away side wins every frame
+    signoff.match_key_in_paper(
+        match=match,
+        scores={f.number: (400, 900) for f in frames},
+        actor=home_captain,
+        now=NOW + timedelta(hours=2),
+    )
+    signoff.match_confirm(
+        match=match, side="home", actor=home_captain, now=NOW + timedelta(hours=2)
+    )
+    tie.refresh_from_db()
+    assert tie.status == Tie.Status.SCHEDULED  # one captain is not enough
+    signoff.match_confirm(
+        match=match, side="away", actor=away_captain, now=NOW + timedelta(hours=2)
+    )
+    assert Match.objects.get(pk=match.pk).status == Match.Status.CONFIRMED
+    tie.refresh_from_db()
+    cup.refresh_from_db()
+    assert (tie.status, tie.winner_id) == (Tie.Status.PLAYED, tie.away_id)
+    assert tie.away_frames == frames.count() and tie.home_frames == 0
+    assert (cup.stage, cup.winner_id, cup.runner_up_id) == (
+        Competition.Stage.FINISHED,
+        tie.away_id,
+        tie.home_id,
+    )
+    assert standings.division_table(league.premier) == table_before

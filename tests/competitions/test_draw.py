@@ -1,0 +1,92 @@
+"""The cup draw's properties (hypothesis over 2–130 entrants) and its uniformity."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from competitions import draw as cupdraw
+
+counts = st.integers(min_value=2, max_value=130)
+seeds = st.integers(min_value=0, max_value=cupdraw.MAX_SEED)
+
+
+def names(n: int) -> list[str]:
+    return [str(i) for i in range(1, n + 1)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts, seeds)
+def test_each_entrant_placed_once_byes_only_in_round_one_never_meeting(n, seed):
+    d = cupdraw.draw_knockout(names(n), seed)
+    assert cupdraw.validate_knockout(d, names(n)) == []
+    placed = [t.home for t in d.ties] + [t.away for t in d.ties if t.away]
+    assert sorted(placed) == sorted(names(n))
+    # a tie holds at most one bye: two byes never meet
+    assert all(t.home is not None for t in d.ties)
+    assert sum(t.bye for t in d.ties) == d.size - n
+    # the bracket is the smallest power of two: after round one, no byes are left
+    assert d.size // 2 < n <= d.size
+    assert n - sum(t.bye for t in d.ties) == 2 * sum(not t.bye for t in d.ties)
+
+
+@settings(max_examples=100, deadline=None)
+@given(counts, seeds)
+def test_the_draw_is_a_function_of_the_set_of_entrants_and_the_seed(n, seed):
+    forwards = cupdraw.draw_knockout(names(n), seed)
+    backwards = cupdraw.draw_knockout(list(reversed(names(n))), seed)
+    assert forwards == backwards
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=2, max_value=130), seeds, st.integers(min_value=2, max_value=8))
+def test_groups_hold_everyone_once_and_differ_in_size_by_at_most_one(n, seed, size):
+    g = cupdraw.draw_groups(names(n), seed, size)
+    members = [m for group in g.groups for m in group]
+    assert sorted(members) == sorted(names(n))
+    sizes = [len(group) for group in g.groups]
+    assert max(sizes) - min(sizes) <= 1 and min(sizes) >= 2 or len(g.groups) == 1
+    for group, lots in zip(g.groups, g.lots, strict=True):
+        assert sorted(lots) == list(range(1, len(group) + 1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [5, 6, 8])
+def test_every_entrant_is_equally_likely_in_every_place(n):
+    """Chi-square over 6,000 seeds: entrant 1's place (tie and side, or a bye) is uniform
+    over the 2 × size/2 places, weighted by how many draws fill each place."""
+    trials = 6000
+    where: Counter[tuple[int, str]] = Counter()
+    filled: Counter[tuple[int, str]] = Counter()
+    for seed in range(trials):
+        d = cupdraw.draw_knockout(names(n), seed)
+        for t in d.ties:
+            filled[(t.slot, "home")] += 1
+            if t.away is not None:
+                filled[(t.slot, "away")] += 1
+            if t.home == "1":
+                where[(t.slot, "home")] += 1
+            elif t.away == "1":
+                where[(t.slot, "away")] += 1
+    # Given a filled place, entrant 1 is in it with probability 1/n.
+    chi2 = sum((where[p] - f / n) ** 2 / (f / n) for p, f in filled.items())
+    dof = len(filled) - 1
+    # 99.9th percentile of chi-square is below dof + 4.5·sqrt(2·dof) + 10 for these dofs
+    assert chi2 < dof + 4.5 * (2 * dof) ** 0.5 + 10, (chi2, dof)
+
+
+def test_the_command_replays_a_draw_from_the_secrets(capsys):
+    assert cupdraw.main(["--entrants", "3,1,2", "--secrets", "a,b"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    seed = cupdraw.derive_seed("a", "b")
+    assert out == cupdraw.draw_knockout(["1", "2", "3"], seed).to_json()
+    assert out["algorithm"] == cupdraw.ALGORITHM_VERSION
+
+
+def test_the_command_answers_bad_input_with_a_code(capsys):
+    assert cupdraw.main(["--entrants", "1", "--seed", "5"]) == 2
+    assert json.loads(capsys.readouterr().err)["error"] == "too_few_entrants"
