@@ -26,7 +26,7 @@ run: $(STAMP) pyodide
 	DEBUG=1 $(PY) manage.py demo_league
 	DEBUG=1 $(PY) manage.py demo_match_nights
 	DEBUG=1 $(PY) manage.py demo_competitions
-	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: secretary, captain, referee (password marker-demo)"
+	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: admin, secretary, captain, referee, bagatelle (password marker-demo)"
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP) pyodide check

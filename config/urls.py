@@ -40,6 +40,7 @@ urlpatterns = [
     path("api/", include("frames.friendly.api_urls")),
     path("api/", include("frames.ratings.api_urls")),
     path("api/", include("frames.people.api_urls")),
+    path("api/", include("frames.stats.api_urls")),
     path("api/", include("leagues.api_urls")),
     path("api/", include("competitions.api_urls")),
     path("", include("frames.matchnight.urls")),
@@ -49,6 +50,7 @@ urlpatterns = [
     path("", include("frames.ratings.urls")),
     path("", include("frames.people.urls")),
     path("", include("exchange.urls")),
+    path("", include("competitions.urls")),
     path("", include("leagues.urls")),
     # Last: a league's pages, under its slug (a slug never names one of the paths above:
     # leagues.tenancy.reserved_slugs).

@@ -16,7 +16,17 @@ from rest_framework.views import APIView
 from marker.api_inputs import int_param
 from marker.formats import effective_format
 
-from . import formats, imports, publishing, rollover, selectors, services, standings, tenancy
+from . import (
+    formats,
+    honours,
+    imports,
+    publishing,
+    rollover,
+    selectors,
+    services,
+    standings,
+    tenancy,
+)
 from .models import (
     Division,
     Fixture,
@@ -40,6 +50,7 @@ from .serializers import (
     FixturePostponeSerializer,
     FixtureSerializer,
     FixturesGenerateSerializer,
+    HonourSerializer,
     ImportInputSerializer,
     ImportPlanSerializer,
     LeagueCreatedSerializer,
@@ -62,6 +73,7 @@ from .serializers import (
     RolloverProposalSerializer,
     RolloverSerializer,
     RosterAddSerializer,
+    SeasonFinishSerializer,
     SeasonSerializer,
     TeamCreateSerializer,
     TeamSerializer,
@@ -714,3 +726,42 @@ class SeasonImportView(APIView):
             )
         body = plan.as_dict() | {"imported": not data.validated_data["dry_run"]}
         return Response(ImportPlanSerializer(body).data)
+
+
+class LeagueHonoursView(APIView):
+    """The league's roll of honour: every winner and runner-up of its divisions and
+    competitions, newest season first, under the name each had when it won."""
+
+    @extend_schema(responses={200: HonourSerializer(many=True), 404: ErrorSerializer})
+    def get(self, request, pk: int):
+        league = get_object_or_404(League, pk=pk)
+        lines = [
+            honour
+            for season in honours.league_honours(league)
+            for line in season.lines
+            for honour in (line.winner, line.runner_up)
+            if honour is not None
+        ]
+        return Response(HonourSerializer(lines, many=True).data)
+
+
+class SeasonFinishView(APIView):
+    """Finish a season: each division's winner and runner-up go on the roll of honour
+    from the final tables."""
+
+    write_permission = "leagues.manage_league"
+
+    def get_permission_object(self):
+        return get_object_or_404(Season, pk=self.kwargs["pk"])
+
+    @extend_schema(
+        request=SeasonFinishSerializer,
+        responses={200: HonourSerializer(many=True), **ERRORS},
+    )
+    def post(self, request, pk: int):
+        data = SeasonFinishSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        lines = honours.season_finish(
+            season=self.get_permission_object(), actor=request.user, **data.validated_data
+        )
+        return Response(HonourSerializer(lines, many=True).data)

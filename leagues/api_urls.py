@@ -74,5 +74,8 @@ urlpatterns = [
     path(
         "teams/<int:pk>/deductions/", api.TeamDeductionsView.as_view(), name="api-team-deductions"
     ),
+    # The roll of honour
+    path("leagues/<int:pk>/honours/", api.LeagueHonoursView.as_view(), name="api-league-honours"),
+    path("seasons/<int:pk>/finish/", api.SeasonFinishView.as_view(), name="api-season-finish"),
     *router.urls,
 ]

@@ -838,3 +838,106 @@ class PlayerFrameStat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in frame {self.frame_number} of {self.fixture}"
+
+
+# ---------------------------------------------------------------- honours and awards
+
+
+class Honour(models.Model):
+    """A line on the league's roll of honour: the winner or the runner-up of a division
+    (from its final table, when the season finishes) or of a competition (when its final
+    is confirmed). Kept after the season closes, and shown under the name the team (or
+    the players) had when it was won (`name`), whatever they are called since."""
+
+    class Kind(models.TextChoices):
+        DIVISION = "division", "Division"
+        COMPETITION = "competition", "Competition"
+        AWARD = "award", "Award"
+
+    class Position(models.TextChoices):
+        WINNER = "winner", "Winner"
+        RUNNER_UP = "runner_up", "Runner-up"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="honours")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="honours"
+    )
+    season_name = models.CharField(max_length=60, help_text="The season's name when won.")
+    title = models.CharField(max_length=120, help_text="What was won: 'Premier Division', 'Cup'.")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    source = models.CharField(
+        max_length=60,
+        help_text="What the honour was recorded from ('division:12', 'competition:5'): "
+        "recording it again replaces it.",
+    )
+    position = models.CharField(max_length=10, choices=Position.choices)
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="honours"
+    )
+    players = models.ManyToManyField(Player, blank=True, related_name="honours")
+    name = models.CharField(
+        max_length=250, help_text="The team's (or the players') name when it was won."
+    )
+    detail = models.CharField(max_length=200, blank=True, help_text="'won the final 5–3'.")
+    order = models.PositiveSmallIntegerField(default=0, help_text="Where it sits in its season.")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-season_id", "order", "title", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "position"], name="honour_once_per_source"),
+            models.CheckConstraint(condition=~Q(name=""), name="honour_has_a_name"),
+        ]
+        indexes = [models.Index(fields=["league", "season"], name="honour_roll")]
+
+    def __str__(self) -> str:
+        return f"{self.season_name} {self.title}: {self.name} ({self.get_position_display()})"
+
+
+class Award(models.Model):
+    """A season award the secretary defines from the statistics, with its eligibility
+    rules. Its standings are computed by the database on demand (`frames.stats.awards`)."""
+
+    class Measure(models.TextChoices):
+        STAT = "stat", "A statistic the game declares (the best, or the most)"
+        AT_LEAST = "at_least", "Frames in which a statistic reached a threshold"
+        WIN_RATE = "win_rate", "Win rate"
+        AVERAGE = "average", "Average score a frame"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="awards")
+    name = models.CharField(max_length=80)
+    measure = models.CharField(max_length=10, choices=Measure.choices)
+    stat = models.CharField(
+        max_length=60, blank=True, help_text="The game's statistic (for 'stat' and 'at_least')."
+    )
+    threshold = models.PositiveIntegerField(
+        null=True, blank=True, help_text="For 'at_least': the value a frame's statistic reaches."
+    )
+    min_fixtures_percent = models.PositiveSmallIntegerField(
+        default=0, help_text="Eligible after playing in at least this share of the team's fixtures."
+    )
+    min_frames = models.PositiveSmallIntegerField(
+        default=0, help_text="Eligible after at least this many frames."
+    )
+    order = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["season", "order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "name"], name="award_name_unique_in_season"),
+            models.CheckConstraint(
+                condition=Q(min_fixtures_percent__lte=100), name="award_percent_at_most_100"
+            ),
+            models.CheckConstraint(
+                condition=~Q(measure__in=["stat", "at_least"]) | ~Q(stat=""),
+                name="award_stat_named",
+            ),
+            models.CheckConstraint(
+                condition=~Q(measure="at_least") | Q(threshold__isnull=False),
+                name="award_threshold_set",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season})"

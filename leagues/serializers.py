@@ -14,6 +14,7 @@ from .models import (
     TIE_BREAKERS,
     Division,
     Fixture,
+    Honour,
     League,
     LeagueRole,
     OfficerInvitation,
@@ -476,3 +477,46 @@ class ImportPlanSerializer(serializers.Serializer):
     steps = ImportStepSerializer(many=True)
     problems = ImportProblemSerializer(many=True)
     imported = serializers.BooleanField()
+
+
+class HonourSerializer(serializers.ModelSerializer):
+    kind = serializers.CharField(read_only=True, help_text="division, competition or award.")
+    season = serializers.IntegerField(source="season_id", allow_null=True, read_only=True)
+    team = serializers.IntegerField(source="team_id", allow_null=True, read_only=True)
+    players = serializers.SerializerMethodField()
+    team_name_now = serializers.SerializerMethodField(
+        help_text="The team's name today, when it differs from the name it won under."
+    )
+
+    class Meta:
+        model = Honour
+        fields = [
+            "id",
+            "season",
+            "season_name",
+            "title",
+            "kind",
+            "position",
+            "name",
+            "team",
+            "team_name_now",
+            "players",
+            "detail",
+            "recorded_at",
+        ]
+
+    def get_players(self, honour) -> list[int]:
+        return [p.pk for p in honour.players.all()]
+
+    def get_team_name_now(self, honour) -> str | None:
+        if honour.team is not None and honour.team.name != honour.name:
+            return honour.team.name
+        return None
+
+
+class SeasonFinishSerializer(serializers.Serializer):
+    force = serializers.BooleanField(
+        default=False,
+        help_text="Finish even though some fixtures have no confirmed result (the tables are "
+        "final as they stand).",
+    )

@@ -38,6 +38,7 @@ urlpatterns = [
 league_urlpatterns = [
     path("", views.league_home, name="league-home"),
     path("officers/", views.league_officers, name="league-officers"),
+    path("honours/", views.league_honours, name="league-honours"),
     path("seasons/<int:pk>/", views.season_detail, name="season-detail"),
     path("seasons/<int:pk>/register/", views.team_register, name="team-register"),
     path("seasons/<int:pk>/fixtures/generate/", views.fixtures_generate, name="fixtures-generate"),
@@ -58,4 +59,6 @@ league_urlpatterns = [
     path("publications/<int:pk>/", views.publication_detail, name="publication-detail"),
     path("publications/<int:pk>/status/", views.publication_status, name="publication-status"),
     path("publications/<int:pk>/tables.csv", views.publication_csv, name="publication-csv"),
+    # The secretary finishes a season: its honours go on the roll.
+    path("seasons/<int:pk>/finish/", views.season_finish, name="season-finish"),
 ]

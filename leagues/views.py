@@ -21,7 +21,17 @@ from marker.errors import DomainError
 from marker.formats import effective_format
 from marker.permissions import require_perm
 
-from . import formats, imports, invitations, publishing, rollover, selectors, services, tenancy
+from . import (
+    formats,
+    honours,
+    imports,
+    invitations,
+    publishing,
+    rollover,
+    selectors,
+    services,
+    tenancy,
+)
 from .forms import (
     AcceptInvitationForm,
     AddExistingPlayerForm,
@@ -148,6 +158,7 @@ def team_detail(request, league: str, pk: int):
             "roster": roster,
             "fixtures": fixtures,
             "can_edit": request.user.has_perm("leagues.change_team", team),
+            "honours": honours.team_honours(team),
         },
     )
 
@@ -204,6 +215,7 @@ def player_detail(request, pk: int):
             "registrations": registrations,
             "can_erase": request.user.is_authenticated
             and request.user.has_perm("leagues.erase_person", player),
+            "honours": honours.player_honours(player),
         },
     )
 
@@ -1007,4 +1019,52 @@ def season_import(request, pk: int):
     }
     return render(
         request, "leagues/import_preview.html", context, status=400 if result.problems else 200
+    )
+
+
+# ------------------------------------------------------------------ the roll of honour
+
+
+@require_safe
+def league_honours(request, league: str):
+    """The league's roll of honour: every season's winners and runners-up, under the
+    names they won with."""
+    league = get_object_or_404(League, slug=league)
+    return render(
+        request,
+        "leagues/honours.html",
+        {"league": league, "seasons": honours.league_honours(league)},
+    )
+
+
+class SeasonFinishForm(forms.Form):
+    force = forms.BooleanField(
+        required=False,
+        label="Finish anyway: the tables are final as they stand",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_finish(request, league: str, pk: int):
+    """The secretary finishes a season: the divisions' winners and runners-up go on the
+    roll of honour from the final tables."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
+    require_perm(request.user, "leagues.manage_league", season)
+    form = SeasonFinishForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            honours.season_finish(
+                season=season, actor=request.user, force=form.cleaned_data["force"]
+            )
+        except DomainError as exc:
+            _form_error(form, exc)
+        else:
+            messages.success(request, f"{season} is finished; its honours are on the roll.")
+            return redirect("league-honours", league=season.league.slug)
+    unfinished = Fixture.objects.filter(season=season, result_confirmed_at__isnull=True).count()
+    return render(
+        request,
+        "leagues/season_finish.html",
+        {"season": season, "form": form, "unfinished": unfinished},
     )

@@ -16,4 +16,5 @@ league_urlpatterns = [
         name="division-leaderboard",
     ),
     path("seasons/<int:pk>/leaderboard/", views.season_leaderboard, name="season-leaderboard"),
+    path("seasons/<int:pk>/awards/", views.season_awards, name="season-awards"),
 ]

@@ -3,12 +3,17 @@ statistics with its form chart (server-rendered SVG). Thin: look up, call frames
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_safe
+from django import forms
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
 
-from leagues.models import Division, Player, Season
+from leagues import honours
+from leagues.models import MAX_FRAME_SCORE, Award, Division, Player, Season
+from marker.errors import DomainError
+from marker.permissions import require_perm
 
-from . import chart, selectors
+from . import awards, chart, selectors
 
 
 def _sort(request, game_id: str) -> str:
@@ -85,3 +90,62 @@ def player_stats(request, pk: int):
         "-season_id"
     )
     return render(request, "frames/stats_player.html", context)
+
+
+class AwardForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    measure = forms.ChoiceField(choices=Award.Measure.choices)
+    stat = forms.ChoiceField(required=False, help_text="For a statistic or a threshold.")
+    threshold = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_FRAME_SCORE,
+        help_text="For a threshold: the value a frame's statistic reaches (e.g. a break of 200).",
+    )
+    min_fixtures_percent = forms.IntegerField(
+        min_value=0,
+        max_value=100,
+        initial=50,
+        label="Played in at least (% of the team's fixtures)",
+    )
+    min_frames = forms.IntegerField(
+        min_value=0, max_value=honours.MAX_MIN_FRAMES, initial=0, label="And at least (frames)"
+    )
+
+    def __init__(self, *args, season: Season, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["stat"].choices = [("", "—"), *awards.stat_choices(season)]
+
+
+@require_http_methods(["GET", "POST"])
+def season_awards(request, league: str, pk: int):
+    """The season's awards, each with its leaders and who does not qualify, explained;
+    the secretary adds and removes awards here."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
+    form = AwardForm(season=season)
+    if request.method == "POST":
+        require_perm(request.user, "leagues.manage_league", season)
+        if request.POST.get("action") == "delete":
+            award = get_object_or_404(Award, pk=request.POST.get("award") or 0, season=season)
+            honours.award_delete(award=award, actor=request.user)
+            messages.success(request, f"{award.name} removed.")
+            return redirect("season-awards", league=season.league.slug, pk=season.pk)
+        form = AwardForm(request.POST, season=season)
+        if form.is_valid():
+            try:
+                award = honours.award_define(season=season, actor=request.user, **form.cleaned_data)
+            except DomainError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                messages.success(request, f"{award.name} added.")
+                return redirect("season-awards", league=season.league.slug, pk=season.pk)
+    return render(
+        request,
+        "frames/stats_awards.html",
+        {
+            "season": season,
+            "standings": awards.season_awards(season),
+            "form": form,
+            "can_manage": request.user.has_perm("leagues.manage_league", season),
+        },
+    )

@@ -20,7 +20,9 @@ RUNNERS = CAPTAINS | RESULTS_OFFICERS
 
 def setup(ctx) -> None:
     league = ctx.league
-    fixture = Fixture.objects.get(home=league.teams[0], away=league.teams[1])
+    fixture = Fixture.objects.get(
+        home=league.teams[0], away=league.teams[1], division=league.premier
+    )
     match = squads.match_open(fixture=fixture, actor=league.captain)
     for side, team, captain in (
         ("home", league.teams[0], league.captain),

@@ -1,22 +1,65 @@
-"""The demo league's competitions (used by `make run`): a team Cup with its Plate, a
-Singles in groups of three, and a Pairs event, drawn by commit and reveal and part played,
-through the same services the app uses. The same every time (fixed secrets)."""
+"""The demo league's competitions, in progress (used by `make run`, after the match nights).
+
+- a team **Cup** of every team, its first-round losers into the **Plate**: the Cup's first
+  round is played as real match nights, scored shot by shot on the pad's services and
+  signed off by both captains (the winners go through by the leagues hook); the Plate is
+  drawn and waiting;
+- a **Singles** in groups of three (races to 2), the winner of each group into the
+  knock-out: most group matches scored frame by frame on the pad;
+- a **Pairs** knock-out with its first round partly played on the pad.
+
+Every draw is the verifiable one (commit–reveal), every frame goes through the pad's
+services (`frames.pad.events`) from a seeded simulation, so the demo is the same each time.
+A newcomer finds them from the home page ("Cups and competitions").
+"""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.test.utils import override_settings
 from django.utils import timezone
 
 from competitions import draw as cupdraw
 from competitions import services
 from competitions.models import Competition, Tie
-from leagues.models import League, Registration
+from frames.management.commands.demo_match_nights import play_match
+from frames.models import Frame
+from frames.pad import events
+from leagues.models import League, Registration, Team
+from marker.errors import DomainError
+from rules.simulate import simulate_game
+
+DEVICE = "demo-loader"
 
 
-def _drawn(competition: Competition, secretary, secret: str, now) -> Competition:
+class Command(BaseCommand):
+    help = "Load the demo league's cups, singles and pairs, part-played on the pad."
+
+    def handle(self, *args, **options):
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+            self._load()
+
+    def _load(self) -> None:
+        league = League.objects.filter(slug="norwich").first()
+        if league is None:
+            raise CommandError("Load the demo league first: manage.py demo_league")
+        season = league.seasons.order_by("-start_date").first()
+        if Competition.objects.filter(season=season).exists():
+            self.stdout.write("Demo competitions already loaded.")
+            return
+        secretary = get_user_model().objects.get(username="secretary")
+        build_demo_competitions(season, secretary)
+        self.stdout.write(
+            self.style.SUCCESS("Demo competitions loaded: Cup, Plate, Singles, Pairs.")
+        )
+
+
+def _draw(competition: Competition, secretary, secret: str, now) -> Competition:
     services.draw_commit(
         actor=secretary, competition=competition, commitment=cupdraw.commitment(secret), now=now
     )
@@ -24,95 +67,117 @@ def _drawn(competition: Competition, secretary, secret: str, now) -> Competition
     return services.draw_perform(actor=secretary, competition=competition, now=now)
 
 
-class Command(BaseCommand):
-    help = "Create the demo league's Cup, Plate, Singles (groups) and Pairs, drawn and part played."
+def play_tie_on_pad(tie: Tie, secretary, *, seed: int, now) -> Tie:
+    """Score an individual tie frame by frame through the pad's services, then confirm."""
+    clock = now
+    for _ in range(9):
+        try:
+            tie_frame = services.tie_frame_open(actor=secretary, tie=tie, now=clock)
+        except DomainError as exc:
+            if exc.code == "tie_won":
+                break
+            raise
+        frame = Frame.objects.get(pk=tie_frame.frame_id)
+        shots = simulate_game(frame.game_id, frame.setup, seed=seed * 10 + tie_frame.number)
+        for seq, shot in enumerate(shots, start=1):
+            events.frame_record_event(
+                frame_id=frame.pk,
+                event_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"demo-cup/{frame.pk}/{seq}")),
+                expected_seq=seq,
+                payload=shot,
+                kind="event",
+                user=secretary,
+                device_id=DEVICE,
+                now=clock,
+            )
+            clock += timedelta(seconds=20)
+        events.frame_confirm(frame_id=frame.pk, seq=len(shots), user=secretary, now=clock)
+    return services.tie_confirm(actor=secretary, tie=tie, now=clock)
 
-    def handle(self, *args, **options):
-        league = League.objects.filter(slug="norwich").first()
-        if league is None:
-            raise CommandError("Load the demo league first: manage.py demo_league")
-        season = league.seasons.order_by("-start_date").first()
-        if Competition.objects.filter(season=season).exists():
-            self.stdout.write("Demo competitions already made.")
-            return
-        secretary = get_user_model().objects.get(username="secretary")
-        now = timezone.now()
-        plate = services.competition_create(
-            actor=secretary, season=season, name="Plate", kind="team_knockout", now=now
+
+def _scheduled(competition: Competition, **filters) -> list[Tie]:
+    return list(
+        Tie.objects.filter(competition=competition, status="scheduled", **filters).order_by(
+            "round__number", "group__number", "slot"
         )
-        cup = services.competition_create(
+    )
+
+
+@transaction.atomic
+def build_demo_competitions(season, secretary) -> dict[str, Competition]:
+    now = timezone.now()
+    today = timezone.localdate()
+    teams = list(Team.objects.filter(season=season).order_by("name"))
+    players = [
+        r.player
+        for r in Registration.objects.filter(season=season, status="active")
+        .select_related("player")
+        .order_by("team__name", "id")
+    ]
+
+    # The team Cup and its Plate (first-round losers).
+    plate = services.competition_create(
+        actor=secretary, season=season, name="Plate", kind="team_knockout", now=now
+    )
+    cup = services.competition_create(
+        actor=secretary,
+        season=season,
+        name="Cup",
+        kind="team_knockout",
+        plate_rule="first_round_losers",
+        plate=plate,
+        now=now,
+    )
+    for team in teams:
+        services.entry_create(actor=secretary, competition=cup, team=team, now=now)
+    cup = _draw(cup, secretary, "demo cup", now)
+    first = cup.rounds.get(number=1)
+    night = today - timedelta(days=2)
+    services.round_set_dates(actor=secretary, round=first, date=night, deadline=None, now=now)
+    for round_ in cup.rounds.filter(number__gt=1):
+        services.round_set_dates(
             actor=secretary,
-            season=season,
-            name="Cup",
-            kind="team_knockout",
-            plate_rule="first_round_losers",
-            plate=plate,
+            round=round_,
+            date=today + timedelta(weeks=3 * (round_.number - 1)),
+            deadline=None,
             now=now,
         )
-        for team in season.teams.order_by("name"):
-            services.entry_create(actor=secretary, competition=cup, team=team, now=now)
-        cup = _drawn(cup, secretary, "demo cup secret", now)
-        for number, rnd in enumerate(cup.rounds.order_by("number"), start=1):
-            services.round_set_dates(
-                actor=secretary,
-                round=rnd,
-                date=(now + timedelta(weeks=3 * number)).date(),
-                deadline=now + timedelta(weeks=3 * number, days=7),
-                now=now,
-            )
-        players = [
-            r.player
-            for r in Registration.objects.filter(season=season, status="active")
-            .select_related("player")
-            .order_by("player__name")
-        ]
-        singles = services.competition_create(
-            actor=secretary,
-            season=season,
-            name="Singles",
-            kind="group_knockout",
-            group_size=3,
-            group_qualifiers=1,
-            group_race_to=2,
-            best_of=3,
-            final_best_of=5,
-            now=now,
-        )
-        for player in players[:12]:
-            services.entry_create(actor=secretary, competition=singles, player=player, now=now)
-        singles = _drawn(singles, secretary, "demo singles secret", now)
-        for i, tie in enumerate(
-            Tie.objects.filter(group__competition=singles).order_by("group__number", "slot")
-        ):
-            if i % 3 == 2:
-                continue  # some group matches still to play
-            frames = [
-                {"home": 900 + 10 * i, "away": 400},
-                {"home": 300, "away": 800},
-                {"home": 1000, "away": 650 + i},
-            ]
-            services.tie_record_paper(actor=secretary, tie=tie, frames=frames, now=now)
-        pairs = services.competition_create(
-            actor=secretary, season=season, name="Pairs", kind="pairs", best_of=3, now=now
-        )
-        rest = players[12:]
-        for a, b in zip(rest[0::2][:6], rest[1::2][:6], strict=False):
-            services.entry_create(actor=secretary, competition=pairs, player=a, partner=b, now=now)
-        pairs = _drawn(pairs, secretary, "demo pairs secret", now)
-        first = (
-            Tie.objects.filter(round__competition=pairs, status="scheduled")
-            .order_by("slot")
-            .first()
-        )
-        if first is not None:
-            services.tie_record_paper(
-                actor=secretary,
-                tie=first,
-                frames=[
-                    {"home": 1200, "away": 700},
-                    {"home": 950, "away": 1000},
-                    {"home": 1400, "away": 300},
-                ],
-                now=now,
-            )
-        self.stdout.write("Demo competitions: Cup, Plate, Singles (groups), Pairs.")
+    for tie in _scheduled(cup, round__number=1):
+        tie.refresh_from_db()
+        play_match(tie.fixture, secretary, seed=1000 + tie.pk)
+    plate.refresh_from_db()
+    if plate.entries.count() >= 2:
+        plate = _draw(plate, secretary, "demo plate", now)
+
+    # The Singles: groups of three, races to two, each group's winner into the knock-out.
+    singles = services.competition_create(
+        actor=secretary,
+        season=season,
+        name="Singles",
+        kind="group_knockout",
+        entrant="player",
+        group_size=3,
+        group_qualifiers=1,
+        group_race_to=2,
+        best_of=3,
+        final_best_of=5,
+        now=now,
+    )
+    for player in players[::6][:12]:
+        services.entry_create(actor=secretary, competition=singles, player=player, now=now)
+    singles = _draw(singles, secretary, "demo singles", now)
+    group_ties = _scheduled(singles)
+    for index, tie in enumerate(group_ties[: len(group_ties) - 3]):  # the last group to play
+        play_tie_on_pad(tie, secretary, seed=2000 + index, now=now - timedelta(days=7))
+
+    # The Pairs: a knock-out, its first round part-played.
+    pairs = services.competition_create(
+        actor=secretary, season=season, name="Pairs", kind="pairs", entrant="pair", now=now
+    )
+    pool = players[1::5][:12]
+    for a, b in zip(pool[::2], pool[1::2], strict=False):
+        services.entry_create(actor=secretary, competition=pairs, player=a, partner=b, now=now)
+    pairs = _draw(pairs, secretary, "demo pairs", now)
+    for index, tie in enumerate(_scheduled(pairs, round__number=1)[:2]):
+        play_tie_on_pad(tie, secretary, seed=3000 + index, now=now - timedelta(days=3))
+    return {"cup": cup, "plate": plate, "singles": singles, "pairs": pairs}

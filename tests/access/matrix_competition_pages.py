@@ -1,0 +1,53 @@
+"""Who may open the competition pages (the API's rows are in matrix_competitions.py): everyone reads; scoring a tie on the pad is for its
+players (or captains) and the competitions secretary."""
+
+from __future__ import annotations
+
+from competitions import draw as cupdraw
+from competitions import services
+from competitions.models import Tie
+
+from .base import PLAYER, SECRETARY, Rule
+
+
+def _drawn(competition, secretary):
+    services.draw_commit(
+        actor=secretary, competition=competition, commitment=cupdraw.commitment("access")
+    )
+    services.draw_reveal(actor=secretary, competition=competition, secret="access")
+    return services.draw_perform(actor=secretary, competition=competition)
+
+
+def setup(ctx) -> None:
+    league = ctx.league
+    comp = services.competition_create(
+        actor=league.secretary, season=league.season, name="Pages Cup", kind="team_knockout"
+    )
+    for team in league.teams[:2]:
+        services.entry_create(actor=league.secretary, competition=comp, team=team)
+    ctx.pages_cup = comp
+    singles = services.competition_create(
+        actor=league.secretary, season=league.season, name="Pages Singles", kind="singles"
+    )
+    rita = league.player_user.player
+    other = league.teams[1].registrations.first().player
+    for player in (rita, other):
+        services.entry_create(actor=league.secretary, competition=singles, player=player)
+    _drawn(singles, league.secretary)
+    ctx.pages_singles_tie = Tie.objects.get(competition=singles, status="scheduled")
+
+
+tie = lambda c: {"pk": c.pages_singles_tie.pk}  # noqa: E731
+
+
+ACCESS = {
+    "season-competitions": Rule(kwargs=lambda c: {"pk": c.league.season.pk}),
+    "competition-detail": Rule(kwargs=lambda c: {"pk": c.pages_cup.pk}),
+    "player-ties-ical": Rule(
+        kwargs=lambda c: {"pk": c.league.teams[0].registrations.first().player_id}
+    ),
+    "team-ties-ical": Rule(kwargs=lambda c: {"pk": c.league.teams[0].pk}),
+    "tie-detail": Rule(kwargs=tie),
+    # Opens the tie's next frame on the pad: the tie's players and the secretary.
+    "tie-pad": Rule(kwargs=tie, get=None, post=frozenset({PLAYER, SECRETARY})),
+}
