@@ -314,6 +314,8 @@ def league_import(*, archive: Any) -> League:
             for row in data.get(part.label, []):
                 forward: list[Forward] = []
                 values = _load_row(part, row, keys, accounts, forward)
+                if part.remap is not None:
+                    part.remap(values, keys)
                 existing = part.match_existing(values) if part.match_existing else None
                 if existing is not None:
                     mapped[row["id"]] = existing.pk

@@ -38,8 +38,10 @@ from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, Match
 from frames.ratings.services import ratings_recompute
 from frames.stats.record import stats_rebuild
 from leagues.models import (
+    Award,
     Division,
     Fixture,
+    Honour,
     Invitation,
     League,
     LeagueRole,
@@ -77,6 +79,9 @@ class Part:
     #: Unique fields given a new value (from the callable) when the instance already has
     #: the archive's (a league restored beside its original: shot ids, email tokens).
     renew: tuple[tuple[str, Callable[[], Any]], ...] = ()
+    #: Rewrites a restored row's values that hold keys inside text (an honour's source,
+    #: "competition:5"), given the old → new keys of every part restored so far.
+    remap: Callable[[dict[str, Any], dict[str, dict[int, int]]], None] | None = None
 
     @property
     def label(self) -> str:
@@ -128,6 +133,7 @@ def _league_players(league: League) -> QuerySet:
                 competition__season__league=league
             ).values("player_id")
         )
+        | Q(pk__in=Honour.players.through.objects.filter(honour__league=league).values("player_id"))
     )
     return Player.objects.filter(ids)
 
@@ -304,8 +310,38 @@ COMPETITIONS = Section(
     ),
 )
 
+#: What an honour's `source` ("division:12", "competition:5") names, by its prefix.
+_HONOUR_SOURCES = {
+    "division": Division._meta.label_lower,
+    "competition": Competition._meta.label_lower,
+    "award": Award._meta.label_lower,
+}
+
+
+def _honour_source(values: dict[str, Any], keys: dict[str, dict[int, int]]) -> None:
+    """An honour's source names its division or competition by key: the restored one's
+    (so recording the honour again still replaces its line)."""
+    prefix, _, old = str(values.get("source") or "").partition(":")
+    label = _HONOUR_SOURCES.get(prefix)
+    if label is not None and old.isdigit():
+        new = keys.get(label, {}).get(int(old))
+        if new is not None:
+            values["source"] = f"{prefix}:{new}"
+
+
+HONOURS = Section(
+    name="honours",
+    description="The roll of honour (each line under the name it was won with, its "
+    "players) and the seasons' award definitions (their standings are computed from the "
+    "statistics).",
+    parts=(
+        Part(Award, lambda lg: Award.objects.filter(season__league=lg)),
+        Part(Honour, lambda lg: Honour.objects.filter(league=lg), remap=_honour_source),
+    ),
+)
+
 #: The archive's sections, in order. Match formats join here.
-SECTIONS: list[Section] = [LEAGUE, MATCH_NIGHTS, COMPETITIONS]
+SECTIONS: list[Section] = [LEAGUE, MATCH_NIGHTS, COMPETITIONS, HONOURS]
 
 
 def register_section(section: Section, *, after: str | None = None) -> None:

@@ -26,9 +26,9 @@ from frames.models import Frame, FrameEvent, Rating
 from frames.pad.events import frame_confirm, frame_record_event
 from frames.people.erasure import person_erase
 from frames.ratings.services import ratings_recompute
-from frames.stats import record
+from frames.stats import awards, record
 from frames.stats import selectors as stats_selectors
-from leagues import publishing, services, standings
+from leagues import honours, publishing, services, standings
 from leagues.models import (
     Fixture,
     League,
@@ -144,6 +144,10 @@ def canonical(archive: dict) -> dict:
                 targets[(part.label, f.name)] = f.related_model._meta.label_lower
 
     def key(label, name, value):
+        if (label, name) == ("leagues.honour", "source"):  # "competition:5": a key in text
+            prefix, _, pk = value.partition(":")
+            model = {"division": "leagues.division", "competition": "competitions.competition"}
+            return (prefix, place[model[prefix]].get(int(pk)))
         if (label, name) not in targets or value is None:
             return value
         found = place[targets[(label, name)]]
@@ -445,6 +449,24 @@ def played_competitions(league) -> None:
             now=NOW,
         )
     person_erase(player=players[4], actor=secretary, league=league.season.league, now=NOW)
+    # The roll of honour (as the competitions code records a final) and a season award.
+    cup_final, singles_final = (Tie.objects.get(competition=c) for c in (cup, singles))
+    for comp, winner, runner_up in (
+        (cup, cup_final.winner.team, cup_final.home.team),
+        (singles, [singles_final.winner.player], None),
+    ):
+        honours.honour_record(
+            season=league.season,
+            title=comp.name,
+            kind="competition",
+            source=f"competition:{comp.pk}",
+            winner=winner,
+            runner_up=runner_up,
+            now=NOW,
+        )
+    honours.award_define(
+        season=league.season, actor=secretary, name="Best win rate", measure="win_rate", now=NOW
+    )
     # What the tasks queued after commit would do (on_commit does not fire in a test).
     record.stats_sync()
     ratings_recompute(game_id=league.season.game_id)
@@ -505,6 +527,28 @@ def competitions_seen(league_slug: str) -> dict:
             ],
             "log": list(comp.log.order_by("at", "id").values_list("action", flat=True)),
         }
+    league = League.objects.get(slug=league_slug)
+    out["roll of honour"] = [
+        (
+            season.season_name,
+            [
+                (
+                    line.title,
+                    line.winner.name,
+                    line.winner.team.name if line.winner.team else None,
+                    sorted(p.name for p in line.winner.players.all()),
+                    line.runner_up.name if line.runner_up else None,
+                )
+                for line in season.lines
+            ],
+        )
+        for season in honours.league_honours(league)
+    ]
+    out["awards"] = [
+        (a.award.name, a.description, [(s.player, s.value, s.position) for s in a.leaders])
+        for season in league.seasons.all()
+        for a in awards.season_awards(season)
+    ]
     out["erased"] = sorted(
         PersonErasure.objects.filter(league__slug=league_slug).values_list("number", "player__name")
     )
@@ -523,6 +567,7 @@ def test_a_league_with_its_competitions_round_trips(league):
     assert [len(tf[-1]) for tf in cups_seen["Singles"]["tie frames"]] == [len(SHORT_FRAME)] * 2
     assert cups_seen["Groups"]["groups"][0][1] is True
     assert len(cups_seen["erased"]) == 1
+    assert len(cups_seen["roll of honour"][0][1]) == 2 and cups_seen["awards"][0][2]
     text = json.dumps(league_export(league=league.season.league, full=True))
     before = json.loads(text)
 
