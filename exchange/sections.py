@@ -35,6 +35,7 @@ from competitions.models import (
     TieFrame,
 )
 from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, MatchLog, Presence
+from frames.people.erasure import former_name
 from frames.ratings.services import ratings_recompute
 from frames.stats.record import stats_rebuild
 from leagues.models import (
@@ -162,17 +163,44 @@ def _erasure_of_player(values: dict[str, Any]) -> Model | None:
     return PersonErasure.objects.filter(player_id=player_id).first() if player_id else None
 
 
-class _NextErasureNumber:
-    """A new erasure number when the archive's is taken (a league restored beside its
-    original): one past the instance's highest, and past any given out already."""
+#: Erasure numbers this restore has given out (kept beside the keys, so per restore).
+_GIVEN = "exchange:erasure-numbers"
 
-    def __init__(self) -> None:
-        self.last = 0
 
-    def __call__(self) -> int:
-        highest = PersonErasure.objects.aggregate(n=Max("number"))["n"] or 0
-        self.last = max(self.last, highest) + 1
-        return self.last
+def _erasure_number_free(number: int, given: dict[int, int]) -> bool:
+    return not (
+        number in given
+        or Player.objects.filter(erased_number=number).exists()
+        or PersonErasure.objects.filter(number=number).exists()
+    )
+
+
+def _erased_player_number(values: dict[str, Any], keys: dict[str, dict[int, int]]) -> None:
+    """An erased player whose number the instance already holds (a league restored beside
+    its original) becomes 'Former player N' with a new N, one past the highest."""
+    number = values.get("erased_number")
+    if number is None:
+        return
+    given = keys.setdefault(_GIVEN, {})
+    if not _erasure_number_free(number, given):
+        highest = max(
+            Player.objects.aggregate(n=Max("erased_number"))["n"] or 0,
+            PersonErasure.objects.aggregate(n=Max("number"))["n"] or 0,
+            max(given, default=0),
+        )
+        number = highest + 1
+        values["erased_number"], values["name"] = number, former_name(number)
+    given[number] = number
+
+
+def _erasure_number_of_player(values: dict[str, Any], keys: dict[str, dict[int, int]]) -> None:
+    """An erasure keeps its player's number (renewed with the player's, above)."""
+    player_id = values.get("player_id")
+    if player_id is None:
+        return
+    number = Player.objects.filter(pk=player_id).values_list("erased_number", flat=True).first()
+    if number is not None:
+        values["number"] = number
 
 
 def _rebuild_statistics(league: League) -> None:
@@ -205,12 +233,18 @@ LEAGUE = Section(
         Part(Season, lambda lg: Season.objects.filter(league=lg)),
         Part(Division, lambda lg: Division.objects.filter(season__league=lg)),
         Part(Venue, _league_venues, match_existing=_venue_by_name),
-        Part(Player, _league_players, scrub=("email",), match_existing=_player_of_account),
+        Part(
+            Player,
+            _league_players,
+            scrub=("email",),
+            match_existing=_player_of_account,
+            remap=_erased_player_number,
+        ),
         Part(
             PersonErasure,
             lambda lg: PersonErasure.objects.filter(player__in=_league_players(lg)),
             match_existing=_erasure_of_player,
-            renew=(("number", _NextErasureNumber()),),
+            remap=_erasure_number_of_player,
         ),
         Part(Team, lambda lg: Team.objects.filter(season__league=lg)),
         Part(Registration, lambda lg: Registration.objects.filter(season__league=lg)),

@@ -597,3 +597,31 @@ def test_a_portable_export_of_competitions_restores_without_accounts(league):
     league_import(archive=archive)
     assert competitions_seen(slug) == cups_seen
     assert not get_user_model().objects.exists()
+
+
+def test_competitions_restored_beside_their_original_are_new_rows_with_new_numbers(league):
+    """Into the instance that holds the original: every competition row is new, forward
+    keys and links point at the copies, and the erased player is a new former player."""
+    played_league(league)
+    played_competitions(league)
+    original = league.season.league
+    seen = competitions_seen(original.slug)
+    archive = league_export(league=original, full=True)
+    League.objects.filter(pk=original.pk).update(slug="the-original")
+    competitions = Competition.objects.count()
+    restored = league_import(archive=archive)
+    assert Competition.objects.count() == 2 * competitions
+    copy = Competition.objects.get(season__league=restored, name="Cup")
+    assert copy.plate.season.league == restored and copy.winner.competition == copy
+    assert (
+        Competition.objects.get(season__league=restored, name="Singles").eligible_players.count()
+        == 3
+    )
+    erased = sorted(PersonErasure.objects.values_list("number", "player__name"))
+    assert erased == [(1, "Former player 1"), (2, "Former player 2")]
+    renamed = json.loads(
+        json.dumps(seen, default=str).replace("Former player 1", "Former player 2")
+    )
+    now_seen = json.loads(json.dumps(competitions_seen(restored.slug), default=str))
+    assert now_seen.pop("erased") == [[2, "Former player 2"]] and renamed.pop("erased")
+    assert now_seen == renamed
