@@ -21,6 +21,7 @@ from django.utils.text import slugify
 
 from frames.engine import frame_outcome, side_result, side_setup
 from frames.models import Frame, Friendly
+from leagues import honours
 from leagues.models import MAX_FRAME_SCORE, Fixture, Player, Registration, Season, Team
 from marker.errors import DomainError
 from marker.permissions import allowed, require
@@ -890,6 +891,16 @@ def _decide(tie: Tie, winner: Entry, status: str, reason: str, actor: Any, now: 
             competition.finished_at = now
             competition.save(update_fields=["winner", "runner_up", "stage", "finished_at"])
             _log(competition, actor, "finished", now, winner=winner.pk)
+            # The roll of honour, under the names they have now (kept if they change).
+            honours.record_honour(
+                season=competition.season,
+                title=competition.name,
+                kind="competition",
+                source=f"competition:{competition.pk}",
+                winner=_holder(winner),
+                runner_up=_holder(loser) if loser is not None else None,
+                now=now,
+            )
         else:
             next_tie, side = nxt
             setattr(next_tie, side, winner)
@@ -1245,3 +1256,10 @@ def tie_fixture_result(fixture: Fixture) -> None:
         _log(tie.competition, None, "level", now, tie=tie)
         return
     _decide(tie, tie.home if key > other else tie.away, Tie.Status.PLAYED, "", None, now)  # type: ignore[arg-type]
+
+
+def _holder(entry: Entry) -> Team | list[Player]:
+    """Who an entry is on the roll of honour: its team, or its player (and partner)."""
+    if entry.team is not None:
+        return entry.team
+    return [p for p in (entry.player, entry.partner) if p is not None]

@@ -13,6 +13,7 @@ from competitions.models import Competition, Tie
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, Match
 from leagues import standings
+from leagues.models import Honour
 
 from .helpers import NOW, drawn
 
@@ -67,3 +68,6 @@ def test_a_cup_final_played_through_match_night(league):
         tie.home_id,
     )
     assert standings.division_table(league.premier) == table_before
+    # The winners and runners-up go on the league's roll of honour, under their names now.
+    roll = {(h.position, h.name) for h in Honour.objects.filter(source=f"competition:{cup.pk}")}
+    assert roll == {("winner", tie.away.team.name), ("runner_up", tie.home.team.name)}

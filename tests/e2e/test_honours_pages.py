@@ -12,6 +12,7 @@ from competitions.models import Tie
 from leagues import honours
 from tests.competitions.helpers import NOW, drawn, registered_players
 from tests.conftest import make_league
+from tests.links import league_reverse
 
 from .test_every_page import visit
 
@@ -59,13 +60,15 @@ def test_honours_awards_and_competition_pages_fit_a_phone_and_pass_axe(phone):
     anyone = phone().new_page()
     slug = league.season.league.slug
     visit(anyone, reverse("league-honours", args=[slug]), "honours", problems)
-    visit(anyone, reverse("season-awards", args=[league.season.pk]), "awards", problems)
+    visit(anyone, league_reverse("season-awards", args=[league.season.pk]), "awards", problems)
     visit(anyone, reverse("season-competitions", args=[league.season.pk]), "competitions", problems)
     visit(anyone, reverse("competition-detail", args=[groups.pk]), "groups", problems)
     visit(anyone, reverse("competition-detail", args=[cup.pk]), "bracket", problems)
     visit(anyone, reverse("tie-detail", args=[group_tie.pk]), "tie-singles", problems)
     visit(anyone, reverse("tie-detail", args=[team_tie.pk]), "tie-team", problems)
     secretary = phone(sec).new_page()
-    visit(secretary, reverse("season-awards", args=[league.season.pk]), "awards-sec", problems)
-    visit(secretary, reverse("season-finish", args=[league.season.pk]), "finish", problems)
+    visit(
+        secretary, league_reverse("season-awards", args=[league.season.pk]), "awards-sec", problems
+    )
+    visit(secretary, league_reverse("season-finish", args=[league.season.pk]), "finish", problems)
     assert problems == [], "\n".join(problems)
