@@ -265,7 +265,8 @@ def _restore_links(
     links: list[tuple[Part, int, dict]], keys: dict[str, dict[int, int]], accounts: dict[int, int]
 ) -> None:
     """The many-to-many links, between restored rows (a related row the archive does not
-    hold is left out)."""
+    hold is left out), one insert per field."""
+    made: dict[Any, list[models.Model]] = {}
     for part, old, row in links:
         new = keys[part.label].get(old)
         if new is None:
@@ -280,11 +281,12 @@ def _restore_links(
             mapping = accounts if target == _USER_LABEL else keys.get(target, {})
             through = _through(field)
             source, other = f"{field.m2m_field_name()}_id", f"{field.m2m_reverse_field_name()}_id"
-            through._default_manager.bulk_create(
-                [through(**{source: new, other: mapping[pk]}) for pk in related if pk in mapping],
-                ignore_conflicts=True,
-                batch_size=500,
+            made.setdefault(through, []).extend(
+                through(**{source: new, other: mapping[pk]}) for pk in related if pk in mapping
             )
+    for through, rows in made.items():
+        # A row reused (a player found by account) may have the link already.
+        through._default_manager.bulk_create(rows, ignore_conflicts=True, batch_size=500)
 
 
 @transaction.atomic

@@ -4,11 +4,11 @@ An archive is a list of sections, one per group of models, in the order they are
 and restored. A row's required foreign keys point only at rows of earlier parts; a nullable
 one may point forward (a competition's winner, an entry restored after it; a competition's
 plate, another competition) and is filled in once every row is restored. Many-to-many
-fields travel as lists of the related rows' keys. Each part names a model and the queryset of the league's rows
-of it; the generic writer in `exchange.archive` serialises every concrete field, so a
-field added to a model later travels without a change here.
+fields travel as lists of the related rows' keys. Each part names a model and the
+queryset of the league's rows of it; the generic writer in `exchange.archive` serialises
+every concrete field, so a field added to a model later travels without a change here.
 
-To add a group of models (competitions, match formats), append a `Section` to `SECTIONS`
+To add a group of models (match formats), append a `Section` to `SECTIONS`
 (or call `register_section` from a module imported by `exchange.archive`), after the
 sections its rows point into. Derived data (statistics, ratings) is not archived: each
 section may name a `rebuild` that recomputes it once every row is restored.
@@ -110,8 +110,8 @@ def _of_league_frames(league: League, prefix: str = "") -> Q:
 def _league_players(league: League) -> QuerySet:
     """Everyone the league's history names: on a roster, present on a night, in a frame
     (a match's or a cup tie's), refereeing one, entered in a competition (or a pair's
-    partner), or on a competition's list of eligible players (one subquery each, so no
-    join multiplies the rows)."""
+    partner), on a competition's list of eligible players, or on the roll of honour (one
+    subquery each, so no join multiplies the rows)."""
     of_league = Q(match__fixture__season__league=league)
     entries = Entry.objects.filter(competition__season__league=league)
     ids = (
