@@ -150,7 +150,7 @@ def derived(league_slug: str) -> dict:
             for table in standings.tables(season)
         ]
         out[f"leaderboard {season.slug}"] = [
-            {k: v for k, v in row.items() if k not in ("player_id",)}
+            {k: v for k, v in row.items() if k not in ("player_id", "team_id")}
             for row in stats_selectors.leaderboard(season=season)
         ]
     out["lines"] = sorted(
