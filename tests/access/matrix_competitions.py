@@ -44,7 +44,9 @@ TEAM0 = frozenset({"captain", "vice_captain", "secretary", COMPETITIONS})
 TIE_PARTIES = TEAM0  # teams[0]'s captains (the other team's captain has no role here)
 
 ACCESS = {
-    "api-season-competitions": Rule(kwargs=lambda c: {"pk": c.league.season.pk}, post=COMPETITIONS_OFFICERS),
+    "api-season-competitions": Rule(
+        kwargs=lambda c: {"pk": c.league.season.pk}, post=COMPETITIONS_OFFICERS
+    ),
     "api-competition": Rule(kwargs=cup),
     "api-competition-entries": Rule(kwargs=cup, post=SIGNED_IN),
     "api-competition-draw": Rule(kwargs=cup, post=COMPETITIONS_OFFICERS),
