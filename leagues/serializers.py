@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from marker.api_errors import ErrorSerializer  # noqa: F401  (the API views import it from here)
 from marker.api_inputs import StrictPrimaryKeyRelatedField
-from marker.formats import PRESETS
+from marker.formats import PRESET_CHOICES
 
 from .imports import KIND_CHOICES
 from .models import (
@@ -72,7 +72,7 @@ class SeasonCreateSerializer(serializers.Serializer):
         help_text="1–20 distinct names, the top division first.",
     )
     match_format_preset = serializers.ChoiceField(
-        choices=list(PRESETS),
+        choices=PRESET_CHOICES,
         required=False,
         allow_blank=True,
         default="",
@@ -413,7 +413,7 @@ class MatchFormatSerializer(serializers.Serializer):
 
 class MatchFormatInputSerializer(serializers.Serializer):
     preset = serializers.ChoiceField(
-        choices=list(PRESETS),
+        choices=PRESET_CHOICES,
         required=False,
         allow_blank=True,
         default="",
