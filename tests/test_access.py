@@ -213,6 +213,7 @@ def test_an_object_under_another_leagues_address_is_not_found(ctx):
         # The league's own pages (no object of it in the address) are another league's there.
         if "league" not in kwargs or name in (
             "league-home",
+            "league-honours",
             "league-officers",
             "league-ratings",
             "season-create",
