@@ -282,7 +282,11 @@ def api_import(client: Client, season: Season, kind: str, text: str) -> dict:
     return body
 
 
-TEAMS = "Team,Venue,Division\nRed Lion,The Red Lion,Premier\nBull,The Bull,Premier\n"
+TEAMS = (
+    "Team,Venue,Division,Captain\n"
+    "Red Lion,The Red Lion,Premier,lion@example.org\n"
+    "Bull,The Bull,Premier,bullcaptain\n"
+)
 PLAYERS = "Player,Team\n" + "".join(
     f"{who} {n},{team}\n" for team, who in (("Red Lion", "Lion"), ("Bull", "Bull")) for n in "ABCD"
 )
@@ -332,12 +336,17 @@ def test_done_when_a_new_league_is_handed_to_a_secretary_who_runs_a_night():
     season = Season.objects.get(league=lg)
     assert season.game_id == "northern_bagatelle"
 
-    # Last season's spreadsheets: teams on the import page (upload, preview, import) …
+    # Last season's spreadsheets: teams on the import page (upload, preview, import), with
+    # their captains' accounts (by email or username) …
+    captains = {
+        "home": UserFactory(username="lioncaptain", email="lion@example.org"),
+        "away": UserFactory(username="bullcaptain"),
+    }
     url = reverse("season-import", args=[season.pk])
     preview = sec.post(url, {"kind": "teams", "file": csv_file("teams.csv", TEAMS)})
     assert preview.status_code == 200 and "Red Lion" in preview.text
     mapping = {f"map-{i}": field for i, (_, field) in enumerate(preview.context["columns"])}
-    assert list(mapping.values()) == ["name", "venue", "division"]
+    assert list(mapping.values()) == ["name", "venue", "division", "captain"]
     done = sec.post(url, {"payload": preview.context["payload"], "action": "import", **mapping})
     assert done.status_code == 302
     assert sorted(season.teams.values_list("name", "venue__name")) == [
@@ -360,12 +369,7 @@ def test_done_when_a_new_league_is_handed_to_a_secretary_who_runs_a_night():
     )
     assert response.status_code == 200, response.content
 
-    # The imported teams name no captain: the captains take them on (no page assigns one
-    # yet, so here directly).
-    captains = {"home": UserFactory(), "away": UserFactory()}
-    for team, side in ((home_team, "home"), (away_team, "away")):
-        team.captain = captains[side]
-        team.save(update_fields=["captain"])
+    assert (home_team.captain, away_team.captain) == (captains["home"], captains["away"])
 
     # Match night: opened, players present, Ready, line-ups, the draw, paper scores, confirm.
     match = squads.match_open(fixture=fixture, actor=captains["home"])
