@@ -249,6 +249,8 @@ SPECTACULAR_SETTINGS = {
         "KindEnum": "leagues.models.Registration.Kind",
         "ImportKindEnum": "leagues.imports.KIND_CHOICES",
         "SideEnum": "frames.models.Side",
+        "SeasonStatusEnum": "leagues.models.Season.Status",
+        "FormatPresetEnum": "marker.formats.PRESET_CHOICES",
     },
 }
 

@@ -73,6 +73,8 @@ from .serializers import (
     RolloverProposalSerializer,
     RolloverSerializer,
     RosterAddSerializer,
+    SeasonCreatedSerializer,
+    SeasonCreateSerializer,
     SeasonFinishSerializer,
     SeasonSerializer,
     TeamCreateSerializer,
@@ -154,6 +156,24 @@ class LeagueOfficersView(APIView):
             ).data,
             status=status.HTTP_201_CREATED,
         )
+
+
+class LeagueSeasonsView(APIView):
+    """Start a season of a league (its secretary): its game, divisions and format."""
+
+    permission_classes = [IsAuthenticated]  # and manage_league on the league, below
+
+    @extend_schema(
+        request=SeasonCreateSerializer, responses={201: SeasonCreatedSerializer, **ERRORS}
+    )
+    def post(self, request, pk: int):
+        league = get_object_or_404(League, pk=pk)
+        if not request.user.has_perm("leagues.manage_league", league):
+            raise PermissionDenied("Only the league's secretary starts a season.")
+        data = SeasonCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = services.season_create(league=league, actor=request.user, **data.validated_data)
+        return Response(SeasonCreatedSerializer(season).data, status=status.HTTP_201_CREATED)
 
 
 class LeagueOfficerView(APIView):

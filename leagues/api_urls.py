@@ -21,6 +21,7 @@ urlpatterns = [
         api.LeagueOfficerView.as_view(),
         name="api-league-officer",
     ),
+    path("leagues/<int:pk>/seasons/", api.LeagueSeasonsView.as_view(), name="api-league-seasons"),
     path("teams/<int:pk>/roster/", api.RosterView.as_view(), name="api-team-roster"),
     path(
         "teams/<int:pk>/roster/<int:registration_id>/",

@@ -108,6 +108,42 @@ class LeagueCreateForm(forms.Form):
         self.fields["game_id"].initial = registry.default_game_id()
 
 
+class SeasonCreateForm(forms.Form):
+    """A league's secretary starts a season: its game, divisions and match format."""
+
+    name = forms.CharField(max_length=60, help_text="For example “Winter 2026”.")
+    slug = forms.SlugField(
+        max_length=60,
+        required=False,
+        label="Address",
+        help_text="Optional: made from the name when left empty.",
+    )
+    game_id = forms.ChoiceField(label="Game", choices=())
+    start_date = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Start date"
+    )
+    divisions = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="One per line, the top division first.",
+    )
+    match_format_preset = forms.ChoiceField(
+        required=False,
+        label="Match format",
+        choices=[("", "Marker's default")] + [(key, data["name"]) for key, data in PRESETS.items()],
+        help_text="You can change it later on the season's format page.",
+    )
+
+    def __init__(self, *args, league=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game_id"].choices = registry.game_choices()
+        self.fields["game_id"].initial = (
+            league.game_id if league is not None else registry.default_game_id()
+        )
+
+    def clean_divisions(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data["divisions"].splitlines()]
+
+
 class OfficerAddForm(forms.Form):
     who = forms.CharField(
         max_length=254,

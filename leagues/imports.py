@@ -26,6 +26,7 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -438,6 +439,22 @@ def _plan_venues(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
 
 def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     name, venue_name, division_name = row.get("name"), row.get("venue"), row.get("division")
+    captain_name = row.get("captain")
+    captain = None
+    if captain_name:
+        # An account's username or email: the captain signs in to run the team.
+        captain = (
+            get_user_model()
+            .objects.filter(Q(username__iexact=captain_name) | Q(email__iexact=captain_name))
+            .filter(is_active=True)
+            .first()
+        )
+        if captain is None:
+            row.problem(
+                "captain",
+                f"No account is {captain_name}: give a username or the email of an account "
+                "(captains sign up from an invitation or the sign-up page first).",
+            )
     if row.bad:
         return
     if name.lower() in seen:
@@ -476,7 +493,11 @@ def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
 
         def create() -> None:
             Team.objects.create(
-                season=season, name=name, venue=venue_now(), division=division_now()
+                season=season,
+                name=name,
+                venue=venue_now(),
+                division=division_now(),
+                captain=captain,
             )
 
         row.step("create", "team", name, create)
@@ -486,6 +507,8 @@ def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
         changed.append("venue")
     if division_name and (new_division or team.division_id != division.pk):  # type: ignore[union-attr]
         changed.append("division")
+    if captain is not None and team.captain_id != captain.pk:
+        changed.append("captain")
     if not changed:
         row.step("same", "team", team.name)
         return
@@ -495,6 +518,8 @@ def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
             team.venue = venue_now()
         if "division" in changed:
             team.division = division_now()
+        if "captain" in changed:
+            team.captain = captain
         team.save(update_fields=changed)
 
     row.step("change", "team", f"{team.name}: {', '.join(changed)}", change)
@@ -796,6 +821,12 @@ KINDS: dict[str, Kind] = {
                 Field("name", "Team", True, _TEAM + ("name",)),
                 Field("venue", "Venue", True, _VENUE),
                 Field("division", "Division", False, _DIVISION),
+                Field(
+                    "captain",
+                    "Captain",
+                    False,
+                    ("captain", "captain email", "captains email", "captain username", "skipper"),
+                ),
             ),
             _plan_teams,
         ),

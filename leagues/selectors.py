@@ -35,14 +35,13 @@ def fixtures_qs() -> QuerySet[Fixture]:
 def league_overview() -> list[dict]:
     """The home page: every league with its game and current season (two queries)."""
     leagues = list(League.objects.prefetch_related("seasons"))
-    return [
-        {
-            "league": league,
-            "game": _game_name(league.game_id),
-            "season": current_season(list(league.seasons.all())),
-        }
-        for league in leagues
-    ]
+    rows = []
+    for league in leagues:
+        season = current_season(list(league.seasons.all()))
+        # The game being played: the current season's (a league's own is for new seasons).
+        game_id = season.game_id if season is not None else league.game_id
+        rows.append({"league": league, "game": _game_name(game_id), "season": season})
+    return rows
 
 
 def _game_name(game_id: str) -> str:
@@ -89,7 +88,7 @@ def league_home(slug: str, *, today: date | None = None) -> dict:
         )
     return {
         "league": league,
-        "game": _game_name(league.game_id),
+        "game": _game_name(season.game_id if season is not None else league.game_id),
         "seasons": seasons,
         "season": season,
         "snapshots": snapshots,

@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from marker.api_errors import ErrorSerializer  # noqa: F401  (the API views import it from here)
 from marker.api_inputs import StrictPrimaryKeyRelatedField
-from marker.formats import PRESETS
+from marker.formats import PRESET_CHOICES
 
 from .imports import KIND_CHOICES
 from .models import (
@@ -45,6 +45,58 @@ class DivisionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Division
         fields = ["id", "season", "name", "rank"]
+
+
+class SeasonCreateSerializer(serializers.Serializer):
+    """A new season of a league (its secretary's): checked in full by the service."""
+
+    name = serializers.CharField(max_length=60)
+    slug = serializers.CharField(
+        max_length=60,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Made from the name when empty.",
+    )
+    game_id = serializers.CharField(max_length=60, help_text="A game's id (GET /api/games/).")
+    game_options = serializers.JSONField(
+        required=False,
+        default=None,
+        help_text="The game's setup options (its defaults when left out).",
+    )
+    start_date = serializers.DateField(required=False, default=None, allow_null=True)
+    divisions = serializers.ListField(
+        child=serializers.CharField(max_length=60),
+        min_length=1,
+        max_length=20,
+        help_text="1–20 distinct names, the top division first.",
+    )
+    match_format_preset = serializers.ChoiceField(
+        choices=PRESET_CHOICES,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A match-format preset; the default format when empty.",
+    )
+
+
+class SeasonCreatedSerializer(serializers.ModelSerializer):
+    divisions = DivisionSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Season
+        fields = [
+            "id",
+            "league",
+            "name",
+            "slug",
+            "status",
+            "start_date",
+            "game_id",
+            "game_options",
+            "match_format",
+            "divisions",
+        ]
 
 
 class VenueSerializer(serializers.ModelSerializer):
@@ -361,7 +413,7 @@ class MatchFormatSerializer(serializers.Serializer):
 
 class MatchFormatInputSerializer(serializers.Serializer):
     preset = serializers.ChoiceField(
-        choices=list(PRESETS),
+        choices=PRESET_CHOICES,
         required=False,
         allow_blank=True,
         default="",

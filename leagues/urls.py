@@ -39,6 +39,7 @@ league_urlpatterns = [
     path("", views.league_home, name="league-home"),
     path("officers/", views.league_officers, name="league-officers"),
     path("honours/", views.league_honours, name="league-honours"),
+    path("seasons/new/", views.season_create, name="season-create"),
     path("seasons/<int:pk>/", views.season_detail, name="season-detail"),
     path("seasons/<int:pk>/register/", views.team_register, name="team-register"),
     path("seasons/<int:pk>/fixtures/generate/", views.fixtures_generate, name="fixtures-generate"),

@@ -44,6 +44,7 @@ from .forms import (
     OfficerAddForm,
     OfficerRemoveForm,
     RemovePlayerForm,
+    SeasonCreateForm,
     TeamRegisterForm,
 )
 from .ical import team_calendar
@@ -855,6 +856,31 @@ def site_leagues(request):
         request,
         "leagues/site_leagues.html",
         {"form": form, "leagues": selectors.league_overview()},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_create(request, league: str):
+    """A league's secretary starts a season: name, game, start date, divisions, format."""
+    the_league = get_object_or_404(League, slug=league)
+    require_perm(request.user, "leagues.manage_league", the_league)
+    form = SeasonCreateForm(request.POST if request.method == "POST" else None, league=the_league)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = services.season_create(
+                league=the_league, actor=request.user, **form.cleaned_data
+            )
+        except DomainError as exc:
+            _form_error(form, exc)
+        else:
+            messages.success(request, f"{season.name} started, open for registration.")
+            return redirect(season.get_absolute_url())
+    return render(
+        request,
+        "leagues/season_create.html",
+        {"league": the_league, "form": form},
         status=400 if request.method == "POST" else 200,
     )
 

@@ -43,6 +43,7 @@ __all__ = [
     "HAT",
     "KINDS",
     "PRESETS",
+    "PRESET_CHOICES",
     "FormatError",
     "MatchFormat",
     "Points",
@@ -330,6 +331,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 DEFAULT_PRESET = "norwich"
+#: The presets' keys, as an API field's choices (one enum in the schema).
+PRESET_CHOICES = list(PRESETS)
 
 
 def default_format() -> dict[str, Any]:

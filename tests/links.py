@@ -50,7 +50,7 @@ def league_slug_of(name: str, pk: int) -> str:
 def league_reverse(name: str, args: list | tuple = ()) -> str:
     """reverse() of a page under a league, given the arguments it had before leagues were
     tenants (the league's own pages take its id: `league-ratings`)."""
-    if name in ("league-ratings", "league-home", "league-officers"):
+    if name in ("league-ratings", "league-home", "league-officers", "season-create"):
         slug = League.objects.values_list("slug", flat=True).get(pk=args[0])
         return reverse(name, args=[slug, *args[1:]])
     return reverse(name, args=[league_slug_of(name, args[0]), *args])

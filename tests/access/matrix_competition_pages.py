@@ -7,7 +7,7 @@ from competitions import draw as cupdraw
 from competitions import services
 from competitions.models import Tie
 
-from .base import PLAYER, SECRETARY, Rule
+from .base import COMPETITIONS, PLAYER, SECRETARY, Rule
 
 
 def _drawn(competition, secretary):
@@ -49,5 +49,5 @@ ACCESS = {
     "team-ties-ical": Rule(kwargs=lambda c: {"pk": c.league.teams[0].pk}),
     "tie-detail": Rule(kwargs=tie),
     # Opens the tie's next frame on the pad: the tie's players and the secretary.
-    "tie-pad": Rule(kwargs=tie, get=None, post=frozenset({PLAYER, SECRETARY})),
+    "tie-pad": Rule(kwargs=tie, get=None, post=frozenset({PLAYER, SECRETARY, COMPETITIONS})),
 }

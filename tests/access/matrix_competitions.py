@@ -9,7 +9,7 @@ from competitions import draw as cupdraw
 from competitions import services
 from competitions.models import Tie
 
-from .base import EVERYONE, SIGNED_IN, STAFF, Rule
+from .base import COMPETITIONS, COMPETITIONS_OFFICERS, EVERYONE, SIGNED_IN, Rule
 
 NOW = datetime(2026, 10, 1, 19, 0, tzinfo=UTC)
 
@@ -40,28 +40,30 @@ def setup(ctx) -> None:
 cup = lambda c: {"pk": c.cup.pk}  # noqa: E731
 entry = lambda c: {"pk": c.cup_entry.pk}  # noqa: E731
 tie = lambda c: {"pk": c.cup_tie.pk}  # noqa: E731
-TEAM0 = frozenset({"captain", "vice_captain", "secretary"})
+TEAM0 = frozenset({"captain", "vice_captain", "secretary", COMPETITIONS})
 TIE_PARTIES = TEAM0  # teams[0]'s captains (the other team's captain has no role here)
 
 ACCESS = {
-    "api-season-competitions": Rule(kwargs=lambda c: {"pk": c.league.season.pk}, post=STAFF),
+    "api-season-competitions": Rule(
+        kwargs=lambda c: {"pk": c.league.season.pk}, post=COMPETITIONS_OFFICERS
+    ),
     "api-competition": Rule(kwargs=cup),
     "api-competition-entries": Rule(kwargs=cup, post=SIGNED_IN),
-    "api-competition-draw": Rule(kwargs=cup, post=STAFF),
-    "api-competition-draw-commit": Rule(kwargs=cup, get=None, post=STAFF),
-    "api-competition-draw-reveal": Rule(kwargs=cup, get=None, post=STAFF),
-    "api-competition-knockout": Rule(kwargs=cup, get=None, post=STAFF),
+    "api-competition-draw": Rule(kwargs=cup, post=COMPETITIONS_OFFICERS),
+    "api-competition-draw-commit": Rule(kwargs=cup, get=None, post=COMPETITIONS_OFFICERS),
+    "api-competition-draw-reveal": Rule(kwargs=cup, get=None, post=COMPETITIONS_OFFICERS),
+    "api-competition-knockout": Rule(kwargs=cup, get=None, post=COMPETITIONS_OFFICERS),
     "api-competition-bracket": Rule(kwargs=cup, get=EVERYONE),
     "api-competition-groups": Rule(kwargs=cup, get=EVERYONE),
     "api-entry-withdraw": Rule(kwargs=entry, get=None, post=TEAM0),
-    "api-entry-paid": Rule(kwargs=entry, get=None, post=STAFF),
-    "api-entry-start": Rule(kwargs=entry, get=None, post=STAFF),
-    "api-round": Rule(kwargs=lambda c: {"pk": c.cup_round.pk}, post=STAFF),
+    "api-entry-paid": Rule(kwargs=entry, get=None, post=COMPETITIONS_OFFICERS),
+    "api-entry-start": Rule(kwargs=entry, get=None, post=COMPETITIONS_OFFICERS),
+    "api-round": Rule(kwargs=lambda c: {"pk": c.cup_round.pk}, post=COMPETITIONS_OFFICERS),
     "api-tie": Rule(kwargs=tie),
     "api-tie-result": Rule(kwargs=tie, get=None, post=TIE_PARTIES),
     "api-tie-confirm": Rule(kwargs=tie, get=None, post=TIE_PARTIES),
     "api-tie-frames": Rule(kwargs=tie, get=None, post=TIE_PARTIES),
-    "api-tie-award": Rule(kwargs=tie, get=None, post=STAFF),
-    "api-tie-walkover": Rule(kwargs=tie, get=None, post=STAFF),
-    "api-tie-withdraw": Rule(kwargs=tie, get=None, post=STAFF),
+    "api-tie-award": Rule(kwargs=tie, get=None, post=COMPETITIONS_OFFICERS),
+    "api-tie-walkover": Rule(kwargs=tie, get=None, post=COMPETITIONS_OFFICERS),
+    "api-tie-withdraw": Rule(kwargs=tie, get=None, post=COMPETITIONS_OFFICERS),
 }

@@ -47,6 +47,7 @@ ACCESS = {
     "site-leagues": Rule(get=SITE_ADMIN_ONLY, post=SITE_ADMIN_ONLY),
     "league-home": Rule(kwargs=league),
     "league-officers": Rule(kwargs=league, get=STAFF, post=STAFF),
+    "season-create": Rule(kwargs=league, get=STAFF, post=STAFF),
     "officer-invitation-accept": Rule(
         kwargs=lambda c: {"token": c.officer_invitation.token},
         get=EVERYONE,
@@ -88,6 +89,7 @@ ACCESS = {
     "api-league-detail": Rule(kwargs=lambda c: {"pk": c.league.season.league_id}),
     "api-league-officers": Rule(kwargs=lambda c: {"pk": c.league_obj.pk}, get=STAFF, post=STAFF),
     "api-league-officer": Rule(kwargs=officer, get=None, post=None),
+    "api-league-seasons": Rule(kwargs=lambda c: {"pk": c.league_obj.pk}, get=None, post=STAFF),
     "api-season-list": Rule(),
     "api-season-detail": Rule(kwargs=api_season),
     "api-division-list": Rule(),

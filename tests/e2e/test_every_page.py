@@ -250,6 +250,12 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
         "league-officers",
         problems,
     )
+    visit(
+        secretary,
+        reverse("season-create", args=[league.season.league.slug]),
+        "season-create",
+        problems,
+    )
     site_admin = phone(make_site_admin(username="siteadmin")).new_page()
     visit(site_admin, reverse("site-leagues"), "site-leagues", problems)
     visit(

@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
@@ -69,7 +70,12 @@ def test_postgres_restarted_during_a_shot_soak_loses_and_doubles_nothing(private
     )
     meter = league_night.CpuMeter([server.pid], pg.url)
     try:
-        result = asyncio.run(league_night.run_load(load, night, meter, "sessionid"))
+        # In a thread of its own: a browser test earlier in the session may have left
+        # Playwright's event loop running in this one.
+        with ThreadPoolExecutor(1) as pool:
+            result = pool.submit(
+                asyncio.run, league_night.run_load(load, night, meter, "sessionid")
+            ).result()
     finally:
         stop(server)
     tally, acked = result["tally"], result["acked"]

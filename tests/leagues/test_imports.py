@@ -17,7 +17,7 @@ from openpyxl import Workbook
 from leagues import imports, standings
 from leagues.models import Division, Fixture, Player, Registration, Team, Venue
 from marker.errors import DomainError
-from tests.factories import SeasonFactory
+from tests.factories import SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -95,6 +95,26 @@ def test_a_messy_team_sheet_imports_and_a_second_import_changes_nothing(league, 
     after = counts()
     again = run(season, secretary, "teams", f"teams.{fmt}", data)
     assert again.changes == 0 and counts() == after
+
+
+def test_a_team_sheet_names_its_captains_by_account(league):
+    """A captain is an account's username or email; one that names no account is a
+    problem on its row and column, and nothing is saved."""
+    season = league.season
+    UserFactory(username="skipper1", email="skip@example.org")
+    sheet = [["Team", "Venue", "Captain"], ["Anchor", "The Anchor", "SKIP@example.org"]]
+    done = run(season, league.secretary, "teams", "t.csv", csv_bytes(sheet))
+    assert done.changes == 2
+    assert Team.objects.get(season=season, name="Anchor").captain.username == "skipper1"
+    again = run(season, league.secretary, "teams", "t.csv", csv_bytes(sheet))
+    assert again.changes == 0
+    bad = [["Team", "Venue", "Captain"], ["Bell", "The Bell", "nobody@example.org"]]
+    table = imports.read_table("t.csv", csv_bytes(bad), "teams")
+    plan = imports.plan(season=season, kind="teams", table=table)
+    assert [(p.row, p.column) for p in plan.problems] == [(2, "Captain")]
+    with pytest.raises(DomainError):
+        imports.import_apply(season=season, actor=league.secretary, kind="teams", table=table)
+    assert not Team.objects.filter(season=season, name="Bell").exists()
 
 
 def test_a_bad_row_is_reported_by_row_and_column_and_nothing_is_saved(league):

@@ -23,6 +23,7 @@ from marker.permissions import (
     is_secretary,
     league_id_of,
 )
+from rules import registry
 from tests.conftest import make_league
 from tests.factories import UserFactory, make_secretary, make_site_admin
 from tests.frames.pad_helpers import make_frame, make_match, referee_player
@@ -317,6 +318,19 @@ def test_the_home_page_lists_each_league_with_its_game_and_current_season(two, c
         assert lg.league.name in html and lg.league.get_absolute_url() in html
         assert lg.season.get_absolute_url() in html
     assert "Bar billiards" in html or "bar billiards" in html.lower()
+
+
+def test_the_home_page_names_the_game_each_league_plays_this_season(two, client):
+    """A league's own game is the default for its new seasons; the lists name the game its
+    current season plays."""
+    a, b = two
+    b.season.game_id = "northern_bagatelle"
+    b.season.save(update_fields=["game_id"])
+    bagatelle = registry.get("northern_bagatelle").name
+    home = client.get("/").content.decode()
+    card = home[home.index(b.league.name) :]
+    assert bagatelle in card and bagatelle not in home[: home.index(b.league.name)]
+    assert bagatelle in client.get(b.league.get_absolute_url()).content.decode()
 
 
 def test_a_league_home_shows_its_season_and_fixtures_not_the_others(two, client):

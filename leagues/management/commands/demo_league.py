@@ -183,7 +183,10 @@ def build_demo_bagatelle_league(*, seed: int = 7, today: date | None = None) -> 
     rng = random.Random(seed + 1)
     today = today or timezone.localdate()
     league = League.objects.create(
-        name="Chester & District Bagatelle League", slug=CHESTER_SLUG, match_night=3
+        name="Chester & District Bagatelle League",
+        slug=CHESTER_SLUG,
+        match_night=3,
+        game_id="northern_bagatelle",
     )
     start = today - timedelta(days=today.weekday()) - timedelta(weeks=2) + timedelta(days=3)
     season = Season.objects.create(
