@@ -60,6 +60,9 @@ from bench.harness import (  # noqa: E402
 
 ENV = bench_env()
 FRAMES = 9
+# How long a server process keeps the version tokens it read (LIVE_VERSION_MEMO): a change
+# made through another process is seen by every process once this has passed.
+MEMO = float(ENV.get("LIVE_VERSION_MEMO", "0.25"))
 
 
 def seed():
@@ -249,8 +252,10 @@ def one_change_then_poll(referee: Referee, spectator: Client, path: str, times: 
     """A shot, then one poll with the old ETag: the time of a 200 that builds the body."""
     out = []
     for _ in range(times):
+        time.sleep(MEMO + 0.05)
         etag = etag_of(spectator, path)
         referee.shot()
+        time.sleep(MEMO + 0.05)  # every process has seen the change
         status, _, seconds, response = spectator.request(
             "GET", path, expect={200}, headers={"If-None-Match": etag}
         )
@@ -293,6 +298,7 @@ def main() -> None:
         referee.client.login(username)
         for _ in range(FRAMES):  # every frame in play, a break on the board
             referee.shot()
+        time.sleep(MEMO + 0.05)
         etag = etag_of(spectators[0], live)
         conditional = {"If-None-Match": etag}
         concurrent_gets(spectators, live, 20, {304}, conditional)  # warm up
@@ -301,6 +307,7 @@ def main() -> None:
         for run in range(args.runs):
             # A fresh version (a shot), so that it cannot expire during this run.
             referee.shot()
+            time.sleep(MEMO + 0.05)  # every process has seen the change
             conditional = {"If-None-Match": etag_of(spectators[0], live)}
             order = ("bare", "poll") if run % 2 == 0 else ("poll", "bare")
             for which in order:

@@ -173,6 +173,9 @@ CACHES = {
 # there is one process (`make run`); LIVE_VERSIONS=0 builds every poll.
 LIVE_VERSIONS = env_bool("LIVE_VERSIONS") if os.environ.get("LIVE_VERSIONS") else None
 LIVE_VERSION_TTL = int(os.environ.get("LIVE_VERSION_TTL", "300"))
+# Seconds a process keeps the tokens it read (marker/versions.py): another process's change
+# reaches a poll at most this much later; 0 reads the cache on every poll.
+LIVE_VERSION_MEMO = float(os.environ.get("LIVE_VERSION_MEMO", "0.25"))
 
 # Sessions: read through the shared cache when there is one (a signed-in request then reads
 # no session row; writes still go to the database, so a cache restart signs nobody out).

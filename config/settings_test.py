@@ -43,3 +43,6 @@ CELERY_TASK_ALWAYS_EAGER = True
 AXES_FAILURE_LIMIT = 5
 AXES_ADDRESS_FAILURE_LIMIT = 15
 LOGGING = {"version": 1, "disable_existing_loggers": False}
+# Every poll reads the cache, so a test sees another process's bump (or a token it
+# removed) at once; tests/frames/test_live_versions.py turns the memo on where it is tested.
+LIVE_VERSION_MEMO = 0

@@ -15,6 +15,9 @@ What keeps the answers right:
   process trusts the cache again: until it succeeds `read` answers None here. Other
   processes may answer 304 from the old token until this one flushes it, or until the
   token's time to live (`LIVE_VERSION_TTL`, 300 s) runs out: that is the only window.
+- A process keeps the tokens it read for `LIVE_VERSION_MEMO` seconds (0.25 by default;
+  0 turns it off), so most unchanged polls make no trip to the cache: another process's
+  change reaches a spectator at most that much later (they poll every 2 s).
   (A token nobody bumps expires too: every poll of it is then built once more.)
 - The tokens only work when every process sees the same cache: Redis in production
   (`CACHE_URL`). A local-memory cache is per process, so with it the tokens are used only
@@ -38,6 +41,11 @@ logger = logging.getLogger(__name__)
 
 _pending: set[str] = set()
 _lock = threading.Lock()
+# Tokens this process read lately, for `LIVE_VERSION_MEMO` seconds: an unchanged poll is
+# then answered without a trip to the cache. Another process's bump is seen at most that
+# much later; this process's own bumps clear it at once.
+_memo: dict[tuple[str, ...], tuple[float, list[str]]] = {}
+_MEMO_MAX = 4096
 
 
 def enabled() -> bool:
@@ -51,6 +59,10 @@ def enabled() -> bool:
 
 def ttl() -> int:
     return int(getattr(settings, "LIVE_VERSION_TTL", 300))
+
+
+def memo_seconds() -> float:
+    return float(getattr(settings, "LIVE_VERSION_MEMO", 0))
 
 
 def _token() -> int:
@@ -71,6 +83,7 @@ def _store(keys: set[str]) -> bool:
         _pending.clear()
     if not keys:
         return True
+    _memo.clear()
     try:
         store = getattr(cache, "set_many_plain", cache.set_many)  # marker.cache: one trip
         store({key: _token() for key in keys}, ttl())
@@ -90,6 +103,11 @@ def read(*keys: str) -> list[str] | None:
         return None
     if _pending and not _store(set()):
         return None
+    window = memo_seconds()
+    if window > 0:
+        hit = _memo.get(keys)
+        if hit is not None and hit[0] > time.monotonic():
+            return hit[1]
     try:
         found = cache.get_many(keys)
         missing = [key for key in keys if key not in found]
@@ -102,7 +120,12 @@ def read(*keys: str) -> list[str] | None:
         return None
     if any(key not in found for key in keys):
         return None
-    return [str(found[key]) for key in keys]
+    tokens = [str(found[key]) for key in keys]
+    if window > 0:
+        if len(_memo) >= _MEMO_MAX:
+            _memo.clear()
+        _memo[keys] = (time.monotonic() + window, tokens)
+    return tokens
 
 
 def recall(key: str) -> Any | None:

@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from frames import live
 from frames.models import Match
 from marker import versions
 from tests.frames.pad_helpers import body, make_frame, make_match, referee_player, shot
@@ -129,6 +130,27 @@ def test_an_expired_version_is_never_a_304(frame):
     etag = Client().get(url)["ETag"]
     cache.clear()  # evicted, or expired: a fresh random token, which no client holds
     assert Client().get(url, headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_a_process_keeps_the_tokens_it_read_for_the_memo_window_only(frame, settings, monkeypatch):
+    """With LIVE_VERSION_MEMO, an unchanged poll makes no trip to the cache; another
+    process's change (here: the token replaced behind this process's back) is seen once
+    the window has passed, and this process's own bump at once."""
+    settings.LIVE_VERSION_MEMO = 0.25
+    versions._memo.clear()
+    url = reverse("api-match-live", args=[frame.match_id])
+    etag = Client().get(url)["ETag"]
+    clock = [1000.0]
+    monkeypatch.setattr(versions.time, "monotonic", lambda: clock[0])
+    versions._memo.clear()
+    assert Client().get(url, headers={"If-None-Match": etag}).status_code == 304  # reads
+    cache.clear()  # another process's change, as this process cannot see it
+    assert Client().get(url, headers={"If-None-Match": etag}).status_code == 304  # kept
+    clock[0] += 0.3
+    assert Client().get(url, headers={"If-None-Match": etag}).status_code == 200  # seen
+    fresh = Client().get(url)["ETag"]
+    versions._store({live.match_key(frame.match_id)})  # this process's bump, committed
+    assert Client().get(url, headers={"If-None-Match": fresh}).status_code == 200  # own bump
 
 
 def test_the_pad_poll_is_a_304_without_a_query_and_can_enter_is_per_viewer(
