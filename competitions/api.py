@@ -83,58 +83,61 @@ class EntriesView(APIView):
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
-class EntryWithdrawView(APIView):
+class _EntryCommand(APIView):
+    """A command on one entry: the entry is read once, for the permission and the write."""
+
+    def entry(self) -> Entry:
+        if not hasattr(self, "_entry"):
+            self._entry = get_object_or_404(
+                Entry.objects.select_related("competition", "team", "player", "partner"),
+                pk=self.kwargs["pk"],
+            )
+        return self._entry
+
+    def get_permission_object(self):
+        return self.entry().competition  # the secretary's commands
+
+
+class EntryWithdrawView(_EntryCommand):
     """Withdraw an entry (its player or captain, or the secretary)."""
 
     write_permission = "competitions.manage_entry"
 
     def get_permission_object(self):
-        return get_object_or_404(
-            Entry.objects.select_related("team", "player", "partner"), pk=self.kwargs["pk"]
-        )
+        return self.entry()
 
     @extend_schema(request=None, responses={200: s.EntrySerializer, **ERRORS})
     def post(self, request, pk: int):
-        entry = services.entry_withdraw(actor=request.user, entry=self.get_permission_object())
+        entry = services.entry_withdraw(actor=request.user, entry=self.entry())
         return Response(s.EntrySerializer(entry).data)
 
 
-class EntryPaidView(APIView):
+class EntryPaidView(_EntryCommand):
     """Record an entry's fee as paid or unpaid (the secretary)."""
 
     write_permission = "competitions.manage"
-
-    def get_permission_object(self):
-        return get_object_or_404(Entry, pk=self.kwargs["pk"]).competition
 
     @extend_schema(request=s.PaidSerializer, responses={200: s.EntrySerializer, **ERRORS})
     def post(self, request, pk: int):
         data = s.PaidSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = services.entry_mark_paid(
-            actor=request.user,
-            entry=get_object_or_404(Entry, pk=pk),
-            paid=data.validated_data["paid"],
+            actor=request.user, entry=self.entry(), paid=data.validated_data["paid"]
         )
         return Response(s.EntrySerializer(entry).data)
 
 
-class EntryStartView(APIView):
+class EntryStartView(_EntryCommand):
     """Set an entrant's handicap start, points a frame (the secretary)."""
 
     write_permission = "competitions.manage"
-
-    def get_permission_object(self):
-        return get_object_or_404(Entry, pk=self.kwargs["pk"]).competition
 
     @extend_schema(request=s.StartSerializer, responses={200: s.EntrySerializer, **ERRORS})
     def post(self, request, pk: int):
         data = s.StartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = services.entry_set_start(
-            actor=request.user,
-            entry=get_object_or_404(Entry, pk=pk),
-            start=data.validated_data["start"],
+            actor=request.user, entry=self.entry(), start=data.validated_data["start"]
         )
         return Response(s.EntrySerializer(entry).data)
 

@@ -388,28 +388,35 @@ def invitation_accept(request, token: str):
     )
     form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
-        try:
-            if not request.user.is_authenticated and not form.is_valid():
-                raise DomainError("invalid", "Choose a username and a password.")
-            data = form.cleaned_data if form.is_bound and form.is_valid() else {}
-            registration = invitations.invitation_accept(
-                token=token,
-                user=request.user,
-                username=data.get("username", ""),
-                password=data.get("password", ""),
-            )
-        except DomainError as exc:
-            _form_error(form, exc)
-        else:
-            if not request.user.is_authenticated:
-                login(
-                    request,
-                    registration.player.user,
-                    backend="django.contrib.auth.backends.ModelBackend",
-                )
+        registration = _accept_invitation(
+            request, form, token, invitations.invitation_accept, lambda reg: reg.player.user
+        )
+        if registration is not None:
             messages.success(request, f"Welcome to {invitation.team.name}.")
             return redirect(invitation.team.get_absolute_url())
     return render(request, "leagues/invitation.html", {"invitation": invitation, "form": form})
+
+
+def _accept_invitation(request, form, token: str, accept, account_of):
+    """What both invitation pages do on POST: accept as the signed-in user, or with the new
+    account the form names (then signed in). Returns what `accept` returns, or None with
+    the refusal on the form."""
+    try:
+        if not request.user.is_authenticated and not form.is_valid():
+            raise DomainError("invalid", "Choose a username and a password.")
+        data = form.cleaned_data if form.is_bound and form.is_valid() else {}
+        accepted = accept(
+            token=token,
+            user=request.user,
+            username=data.get("username", ""),
+            password=data.get("password", ""),
+        )
+    except DomainError as exc:
+        _form_error(form, exc)
+        return None
+    if not request.user.is_authenticated:
+        login(request, account_of(accepted), backend="django.contrib.auth.backends.ModelBackend")
+    return accepted
 
 
 @login_required
@@ -950,21 +957,10 @@ def officer_invitation_accept(request, token: str):
     invitation = get_object_or_404(OfficerInvitation.objects.select_related("league"), token=token)
     form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
-        try:
-            if not request.user.is_authenticated and not form.is_valid():
-                raise DomainError("invalid", "Choose a username and a password.")
-            data = form.cleaned_data if form.is_bound and form.is_valid() else {}
-            role = tenancy.officer_invitation_accept(
-                token=token,
-                user=request.user,
-                username=data.get("username", ""),
-                password=data.get("password", ""),
-            )
-        except DomainError as exc:
-            _form_error(form, exc)
-        else:
-            if not request.user.is_authenticated:
-                login(request, role.user, backend="django.contrib.auth.backends.ModelBackend")
+        role = _accept_invitation(
+            request, form, token, tenancy.officer_invitation_accept, lambda role: role.user
+        )
+        if role is not None:
             messages.success(
                 request, f"You are {role.get_role_display().lower()} of {invitation.league.name}."
             )
