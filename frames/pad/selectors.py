@@ -15,9 +15,9 @@ from django.urls import reverse
 
 from frames import live
 from frames.engine import frame_setup, initial_view
-from frames.models import Frame, FrameEvent, Friendly, Match, Side
+from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, Side
 from frames.results import tally
-from leagues.models import Fixture, Player, Season, Team
+from leagues.models import Fixture, Player, Season, Team, public_name_of
 from marker import versions
 from marker.permissions import RESULTS_SECRETARY, league_ids_where
 from marker.prepared import prepared_cursor
@@ -295,29 +295,111 @@ def frame_etag(frame: Frame, *extra: Any) -> str:
     )
 
 
+# The live match's one read: the match, its teams' names, and every frame with its
+# referee and players (a row per frame and player). Written once from the models' metadata
+# and prepared: compiling the equivalent querysets cost several times running them.
+_LIVE_FRAME = (
+    "id",
+    "number",
+    "order",
+    "kind",
+    "status",
+    "view",
+    "home_score",
+    "away_score",
+    "winner",
+    "shared",
+    "conceded_by",
+    "last_seq",
+)
+_live_sql: str | None = None
+
+
+def _live_read_sql() -> str:
+    global _live_sql
+    if _live_sql is None:
+        q = connection.ops.quote_name
+
+        def col(model: Any, name: str) -> str:
+            return q(model._meta.get_field(name).column)
+
+        def table(model: Any) -> str:
+            return q(model._meta.db_table)
+
+        frame_cols = ", ".join(f"fr.{col(Frame, name)}" for name in _LIVE_FRAME)
+        _live_sql = (
+            f"SELECT m.{col(Match, 'id')}, m.{col(Match, 'status')}, "
+            f"m.{col(Match, 'home_score')}, m.{col(Match, 'away_score')}, "
+            f"h.{col(Team, 'name')}, a.{col(Team, 'name')}, {frame_cols}, "
+            f"ref.{col(Player, 'name')}, ref.{col(Player, 'private_name')}, "
+            f"fp.{col(FramePlayer, 'side')}, p.{col(Player, 'name')}, "
+            f"p.{col(Player, 'private_name')} "
+            f"FROM {table(Match)} m "
+            f"JOIN {table(Fixture)} fx ON fx.{col(Fixture, 'id')} = m.{col(Match, 'fixture')} "
+            f"JOIN {table(Team)} h ON h.{col(Team, 'id')} = fx.{col(Fixture, 'home')} "
+            f"JOIN {table(Team)} a ON a.{col(Team, 'id')} = fx.{col(Fixture, 'away')} "
+            f"LEFT JOIN {table(Frame)} fr ON fr.{col(Frame, 'match')} = m.{col(Match, 'id')} "
+            f"LEFT JOIN {table(Player)} ref ON ref.{col(Player, 'id')} = fr.{col(Frame, 'referee')} "
+            f"LEFT JOIN {table(FramePlayer)} fp ON fp.{col(FramePlayer, 'frame')} = fr.{col(Frame, 'id')} "
+            f"LEFT JOIN {table(Player)} p ON p.{col(Player, 'id')} = fp.{col(FramePlayer, 'player')} "
+            f"WHERE m.{col(Match, 'id')} = %s "
+            f"ORDER BY fr.{col(Frame, 'order')}, fr.{col(Frame, 'id')}, "
+            f"fp.{col(FramePlayer, 'side')}, fp.{col(FramePlayer, 'position')}, "
+            f"fp.{col(FramePlayer, 'id')}"
+        )
+    return _live_sql
+
+
+def _json_value(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, (str, bytes)) else value
+
+
 def match_live(match_id: int) -> dict[str, Any]:
-    """Every frame of a match with its players, scores and break (raises Match.DoesNotExist)."""
-    match = Match.objects.select_related("fixture__home", "fixture__away").get(pk=match_id)
-    frames = list(
-        Frame.objects.filter(match=match)
-        .select_related("referee")
-        .prefetch_related("players__player")
-        .order_by("order")
-    )
-    rows = []
+    """Every frame of a match with its players, scores and break (raises Match.DoesNotExist).
+    One prepared statement."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_live_read_sql(), [match_id])
+        rows = cursor.fetchall()
+    if not rows:
+        raise Match.DoesNotExist(f"No match {match_id}.")
+    head = rows[0]
+    frames: list[Frame] = []
+    players: dict[int, dict[str, list[str]]] = {}
+    referees: dict[int, str | None] = {}
+    width = len(_LIVE_FRAME)
+    for row in rows:
+        values = row[6 : 6 + width]
+        frame_id = values[0]
+        if frame_id is None:
+            continue  # a match without frames yet
+        if frame_id not in players:
+            frame = Frame(**dict(zip(_LIVE_FRAME, values, strict=True)))
+            frame.view = _json_value(frame.view)
+            frame.shared = bool(frame.shared)  # SQLite answers 0 or 1
+            frames.append(frame)
+            players[frame_id] = {Side.HOME: [], Side.AWAY: []}
+            ref_name, ref_private = row[6 + width], row[7 + width]
+            referees[frame_id] = (
+                None if ref_name is None else public_name_of(ref_name, bool(ref_private))
+            )
+        side, name, private = row[8 + width : 11 + width]
+        if side is not None:
+            players[frame_id][side].append(public_name_of(name, bool(private)))
+    pad = reverse("frame-pad", args=[0])
+    prefix, _, suffix = pad.rpartition("/0/")
+    out = []
     for frame in frames:
         view = frame.view or {}
-        players = frame_players(frame, public=True)
         scores = view.get("scores") or {}
-        rows.append(
+        out.append(
             {
                 "id": frame.pk,
                 "number": frame.number,
                 "order": frame.order,
                 "kind": frame.kind,
                 "status": frame.status,
-                "players": players,
-                "referee": frame.referee.public_name if frame.referee else None,
+                "players": players[frame.pk],
+                "referee": referees[frame.pk],
                 "scores": {
                     Side.HOME.value: scores.get(Side.HOME, frame.home_score),
                     Side.AWAY.value: scores.get(Side.AWAY, frame.away_score),
@@ -330,17 +412,18 @@ def match_live(match_id: int) -> dict[str, Any]:
                 "winner": frame.winner or view.get("winner") or "",
                 "shared": frame.shared or bool(view.get("shared")),
                 "last_seq": frame.last_seq,
-                "pad": reverse("frame-pad", args=[frame.pk]),
+                "pad": f"{prefix}/{frame.pk}/{suffix}",
             }
         )
+    status = head[1]
     return {
-        "match": match.pk,
-        "status": match.status,
-        "status_label": match.get_status_display(),
+        "match": head[0],
+        "status": status,
+        "status_label": str(Match.Status(status).label),
         "frames_display": tally(frames).frames_display,
-        "home": {"team": match.fixture.home.name, "score": match.home_score},
-        "away": {"team": match.fixture.away.name, "score": match.away_score},
-        "frames": rows,
+        "home": {"team": head[4], "score": head[2]},
+        "away": {"team": head[5], "score": head[3]},
+        "frames": out,
     }
 
 

@@ -255,6 +255,65 @@ def test_match_live_json_and_page(frame, league):
     assert client_for().get(reverse("match-live", args=[999999])).status_code == 404
 
 
+def test_match_live_reads_every_frame_in_one_statement_with_public_names(
+    league, django_assert_num_queries
+):
+    """The live read is one SQL statement; it shows the frames in order of play, each
+    side's players by position, public names (initials for a player who asked), the
+    referee, and the scores and results the frames hold."""
+    from frames.models import FramePlayer
+    from frames.pad import selectors
+
+    match = make_match(league)
+    referee = referee_player(league)
+    referee.private_name = True
+    referee.save()
+    second = make_frame(match, number=2, kind="doubles")
+    first = make_frame(match, number=1, referee=referee)
+    Frame.objects.filter(pk=first.pk).update(order=3)  # played after the doubles
+    Frame.objects.filter(pk=second.pk).update(
+        status="complete", home_score=1200, away_score=800, winner="home"
+    )
+    # Positions decide the order within a side, not the rows' creation.
+    home_slots = list(second.players.filter(side="home").order_by("position"))
+    FramePlayer.objects.filter(pk=home_slots[0].pk).update(position=3)
+    private = home_slots[1].player
+    private.private_name = True
+    private.save()
+    with django_assert_num_queries(1):
+        live = selectors.match_live(match.pk)
+    assert [row["id"] for row in live["frames"]] == [second.pk, first.pk]
+    doubles, singles = live["frames"]
+    assert doubles["players"]["home"] == [private.initials, home_slots[0].player.name]
+    assert doubles["players"]["away"] == [
+        slot.player.name for slot in second.players.filter(side="away").order_by("position")
+    ]
+    assert (doubles["scores"], doubles["winner"], doubles["over"]) == (
+        {"home": 1200, "away": 800},
+        "home",
+        True,
+    )
+    assert doubles["referee"] is None and doubles["shared"] is False
+    assert singles["referee"] == referee.initials and singles["status"] == "scheduled"
+    assert singles["pad"] == reverse("frame-pad", args=[first.pk])
+    assert (live["home"]["team"], live["away"]["team"]) == (
+        match.fixture.home.name,
+        match.fixture.away.name,
+    )
+    assert live["frames_display"] == "1–0" and live["status_label"] == "In play"
+
+
+def test_match_live_of_a_match_without_frames_and_of_no_match(league):
+    from frames.models import Match
+    from frames.pad import selectors
+
+    match = make_match(league)
+    live = selectors.match_live(match.pk)
+    assert live["frames"] == [] and live["match"] == match.pk
+    with pytest.raises(Match.DoesNotExist):
+        selectors.match_live(999999)
+
+
 def test_live_poll_matches_the_etag_a_compressing_proxy_made_weak(frame, league):
     """nginx's gzip turns the app's ETag "x" into W/"x" (deploy/nginx): the browser
     sends that back, and an unchanged match is still a 304; a changed one is not."""
