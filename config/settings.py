@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The live match poll, answered before the rest (frames/pad/live_polls.py).
+    "frames.pad.live_polls.LivePolls",
     "django.middleware.security.SecurityMiddleware",
     "marker.middleware.RequestSizeLimit",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -178,7 +178,7 @@ class FrameStateView(APIView):
 
     def dispatch(self, request, *args, **kwargs):
         self.live_etag = None
-        if request.method == "GET" and not _wants_html(request):
+        if request.method == "GET" and not wants_html(request):
             who = session_identity(request)
             tag = selectors.live_tokens(live.frame_key(kwargs["pk"])) if who else None
             if tag is not None:
@@ -289,8 +289,8 @@ class MatchLiveView(APIView):
     authentication_classes: list = []  # the same for everyone: no session, no user
 
     def dispatch(self, request, *args, **kwargs):
-        if request.method == "GET" and not _wants_html(request):
-            answer = _live_match(request, kwargs["pk"])
+        if request.method == "GET" and not wants_html(request):
+            answer = live_match_answer(request, kwargs["pk"])
             if answer is not None:
                 return answer
         return super().dispatch(request, *args, **kwargs)
@@ -304,7 +304,7 @@ class MatchLiveView(APIView):
         return _conditional(request, selectors.body_etag(body), lambda: body)
 
 
-def _wants_html(request) -> bool:
+def wants_html(request) -> bool:
     """A browser opening the URL itself gets DRF's page (the slow path)."""
     return "text/html" in request.headers.get("Accept", "")
 
@@ -325,7 +325,7 @@ def _with_etag(response, etag: str, built: bool):
     return response
 
 
-def _live_match(request, pk: int) -> HttpResponse | None:
+def live_match_answer(request, pk: int) -> HttpResponse | None:
     tag = selectors.live_tokens(live.match_key(pk))
     if tag is None:
         return None

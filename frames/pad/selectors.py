@@ -357,6 +357,8 @@ def _json_value(value: Any) -> Any:
 def match_live(match_id: int) -> dict[str, Any]:
     """Every frame of a match with its players, scores and break (raises Match.DoesNotExist).
     One prepared statement."""
+    if not 0 < match_id < 2**63:
+        raise Match.DoesNotExist(f"No match {match_id}.")
     with prepared_cursor() as cursor:
         cursor.execute(_live_read_sql(), [match_id])
         rows = cursor.fetchall()
