@@ -46,6 +46,10 @@ _lock = threading.Lock()
 # much later; this process's own bumps clear it at once.
 _memo: dict[tuple[str, ...], tuple[float, list[str]]] = {}
 _MEMO_MAX = 4096
+# Bodies (bytes) this process built or fetched, under their keys: a key names a version,
+# so a kept body never goes stale and a poll that finds it here makes no trip to the cache.
+_kept: dict[str, bytes] = {}
+_KEPT_MAX = 512
 
 
 def enabled() -> bool:
@@ -130,13 +134,27 @@ def read(*keys: str) -> list[str] | None:
 
 def recall(key: str) -> Any | None:
     """A kept body, or None (not kept, or the cache unreachable)."""
+    local = _kept.get(key)
+    if local is not None:
+        return local
     try:
-        return cache.get(key)
+        value = cache.get(key)
     except Exception:
         return None
+    _keep_here(key, value)
+    return value
+
+
+def _keep_here(key: str, value: Any) -> None:
+    """Bytes only: a body shared between threads must not change under them."""
+    if isinstance(value, bytes):
+        if len(_kept) >= _KEPT_MAX:
+            _kept.clear()
+        _kept[key] = value
 
 
 def remember(key: str, value: Any) -> None:
+    _keep_here(key, value)
     try:
         cache.set(key, value, ttl())
     except Exception:
