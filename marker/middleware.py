@@ -103,7 +103,12 @@ class CSPMiddleware(csp_middleware.CSPMiddleware):
         policy, policy_ro = self.policies()
         for header, value, exempt, setting in (
             (HEADER, policy, "_csp_exempt", "CONTENT_SECURITY_POLICY"),
-            (HEADER_REPORT_ONLY, policy_ro, "_csp_exempt_ro", "CONTENT_SECURITY_POLICY_REPORT_ONLY"),
+            (
+                HEADER_REPORT_ONLY,
+                policy_ro,
+                "_csp_exempt_ro",
+                "CONTENT_SECURITY_POLICY_REPORT_ONLY",
+            ),
         ):
             if not value or header in response or getattr(response, exempt, False):
                 continue
@@ -111,7 +116,9 @@ class CSPMiddleware(csp_middleware.CSPMiddleware):
             if not request.path_info.startswith(tuple(prefixes)):
                 response[header] = value
         # As django-csp does: a nonce asked for after the header is written is an error.
-        request.csp_nonce = csp_middleware.CheckableLazyObject(self._csp_nonce_post_response)
+        request.csp_nonce = csp_middleware.CheckableLazyObject(  # type: ignore[attr-defined]
+            self._csp_nonce_post_response
+        )
         return response
 
 

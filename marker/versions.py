@@ -189,8 +189,7 @@ def build_once(
         _forget(lock)
         raise
     remember(key, value)
-    if mine:
-        _forget(lock)
+    # The lock is left to expire: it names this version, which nobody builds again.
     return value, True
 
 
