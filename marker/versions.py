@@ -44,7 +44,7 @@ _lock = threading.Lock()
 # Tokens this process read lately, for `LIVE_VERSION_MEMO` seconds: an unchanged poll is
 # then answered without a trip to the cache. Another process's bump is seen at most that
 # much later; this process's own bumps clear it at once.
-_memo: dict[tuple[str, ...], tuple[float, list[str]]] = {}
+_memo: dict[str, tuple[float, str]] = {}  # key -> (kept until, token)
 _MEMO_MAX = 4096
 # Bodies (bytes) this process built or fetched, under their keys: a key names a version,
 # so a kept body never goes stale and a poll that finds it here makes no trip to the cache.
@@ -87,7 +87,8 @@ def _store(keys: set[str]) -> bool:
         _pending.clear()
     if not keys:
         return True
-    _memo.clear()
+    for key in keys:  # this process's own bumps are seen at once
+        _memo.pop(key, None)
     try:
         store = getattr(cache, "set_many_plain", cache.set_many)  # marker.cache: one trip
         store({key: _token() for key in keys}, ttl())
@@ -109,9 +110,10 @@ def read(*keys: str) -> list[str] | None:
         return None
     window = memo_seconds()
     if window > 0:
-        hit = _memo.get(keys)
-        if hit is not None and hit[0] > time.monotonic():
-            return hit[1]
+        now = time.monotonic()
+        kept = [_memo.get(key) for key in keys]
+        if all(hit is not None and hit[0] > now for hit in kept):
+            return [hit[1] for hit in kept]  # type: ignore[index]
     try:
         found = cache.get_many(keys)
         missing = [key for key in keys if key not in found]
@@ -128,7 +130,9 @@ def read(*keys: str) -> list[str] | None:
     if window > 0:
         if len(_memo) >= _MEMO_MAX:
             _memo.clear()
-        _memo[keys] = (time.monotonic() + window, tokens)
+        until = time.monotonic() + window
+        for key, token in zip(keys, tokens, strict=True):
+            _memo[key] = (until, token)
     return tokens
 
 

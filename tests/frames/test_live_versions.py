@@ -168,3 +168,22 @@ def test_the_pad_poll_is_a_304_without_a_query_and_can_enter_is_per_viewer(
     changed = watcher.get(url, headers={"If-None-Match": seen["ETag"]})
     assert changed.status_code == 200 and changed.json()["last_seq"] == 1
     assert changed.json()["can_enter"] is False
+
+
+def test_a_bump_forgets_only_the_tokens_it_changed(settings, monkeypatch):
+    """Every shot bumps its frame and match: the other matches' kept tokens stay, so
+    their unchanged polls still make no trip to the cache."""
+    settings.LIVE_VERSION_MEMO = 0.25
+    versions._memo.clear()
+    first = versions.read(live.EVERYTHING, live.match_key(1))
+    other = versions.read(live.EVERYTHING, live.match_key(2))
+    trips = []
+    real = cache.get_many
+    monkeypatch.setattr(cache, "get_many", lambda keys: trips.append(keys) or real(keys))
+    versions.bump(live.frame_key(10), live.match_key(1))  # outside a transaction: at once
+    assert versions.read(live.EVERYTHING, live.match_key(2)) == other
+    assert trips == []
+    changed = versions.read(live.EVERYTHING, live.match_key(1))
+    assert len(trips) == 1 and changed[0] == first[0] and changed[1] != first[1]
+    versions.bump(live.EVERYTHING)  # a name changed: every body again
+    assert versions.read(live.EVERYTHING, live.match_key(2)) != other
