@@ -47,28 +47,35 @@ RESPONSE_HEADERS = (
 
 
 class LivePolls:
+    # What every instance shares (tests build a handler, so an instance, per client):
+    # the path's pattern and the header-adding middlewares, built once, forgotten when
+    # settings change.
+    _path: re.Pattern[str] | None = None
+    _finish: list[Any] | None = None
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self._path: re.Pattern[str] | None = None
-        self._finish: list[Any] | None = None
-        setting_changed.connect(self._forget, weak=False)
 
-    def _forget(self, **kwargs: Any) -> None:
-        self._path = self._finish = None
+    @classmethod
+    def forget(cls, **kwargs: Any) -> None:
+        cls._path = cls._finish = None
 
-    def path(self) -> re.Pattern[str]:
-        if self._path is None:
+    @classmethod
+    def path(cls) -> re.Pattern[str]:
+        if cls._path is None:
             url = reverse("api-match-live", args=[0])[len(get_script_prefix()) - 1 :]
             head, _, tail = url.rpartition("/0/")
-            self._path = re.compile(rf"{re.escape(head)}/([0-9]{{1,18}})/{re.escape(tail)}")
-        return self._path
+            cls._path = re.compile(rf"{re.escape(head)}/([0-9]{{1,18}})/{re.escape(tail)}")
+        return cls._path
 
-    def finishers(self) -> list[Any]:
-        """The header-adding middlewares, in the order a response meets them."""
-        if self._finish is None:
+    @classmethod
+    def finishers(cls) -> list[Any]:
+        """The header-adding middlewares, in the order a response meets them (only their
+        `process_response` runs)."""
+        if cls._finish is None:
             listed = [name for name in settings.MIDDLEWARE if name in RESPONSE_HEADERS]
-            self._finish = [import_string(name)(self.get_response) for name in reversed(listed)]
-        return self._finish
+            cls._finish = [import_string(name)(_unused) for name in reversed(listed)]
+        return cls._finish
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         answer = None
@@ -92,3 +99,10 @@ class LivePolls:
         if settings.SECURE_SSL_REDIRECT and not request.is_secure():
             return None
         return live_match_answer(request, match_id)
+
+
+def _unused(request: HttpRequest) -> HttpResponse:
+    raise AssertionError("only process_response runs")
+
+
+setting_changed.connect(LivePolls.forget)
