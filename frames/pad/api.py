@@ -292,7 +292,8 @@ class MatchLiveView(APIView):
     authentication_classes: list = []  # the same for everyone: no session, no user
 
     def dispatch(self, request, *args, **kwargs):
-        if request.method == "GET" and not wants_html(request):
+        tried = getattr(request, "live_answer_tried", False)  # by LivePolls, which stepped aside
+        if request.method == "GET" and not tried and not wants_html(request):
             answer = live_match_answer(request, kwargs["pk"])
             if answer is not None:
                 return answer

@@ -98,6 +98,7 @@ class LivePolls:
             return None
         if settings.SECURE_SSL_REDIRECT and not request.is_secure():
             return None
+        request.live_answer_tried = True  # type: ignore[attr-defined]  # the view won't again
         return live_match_answer(request, match_id)
 
 

@@ -123,3 +123,26 @@ def test_html_bad_hosts_missing_matches_and_lost_versions_go_through_the_stack(s
     built = Client().get(url)
     assert built.status_code == 200 and "Server-Timing" not in built
     assert Client().get(url, headers={"If-None-Match": built["ETag"]}).status_code == 304
+
+
+def test_a_poll_the_fast_path_could_not_answer_is_not_tried_again_by_the_view(
+    settings, frame, monkeypatch
+):
+    """A missing match or untrusted versions: the view answers without repeating the
+    fast path's reads."""
+    calls = []
+    real = pad_api.live_match_answer
+
+    def counted(request, pk):
+        calls.append(pk)
+        return real(request, pk)
+
+    monkeypatch.setattr(pad_api, "live_match_answer", counted)
+    import frames.pad.live_polls as live_polls
+
+    monkeypatch.setattr(live_polls, "live_match_answer", counted)
+    assert Client().get("/api/matches/999999/live/").status_code == 404
+    assert calls == [999999]
+    settings.LIVE_FAST_POLLS = False  # without the middleware, the view tries once itself
+    assert Client().get("/api/matches/999999/live/").status_code == 404
+    assert calls == [999999, 999999]
