@@ -2,6 +2,7 @@
 pages, through the real HTTP stack (loopback only; bounded in count and time).
 
     .venv/bin/python bench/league_night.py                      # 200 frames, 800 spectators, 300 s
+    .venv/bin/python bench/league_night.py --nginx              # ... through nginx, as deployed
     .venv/bin/python bench/league_night.py --frames 20 --spectators 80 --seconds 20   # quick
     .venv/bin/python bench/league_night.py --url https://127.0.0.1:8443 --app-pids 123,456
 
@@ -11,9 +12,12 @@ play, each with its referee (a player with a signed-in session) and its frames o
 billiards; then runs `ANALYZE`. Without --url it starts gunicorn itself with
 deploy/gunicorn.conf.py (gthread; BENCH_WORKERS × BENCH_THREADS, default 4 × 8) and the
 production settings (DEBUG off); the cache is Redis (--cache-url, default db 9 of the
-local Redis) when one answers, as in production. With --url, run it in the server's
-environment (SECRET_KEY, DATABASE_URL, CACHE_URL): the referees' sessions it makes must be
-the server's (deploy/rehearse does this).
+local Redis) when one answers, as in production. With --nginx it also puts a private
+nginx running deploy/nginx/marker.conf (TLS; the live poll's one-second cache) in front of
+that gunicorn, as deploy/rehearse does, and the clients speak HTTPS to it: the production
+layout on one machine. With --url, run it in the server's environment (SECRET_KEY,
+DATABASE_URL, CACHE_URL): the referees' sessions it makes must be the server's
+(deploy/rehearse does this).
 
 Then, for `seconds`:
 - each frame's referee posts a legal shot every 1–2 s through the pad's API, as the pad
@@ -25,8 +29,9 @@ Then, for `seconds`:
 
 Every response's status is checked: anything but 2xx/304 is an error (and a shot's error
 is retried). Prints shots/s, polls/s, p50/p95/p99 per kind, errors, and the CPU split
-(from /proc) between the app (gunicorn processes), the database (the PostgreSQL backends
-serving this database, and every postgres process) and the generator itself. At the end it
+(from /proc) between the app (gunicorn processes), nginx (with --nginx), the database (the
+PostgreSQL backends serving this database, and every postgres process) and the generator
+itself. At the end it
 checks that the database holds exactly the shots the referees saw acknowledged, in order:
 none lost, none doubled (exit 1 otherwise). `--split S` then measures S seconds of shots
 alone and S of polls alone, for the CPU each costs.
@@ -40,11 +45,13 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections import Counter
@@ -261,6 +268,29 @@ def start_gunicorn(port: int, env: dict[str, str]) -> subprocess.Popen:
     raise SystemExit("gunicorn did not open its port")
 
 
+def start_nginx(app_port: int, https_port: int) -> tuple[Path, subprocess.Popen]:
+    """A private nginx running the production site (deploy/nginx/marker.conf, as
+    deploy/rehearse runs it) on `https_port`, in front of the app server on `app_port`."""
+    from deploy.rehearse import find_nginx, nginx_site
+
+    workdir = Path(tempfile.mkdtemp(prefix="marker-night-"))
+    workdir.chmod(0o755)  # nginx's workers (nobody) read the certificate
+    command = nginx_site(find_nginx(), workdir, [app_port], https_port, free_port())
+    proxy = subprocess.Popen(
+        [*command, "-g", "daemon off;"], start_new_session=True, stdout=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", https_port), timeout=0.2):
+                return workdir, proxy
+        except OSError:
+            if proxy.poll() is not None:
+                break
+            time.sleep(0.05)
+    raise SystemExit(f"nginx did not start (see {workdir}/error.log)")
+
+
 # ------------------------------------------------------------------- CPU from /proc
 
 
@@ -334,13 +364,17 @@ def db_backends(database_url: str) -> list[int]:
 class CpuMeter:
     """CPU seconds spent between start() and stop() by the app, the database and us."""
 
-    def __init__(self, app_pids: list[int], database_url: str) -> None:
+    def __init__(
+        self, app_pids: list[int], database_url: str, proxy_pids: list[int] | None = None
+    ) -> None:
         self.app_roots = app_pids
+        self.proxy_roots = proxy_pids or []
         self.database_url = database_url
 
     def _sample(self) -> dict[str, dict[int, int]]:
         return {
             "app": cpu_ticks(tree(self.app_roots)),
+            "proxy": cpu_ticks(tree(self.proxy_roots)),
             "db": cpu_ticks(db_backends(self.database_url)),
             "pg": cpu_ticks(named("postgres")),
         }
@@ -355,7 +389,7 @@ class CpuMeter:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         wall = time.monotonic() - self.t0
         out = {"wall": wall}
-        for kind in ("app", "db", "pg"):
+        for kind in ("app", "proxy", "db", "pg"):
             # Processes that came and went in between are missed; those that started are
             # counted from zero (a new backend, a respawned worker).
             spent = sum(t - self.before[kind].get(pid, 0) for pid, t in after[kind].items())
@@ -512,6 +546,21 @@ async def score_frame(
         await asyncio.sleep(rng.uniform(1.0, 2.0))
 
 
+_tls: ssl.SSLContext | None = None
+
+
+def _loopback_tls() -> ssl.SSLContext:
+    """One TLS context for every connection (making one loads the system's certificates,
+    tens of milliseconds that would stall the event loop once per client); loopback and
+    a self-signed certificate: nothing to verify."""
+    global _tls
+    if _tls is None:
+        _tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        _tls.check_hostname = False
+        _tls.verify_mode = ssl.CERT_NONE
+    return _tls
+
+
 class RawHTTP:
     """One keep-alive HTTP/1.1 connection (a spectator's, a referee's): a request and its
     whole answer.
@@ -525,11 +574,7 @@ class RawHTTP:
         parts = urlsplit(base)
         self.host = parts.hostname or "127.0.0.1"
         self.port = parts.port or (443 if parts.scheme == "https" else 80)
-        self.tls: ssl.SSLContext | None = None
-        if parts.scheme == "https":
-            self.tls = ssl.create_default_context()
-            self.tls.check_hostname = False  # loopback, self-signed
-            self.tls.verify_mode = ssl.CERT_NONE
+        self.tls = _loopback_tls() if parts.scheme == "https" else None
         self.head = f"Host: {parts.netloc}\r\n"
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -607,6 +652,7 @@ async def spectate(
         if gate():
             headers = {"If-None-Match": etag} if etag else {}
             started = time.perf_counter()
+            answer: dict[str, str] = {}
             try:
                 status, answer, body = await http.request("GET", path, headers)
                 if status == 200:
@@ -619,6 +665,8 @@ async def spectate(
             tally.statuses[f"poll {status}"] += 1
             if status in (200, 304):
                 tally.latencies["poll"].append(elapsed)
+                if answer.get("x-cache-status") in ("HIT", "UPDATING"):
+                    tally.statuses["poll answered by nginx's cache"] += 1
             else:
                 tally.error("poll", f"{status} {body[:120]!r}" if status else body.decode())
         await asyncio.sleep(2.0)
@@ -832,14 +880,20 @@ def report(load: Load, result: dict, problems: list[str], header: str) -> dict:
         print(f"  e.g. {note}")
     print()
     print("CPU (seconds of CPU per second of wall time; 1.0 = one core busy):")
-    print("| window | app (gunicorn) | database (our backends) | all postgres | generator |")
-    print("| --- | --- | --- | --- | --- |")
+    print(
+        "| window | app (gunicorn) | proxy (nginx) | database (our backends) | all postgres "
+        "| generator |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
     for name, w in result["windows"].items():
         print(
             f"| {name} ({w['wall']:.0f} s) | {w['app'] / w['wall']:.2f} | "
-            f"{w['db'] / w['wall']:.2f} | {w['pg'] / w['wall']:.2f} | "
-            f"{w['generator'] / w['wall']:.2f} |"
+            f"{w['proxy'] / w['wall']:.2f} | {w['db'] / w['wall']:.2f} | "
+            f"{w['pg'] / w['wall']:.2f} | {w['generator'] / w['wall']:.2f} |"
         )
+    figures["cpu_main"] = {
+        kind: main[kind] / wall for kind in ("app", "proxy", "db", "pg", "generator")
+    }
     requests = shots_n + polls_n
     if main["app"] > 0:
         figures["requests_per_app_core_s"] = requests / main["app"]
@@ -881,6 +935,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--spectators", type=int, default=800)
     p.add_argument("--seconds", type=float, default=300)
     p.add_argument("--frames-per-match", type=int, default=2, help="frames in play per match")
+    p.add_argument(
+        "--nginx",
+        action="store_true",
+        help="put a private nginx with deploy/nginx/marker.conf (TLS, the live poll's "
+        "1 s cache) in front of the bench's gunicorn: the production layout",
+    )
     p.add_argument("--url", help="a running server (e.g. the rehearsal's nginx); loopback only")
     p.add_argument("--app-pids", default="", help="with --url: the app servers' master pids")
     p.add_argument("--cache-url", default=os.environ.get("CACHE_URL", DEFAULT_CACHE))
@@ -930,7 +990,9 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
     night = seed(args.frames, args.frames_per_match)
     seeded = time.monotonic() - started
     connection.close()
-    server = None
+    server = proxy = None
+    proxy_pids: list[int] = []
+    workdir = None
     if args.url:
         loopback_only(args.url)
         base = args.url
@@ -940,9 +1002,18 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
         env.setdefault("WEB_CONCURRENCY", os.environ.get("BENCH_WORKERS", "4"))
         env.setdefault("GUNICORN_THREADS", os.environ.get("BENCH_THREADS", "8"))
         env.setdefault("GUNICORN_KEEPALIVE", "30")
+        if args.nginx:
+            https_port = free_port()
+            base = f"https://127.0.0.1:{https_port}"
+            # As production runs behind nginx: TLS there, HTTPS required by the app.
+            env.update(SECURE_SSL_REDIRECT="1", TRUSTED_PROXY_COUNT="1", CSRF_TRUSTED_ORIGINS=base)
         server = start_gunicorn(port, env)
-        base = f"http://127.0.0.1:{port}"
         app_pids = [server.pid]
+        if args.nginx:
+            workdir, proxy = start_nginx(port, https_port)
+            proxy_pids = [proxy.pid]
+        else:
+            base = f"http://127.0.0.1:{port}"
     load = Load(
         base=base,
         frames=args.frames,
@@ -952,13 +1023,16 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
         grace=args.grace,
         schedule=list(schedule or []),
     )
-    meter = CpuMeter(app_pids, database_url)
+    meter = CpuMeter(app_pids, database_url, proxy_pids)
     try:
         result = asyncio.run(run_load(load, night, meter, settings.SESSION_COOKIE_NAME, args.split))
     finally:
-        if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
+        for process in (proxy, server):
+            if process is not None:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=30)
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
     problems = verify(result["acked"])
     speed = machine_speed()
     workers = env.get("WEB_CONCURRENCY", "?")
@@ -967,7 +1041,14 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
         f"\nLeague night: {args.frames} frames ({len(night.matches)} matches, "
         f"{args.frames_per_match} frames each), {args.spectators} spectators, "
         f"{args.seconds:.0f} s; target {base}"
-        + (f" (gunicorn gthread {workers} x {threads}, started by the bench)" if server else "")
+        + (
+            f" (nginx with deploy/nginx/marker.conf, TLS, in front of gunicorn gthread "
+            f"{workers} x {threads}, both started by the bench)"
+            if proxy
+            else f" (gunicorn gthread {workers} x {threads}, started by the bench)"
+            if server
+            else ""
+        )
         + f"; PostgreSQL {connection.pg_version // 10000}; {os.cpu_count()} cores; "
         f"cache {'Redis' if 'CACHE_URL' in env else 'local memory'}; seeded in {seeded:.1f} s; "
         f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "

@@ -134,6 +134,75 @@ http {{
 """
 
 
+def nginx_site(
+    nginx: str, workdir: Path, app_ports: list[int], https_port: int, http_port: int
+) -> list[str]:
+    """A private nginx in `workdir` running deploy/nginx/marker.conf (its "rehearse:" lines
+    replaced) in front of the app servers on `app_ports` (one or two), with a self-signed
+    certificate; checked with `nginx -t`. Returns the command that runs it in the
+    foreground (add `-g "daemon off;"`). Static files are served from `workdir/static`."""
+    subprocess.run(
+        [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-keyout", str(workdir / "privkey.pem"),
+            "-out", str(workdir / "fullchain.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    upstream = [f"server 127.0.0.1:{port} max_fails=1 fail_timeout=10s;" for port in app_ports]
+    site = site_config(
+        {
+            "cache": f"proxy_cache_path {workdir}/live-cache levels=1 keys_zone=marker_live:4m "
+            "max_size=64m inactive=10m use_temp_path=off;",
+            "app1": upstream[0],
+            "app2": upstream[1] if len(upstream) > 1 else "",
+            "http": f"listen 127.0.0.1:{http_port};",
+            "http6": "",
+            "https": f"listen 127.0.0.1:{https_port} ssl http2;",
+            "https6": "",
+            "name": "server_name 127.0.0.1 localhost;",
+            "cert": f"ssl_certificate {workdir}/fullchain.pem;",
+            "key": f"ssl_certificate_key {workdir}/privkey.pem;",
+            "static": f"alias {workdir}/static/;",
+        }
+    )
+    (workdir / "site.conf").write_text(site)
+    (workdir / "nginx.conf").write_text(main_config(workdir, workdir / "site.conf"))
+    for sub in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi", "live-cache"):
+        (workdir / sub).mkdir(exist_ok=True)
+    command = [nginx, "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e", str(workdir / "error.log")]  # fmt: skip
+    subprocess.run([*command, "-t", "-q"], check=True)
+    return command
+
+
+def check_live_cache(origin: str, app: str, match_id: int) -> list[str]:
+    """What nginx's live-poll cache must do (deploy/nginx/marker.conf): keep the app's
+    answer for a second and serve it, byte for byte, to the polls of that second; answer
+    a poll that holds the ETag with 304 itself; never keep what a browser asks as HTML."""
+    path = f"/api/matches/{match_id}/live/"
+    failures = []
+    time.sleep(1.2)  # whatever the load left kept has expired
+    first = fetch(f"{origin}{path}", {"Accept": "application/json"})
+    second = fetch(f"{origin}{path}", {"Accept": "application/json"})
+    direct = fetch(f"{app}{path}", {"Accept": "application/json", "X-Forwarded-Proto": "https"})
+    cached = [answer[1].get("X-Cache-Status") for answer in (first, second)]
+    if first[0] != 200 or second[0] != 200 or cached[1] != "HIT":
+        failures.append(f"live poll through nginx: {first[0]}, {second[0]}; cache {cached}")
+    elif not (first[2] == second[2] == direct[2]):
+        failures.append("the live answer nginx kept is not the app's")
+    etag = first[1].get("ETag", "")
+    again = fetch(f"{origin}{path}", {"Accept": "application/json", "If-None-Match": etag})
+    if again[0] != 304:
+        failures.append(f"a live poll holding the ETag got {again[0]} from nginx, not 304")
+    html = fetch(f"{origin}{path}", {"Accept": "text/html"})
+    if html[1].get("X-Cache-Status") != "BYPASS":
+        failures.append(f"a browser's HTML view of the live API was cached: {html[1]}")
+    if not failures:
+        log(f"live poll cache: {cached}, 304 on a held ETag, HTML bypassed")
+    return failures
+
+
 def fetch(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
     context = ssl.create_default_context()
     context.check_hostname = False
@@ -240,15 +309,6 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     try:
         # --- certificate, Redis, database, static files
-        subprocess.run(
-            [
-                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                "-subj", "/CN=127.0.0.1", "-keyout", str(workdir / "privkey.pem"),
-                "-out", str(workdir / "fullchain.pem"),
-            ],
-            check=True,
-            capture_output=True,
-        )  # fmt: skip
         redis_port = free_port()
         redis = stack.start(
             "redis",
@@ -320,26 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             wait_port(port, app, f"app server {n}")
 
         # --- nginx with the production site, rehearsed
-        site = site_config(
-            {
-                "app1": f"server 127.0.0.1:{app_ports[0]} max_fails=1 fail_timeout=10s;",
-                "app2": f"server 127.0.0.1:{app_ports[1]} max_fails=1 fail_timeout=10s;",
-                "http": f"listen 127.0.0.1:{http_port};",
-                "http6": "",
-                "https": f"listen 127.0.0.1:{https_port} ssl http2;",
-                "https6": "",
-                "name": "server_name 127.0.0.1 localhost;",
-                "cert": f"ssl_certificate {workdir}/fullchain.pem;",
-                "key": f"ssl_certificate_key {workdir}/privkey.pem;",
-                "static": f"alias {workdir}/static/;",
-            }
-        )
-        (workdir / "site.conf").write_text(site)
-        (workdir / "nginx.conf").write_text(main_config(workdir, workdir / "site.conf"))
-        for sub in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (workdir / sub).mkdir()
-        nginx_cmd = [nginx, "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e", str(workdir / "error.log")]  # fmt: skip
-        subprocess.run([*nginx_cmd, "-t", "-q"], check=True)
+        nginx_cmd = nginx_site(nginx, workdir, app_ports, https_port, http_port)
         proxy = stack.start("nginx", [*nginx_cmd, "-g", "daemon off;"])
         wait_port(https_port, proxy, "nginx")
         log(f"nginx {origin} -> app servers on {app_ports}; Redis :{redis_port}; 2 workers")
@@ -422,6 +463,12 @@ def main(argv: list[str] | None = None) -> int:
             failures.append(f"the workers did not publish the tables: {publication.state}")
         else:
             log(f"workers published the tables: {publication.step}")
+
+        # --- the live poll's micro-cache (the load is over: the answers no longer change)
+        from frames.models import Match
+
+        match = Match.objects.filter(fixture__season=season).order_by("pk").first()
+        failures.extend(check_live_cache(origin, f"http://127.0.0.1:{app_ports[1]}", match.pk))
 
         elapsed = time.monotonic() - started
         print()
