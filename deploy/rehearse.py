@@ -18,8 +18,9 @@ the app's security headers, and redirects plain HTTP; runs bench/league_night.py
 nginx (HTTPS) and SIGKILLs the first app server (its whole process group) halfway; checks
 that every shot the referees sent was acknowledged and the database holds exactly those
 (none lost, none doubled), that every error a client saw was retried to success, that
-nginx still answers after the kill, and that the workers publish the season's tables.
-Prints the figures; exits 1 on any failure.
+nginx still answers after the kill, that the workers publish the season's tables, and that
+nginx keeps the live poll's answer for a second (a HIT byte for byte the app's answer, a
+304 from a held ETag, HTML never kept). Prints the figures; exits 1 on any failure.
 """
 
 from __future__ import annotations
