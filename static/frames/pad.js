@@ -167,6 +167,7 @@
   let sessionToken = null;
   let confirming = false;
   let inFlight = null; // the event id being sent
+  let entered = 0; // events entered from the panels (MarkerPad.entered: tests wait on it)
 
   async function updateSnap(change) {
     snap = await store.updateSnap(FRAME, snap, change);
@@ -1331,6 +1332,7 @@
       function send() {
         if (enter.disabled || missing()) return;
         const p = payload();
+        entered += 1;
         all.forEach((e) => e.c.reset());
         enqueue("event", p);
         if (ev !== primary) select(primary);
@@ -1418,6 +1420,8 @@
       : Promise.all(ctx.engine.files.concat([ctx.engine.zip]).map((u) => caches.match(u)))
         .then((found) => found.every(Boolean))),
     startEngine: startEngine,
+    // Events entered from the panels on this page (the controls have taken the tap).
+    entered: () => entered,
     shownView: () => {
       const facts = {};
       document.querySelectorAll("#facts dd").forEach((dd) => { if (!dd.parentElement.hidden) facts[dd.dataset.key] = JSON.parse(dd.dataset.value); });

@@ -226,7 +226,11 @@ def tap_event(page: Page, describe: dict, event: dict):
         _set(scope, field, event[field["name"]], fouls)
     enter = panel.locator(f'button[data-enter="{event["type"]}"]')
     expect(enter).to_be_enabled()
+    before = page.evaluate("MarkerPad.entered()")
     enter.tap()
+    # A tap's click reaches the page after tap() returns: wait until the panel has taken
+    # it (and reset its choices), or the next event's chips would still show this one's.
+    page.wait_for_function("n => MarkerPad.entered() > n", arg=before)
 
 
 # ------------------------------------------------------------------- helpers
