@@ -271,7 +271,7 @@ def start_gunicorn(port: int, env: dict[str, str]) -> subprocess.Popen:
 def start_nginx(app_port: int, https_port: int) -> tuple[Path, subprocess.Popen]:
     """A private nginx running the production site (deploy/nginx/marker.conf, as
     deploy/rehearse runs it) on `https_port`, in front of the app server on `app_port`."""
-    from deploy.rehearse import find_nginx, nginx_site
+    from deploy.rehearse import find_nginx, nginx_site, wait_port
 
     workdir = Path(tempfile.mkdtemp(prefix="marker-night-"))
     workdir.chmod(0o755)  # nginx's workers (nobody) read the certificate
@@ -279,16 +279,8 @@ def start_nginx(app_port: int, https_port: int) -> tuple[Path, subprocess.Popen]
     proxy = subprocess.Popen(
         [*command, "-g", "daemon off;"], start_new_session=True, stdout=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", https_port), timeout=0.2):
-                return workdir, proxy
-        except OSError:
-            if proxy.poll() is not None:
-                break
-            time.sleep(0.05)
-    raise SystemExit(f"nginx did not start (see {workdir}/error.log)")
+    wait_port(https_port, proxy, f"nginx (see {workdir}/error.log)", timeout=30)
+    return workdir, proxy
 
 
 # ------------------------------------------------------------------- CPU from /proc
@@ -1002,18 +994,18 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
         env.setdefault("WEB_CONCURRENCY", os.environ.get("BENCH_WORKERS", "4"))
         env.setdefault("GUNICORN_THREADS", os.environ.get("BENCH_THREADS", "8"))
         env.setdefault("GUNICORN_KEEPALIVE", "30")
-        if args.nginx:
-            https_port = free_port()
+        https_port = free_port() if args.nginx else None
+        if https_port is None:
+            base = f"http://127.0.0.1:{port}"
+        else:
             base = f"https://127.0.0.1:{https_port}"
             # As production runs behind nginx: TLS there, HTTPS required by the app.
             env.update(SECURE_SSL_REDIRECT="1", TRUSTED_PROXY_COUNT="1", CSRF_TRUSTED_ORIGINS=base)
         server = start_gunicorn(port, env)
         app_pids = [server.pid]
-        if args.nginx:
+        if https_port is not None:
             workdir, proxy = start_nginx(port, https_port)
             proxy_pids = [proxy.pid]
-        else:
-            base = f"http://127.0.0.1:{port}"
     load = Load(
         base=base,
         frames=args.frames,
@@ -1037,18 +1029,14 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
     speed = machine_speed()
     workers = env.get("WEB_CONCURRENCY", "?")
     threads = env.get("GUNICORN_THREADS", "?")
+    served_by = f"gunicorn gthread {workers} x {threads}"
+    if proxy:
+        served_by = f"nginx with deploy/nginx/marker.conf (TLS) in front of {served_by}"
     header = (
         f"\nLeague night: {args.frames} frames ({len(night.matches)} matches, "
         f"{args.frames_per_match} frames each), {args.spectators} spectators, "
         f"{args.seconds:.0f} s; target {base}"
-        + (
-            f" (nginx with deploy/nginx/marker.conf, TLS, in front of gunicorn gthread "
-            f"{workers} x {threads}, both started by the bench)"
-            if proxy
-            else f" (gunicorn gthread {workers} x {threads}, started by the bench)"
-            if server
-            else ""
-        )
+        + (f" ({served_by}, started by the bench)" if server else "")
         + f"; PostgreSQL {connection.pg_version // 10000}; {os.cpu_count()} cores; "
         f"cache {'Redis' if 'CACHE_URL' in env else 'local memory'}; seeded in {seeded:.1f} s; "
         f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "

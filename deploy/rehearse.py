@@ -38,6 +38,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -94,16 +95,20 @@ def find_nginx() -> str:
     raise SystemExit("nginx is missing: apt-get install nginx (Debian's package)")
 
 
-def site_config(replacements: dict[str, str]) -> str:
-    """deploy/nginx/marker.conf with each line marked `# rehearse: KEY` replaced."""
+def site_config(replacements: dict[str, str | Callable[[str], str]]) -> str:
+    """deploy/nginx/marker.conf with each line marked `# rehearse: KEY` replaced: by a
+    string, or by what a function makes of the line's own directive."""
     out, seen = [], set()
     for line in SITE.read_text().splitlines():
         if "# rehearse: " in line:
-            key = line.split("# rehearse: ", 1)[1].strip()
+            directive, _, key = line.partition("# rehearse: ")
+            key = key.strip()
             if key not in replacements:
                 raise SystemExit(f"{SITE}: no rehearsal value for {key!r}")
             indent = line[: len(line) - len(line.lstrip())]
             value = replacements[key]
+            if callable(value):
+                value = value(directive.strip())
             out.append(f"{indent}{value}  # rehearsed: {key}" if value else f"{indent}# ({key})")
             seen.add(key)
         else:
@@ -154,8 +159,8 @@ def nginx_site(
     upstream = [f"server 127.0.0.1:{port} max_fails=1 fail_timeout=10s;" for port in app_ports]
     site = site_config(
         {
-            "cache": f"proxy_cache_path {workdir}/live-cache levels=1 keys_zone=marker_live:4m "
-            "max_size=64m inactive=10m use_temp_path=off;",
+            # The production cache's own settings, in the work directory.
+            "cache": lambda line: f"proxy_cache_path {workdir}/live-cache {line.split(None, 2)[2]}",
             "app1": upstream[0],
             "app2": upstream[1] if len(upstream) > 1 else "",
             "http": f"listen 127.0.0.1:{http_port};",
