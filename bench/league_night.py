@@ -3,6 +3,7 @@ pages, through the real HTTP stack (loopback only; bounded in count and time).
 
     .venv/bin/python bench/league_night.py                      # 200 frames, 800 spectators, 300 s
     .venv/bin/python bench/league_night.py --nginx              # ... through nginx, as deployed
+    .venv/bin/python bench/league_night.py --nginx --runs 5     # five runs: medians, spread
     .venv/bin/python bench/league_night.py --frames 20 --spectators 80 --seconds 20   # quick
     .venv/bin/python bench/league_night.py --url https://127.0.0.1:8443 --app-pids 123,456
 
@@ -49,6 +50,7 @@ import shutil
 import signal
 import socket
 import ssl
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -918,6 +920,90 @@ def report(load: Load, result: dict, problems: list[str], header: str) -> dict:
     return figures
 
 
+# ------------------------------------------------------------------- several runs
+
+RUNS_FIGURES = (
+    # (label, key in a run's figures, format)
+    ("shots/s", "shots_per_s", "{:.1f}"),
+    ("shot p50 (ms)", "shot_p50", "{:.1f}"),
+    ("shot p95 (ms)", "shot_p95", "{:.1f}"),
+    ("shot p99 (ms)", "shot_p99", "{:.1f}"),
+    ("polls/s", "polls_per_s", "{:.1f}"),
+    ("poll p50 (ms)", "poll_p50", "{:.1f}"),
+    ("poll p95 (ms)", "poll_p95", "{:.1f}"),
+    ("poll p99 (ms)", "poll_p99", "{:.1f}"),
+    ("app CPU (cores)", "cpu_main.app", "{:.2f}"),
+    ("nginx CPU (cores)", "cpu_main.proxy", "{:.2f}"),
+    ("database CPU (cores)", "cpu_main.db", "{:.2f}"),
+    ("generator CPU (cores)", "cpu_main.generator", "{:.2f}"),
+    ("machine speed before (s)", "machine_speed_s.0", "{:.2f}"),
+    ("machine speed after (s)", "machine_speed_s.1", "{:.2f}"),
+)
+
+
+def _figure(figures: dict, key: str) -> float:
+    value = figures
+    for part in key.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return float(value)
+
+
+def summarise(runs: list[dict]) -> str:
+    """The runs' figures as 'median (min–max)', and the totals that must be zero."""
+    lines = [
+        f"\n{len(runs)} runs: median (lowest–highest)",
+        "",
+        "| figure | median (lowest–highest) |",
+        "| --- | --- |",
+    ]
+    for label, key, fmt in RUNS_FIGURES:
+        values = [_figure(run, key) for run in runs]
+        middle = statistics.median(values)
+        lines.append(
+            f"| {label} | {fmt.format(middle)} ({fmt.format(min(values))}–"
+            f"{fmt.format(max(values))}) |"
+        )
+    stored = sum(run["whole_run"]["shots"] for run in runs)
+    lines += [
+        "",
+        f"Errors in all: {sum(run['errors'] for run in runs)}; unfinished shots: "
+        f"{sum(run['unfinished'] for run in runs)}; lost or doubled: "
+        f"{sum(run['lost_or_doubled'] for run in runs)} of {stored} acknowledged shots.",
+    ]
+    return "\n".join(lines)
+
+
+def repeat(argv: list[str], runs: int) -> int:
+    """Run the bench `runs` times, each in a fresh process (its own seed, server and
+    nginx), print each run's report and then the medians with their spread."""
+    figures, failed = [], 0
+    with tempfile.TemporaryDirectory(prefix="league-night-") as tmp:
+        for k in range(runs):
+            out = Path(tmp) / f"run{k}.json"
+            print(f"\n## Run {k + 1} of {runs}", flush=True)
+            code = subprocess.call([sys.executable, __file__, *argv, "--json", str(out)])
+            failed += code != 0
+            if out.exists():
+                figures.append(json.loads(out.read_text()))
+    if figures:
+        print(summarise(figures))
+    if failed:
+        print(f"{failed} of {runs} runs failed (see their reports)")
+    return 1 if failed or len(figures) < runs else 0
+
+
+def _without_runs(argv: list[str]) -> list[str]:
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--runs":
+            skip = True
+        elif not arg.startswith("--runs="):
+            out.append(arg)
+    return out
+
+
 # ------------------------------------------------------------------- main
 
 
@@ -935,10 +1021,18 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--url", help="a running server (e.g. the rehearsal's nginx); loopback only")
     p.add_argument("--app-pids", default="", help="with --url: the app servers' master pids")
+    p.add_argument("--proxy-pids", default="", help="with --url: nginx's master pid")
     p.add_argument("--cache-url", default=os.environ.get("CACHE_URL", DEFAULT_CACHE))
     p.add_argument("--split", type=float, default=0, help="then S s of shots, S s of polls")
     p.add_argument("--grace", type=float, default=90, help="s to finish shots in flight")
     p.add_argument("--json", help="write the figures to this file")
+    p.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="run the whole bench N times (each in a fresh process), then print each "
+        "figure's median and spread",
+    )
     return p
 
 
@@ -960,6 +1054,11 @@ def machine_speed() -> float:
 
 def main(argv: list[str] | None = None, schedule=None) -> int:
     args = parser().parse_args(argv)
+    if args.runs > 1:
+        if schedule or args.json:
+            raise SystemExit("--runs repeats the bench alone: no --json, no schedule")
+        argv = sys.argv[1:] if argv is None else argv
+        return repeat(_without_runs(argv), args.runs)
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DB)
     env = dict(SERVER_ENV, DATABASE_URL=database_url)
     if args.cache_url and redis_answers(args.cache_url):
@@ -989,6 +1088,7 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
         loopback_only(args.url)
         base = args.url
         app_pids = [int(p) for p in args.app_pids.split(",") if p.strip()]
+        proxy_pids = [int(p) for p in args.proxy_pids.split(",") if p.strip()]
     else:
         port = free_port()
         env.setdefault("WEB_CONCURRENCY", os.environ.get("BENCH_WORKERS", "4"))

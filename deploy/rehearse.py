@@ -434,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
 
         bench_args = [
             "--url", origin, "--app-pids", f"{apps[0].pid},{apps[1].pid}",
+            "--proxy-pids", str(proxy.pid),
             "--frames", str(args.frames), "--spectators", str(args.spectators),
             "--seconds", str(args.seconds), "--json", str(workdir / "figures.json"),
         ]  # fmt: skip
