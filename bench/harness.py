@@ -231,9 +231,12 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def med(values: Sequence[float]) -> str:
+def med(values: Sequence[float], digits: int = 2) -> str:
     """'median (min–max)' of a figure's runs."""
-    return f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"
+    return (
+        f"{statistics.median(values):.{digits}f} "
+        f"({min(values):.{digits}f}–{max(values):.{digits}f})"
+    )
 
 
 def spread(values: Sequence[float]) -> float:

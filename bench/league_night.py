@@ -50,7 +50,6 @@ import shutil
 import signal
 import socket
 import ssl
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -64,6 +63,9 @@ from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.harness import med  # noqa: E402
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/marker_bench"
 DEFAULT_CACHE = "redis://127.0.0.1:6379/9"
 GAME = "bar_billiards_4pin"
@@ -923,21 +925,21 @@ def report(load: Load, result: dict, problems: list[str], header: str) -> dict:
 # ------------------------------------------------------------------- several runs
 
 RUNS_FIGURES = (
-    # (label, key in a run's figures, format)
-    ("shots/s", "shots_per_s", "{:.1f}"),
-    ("shot p50 (ms)", "shot_p50", "{:.1f}"),
-    ("shot p95 (ms)", "shot_p95", "{:.1f}"),
-    ("shot p99 (ms)", "shot_p99", "{:.1f}"),
-    ("polls/s", "polls_per_s", "{:.1f}"),
-    ("poll p50 (ms)", "poll_p50", "{:.1f}"),
-    ("poll p95 (ms)", "poll_p95", "{:.1f}"),
-    ("poll p99 (ms)", "poll_p99", "{:.1f}"),
-    ("app CPU (cores)", "cpu_main.app", "{:.2f}"),
-    ("nginx CPU (cores)", "cpu_main.proxy", "{:.2f}"),
-    ("database CPU (cores)", "cpu_main.db", "{:.2f}"),
-    ("generator CPU (cores)", "cpu_main.generator", "{:.2f}"),
-    ("machine speed before (s)", "machine_speed_s.0", "{:.2f}"),
-    ("machine speed after (s)", "machine_speed_s.1", "{:.2f}"),
+    # (label, key in a run's figures, digits)
+    ("shots/s", "shots_per_s", 1),
+    ("shot p50 (ms)", "shot_p50", 1),
+    ("shot p95 (ms)", "shot_p95", 1),
+    ("shot p99 (ms)", "shot_p99", 1),
+    ("polls/s", "polls_per_s", 1),
+    ("poll p50 (ms)", "poll_p50", 1),
+    ("poll p95 (ms)", "poll_p95", 1),
+    ("poll p99 (ms)", "poll_p99", 1),
+    ("app CPU (cores)", "cpu_main.app", 2),
+    ("nginx CPU (cores)", "cpu_main.proxy", 2),
+    ("database CPU (cores)", "cpu_main.db", 2),
+    ("generator CPU (cores)", "cpu_main.generator", 2),
+    ("machine speed before (s)", "machine_speed_s.0", 2),
+    ("machine speed after (s)", "machine_speed_s.1", 2),
 )
 
 
@@ -956,13 +958,8 @@ def summarise(runs: list[dict]) -> str:
         "| figure | median (lowest–highest) |",
         "| --- | --- |",
     ]
-    for label, key, fmt in RUNS_FIGURES:
-        values = [_figure(run, key) for run in runs]
-        middle = statistics.median(values)
-        lines.append(
-            f"| {label} | {fmt.format(middle)} ({fmt.format(min(values))}–"
-            f"{fmt.format(max(values))}) |"
-        )
+    for label, key, digits in RUNS_FIGURES:
+        lines.append(f"| {label} | {med([_figure(run, key) for run in runs], digits)} |")
     stored = sum(run["whole_run"]["shots"] for run in runs)
     lines += [
         "",
@@ -973,6 +970,12 @@ def summarise(runs: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def one_run(argv: list[str], out: Path) -> list[str]:
+    """The command for one of the repeated runs: the same arguments, once (argparse keeps
+    an option's last value), its figures written to `out`."""
+    return [sys.executable, __file__, *argv, "--runs", "1", "--json", str(out)]
+
+
 def repeat(argv: list[str], runs: int) -> int:
     """Run the bench `runs` times, each in a fresh process (its own seed, server and
     nginx), print each run's report and then the medians with their spread."""
@@ -981,27 +984,14 @@ def repeat(argv: list[str], runs: int) -> int:
         for k in range(runs):
             out = Path(tmp) / f"run{k}.json"
             print(f"\n## Run {k + 1} of {runs}", flush=True)
-            code = subprocess.call([sys.executable, __file__, *argv, "--json", str(out)])
-            failed += code != 0
+            failed += subprocess.call(one_run(argv, out)) != 0
             if out.exists():
                 figures.append(json.loads(out.read_text()))
     if figures:
         print(summarise(figures))
     if failed:
         print(f"{failed} of {runs} runs failed (see their reports)")
-    return 1 if failed or len(figures) < runs else 0
-
-
-def _without_runs(argv: list[str]) -> list[str]:
-    out, skip = [], False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg == "--runs":
-            skip = True
-        elif not arg.startswith("--runs="):
-            out.append(arg)
-    return out
+    return 1 if failed else 0
 
 
 # ------------------------------------------------------------------- main
@@ -1057,8 +1047,7 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
     if args.runs > 1:
         if schedule or args.json:
             raise SystemExit("--runs repeats the bench alone: no --json, no schedule")
-        argv = sys.argv[1:] if argv is None else argv
-        return repeat(_without_runs(argv), args.runs)
+        return repeat(sys.argv[1:] if argv is None else argv, args.runs)
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DB)
     env = dict(SERVER_ENV, DATABASE_URL=database_url)
     if args.cache_url and redis_answers(args.cache_url):

@@ -41,6 +41,11 @@ def test_summary_adds_up_errors_and_lost_shots_of_every_run():
     assert "lost or doubled: 1 of 2000" in summary
 
 
-def test_each_repeated_run_gets_the_arguments_but_runs():
+def test_each_repeated_run_gets_the_arguments_but_runs(tmp_path):
     argv = ["--nginx", "--runs", "5", "--seconds", "60", "--runs=3"]
-    assert league_night._without_runs(argv) == ["--nginx", "--seconds", "60"]
+    command = league_night.one_run(argv, tmp_path / "run.json")
+    args = league_night.parser().parse_args(command[2:])
+    assert command[1] == league_night.__file__
+    assert args.runs == 1  # each run once, not five times again
+    assert args.nginx and args.seconds == 60
+    assert args.json == str(tmp_path / "run.json")
