@@ -23,7 +23,7 @@ from .models import (
     Registration,
     Team,
 )
-from .services import (
+from .teams.services import (
     Actor,
     _drafted_rule_error,
     _other_team_of,

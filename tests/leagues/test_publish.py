@@ -17,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues import publishing, services
+from leagues import publishing
+from leagues.fixtures import services as fixture_services
 from leagues.models import (
     Fixture,
     Publication,
@@ -25,6 +26,7 @@ from leagues.models import (
     Subscription,
     TableSnapshot,
 )
+from marker.errors import DomainError
 from tests.conftest import make_league
 from tests.factories import UserFactory, make_secretary
 from tests.leagues.mail_backends import Counting
@@ -35,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 
 def result(fixture, hf, af, hs=1000, as_=900, at=None):
-    return services.fixture_record_result(
+    return fixture_services.fixture_record_result(
         fixture=fixture,
         home_frames=Decimal(hf),
         away_frames=Decimal(af),
@@ -227,7 +229,7 @@ def test_a_failure_is_recorded_and_a_retry_finishes_without_repeating(
     assert publication.state == Publication.State.DONE
     sends = [m.to[0] for m in mail.outbox]
     assert sorted(sends) == sorted(recipients(small))  # each exactly once
-    with pytest.raises(services.DomainError):
+    with pytest.raises(DomainError):
         publishing.publication_retry(publication=publication)
 
 
