@@ -28,7 +28,7 @@ from frames.people.erasure import person_erase
 from frames.ratings.services import ratings_recompute
 from frames.stats import awards, record
 from frames.stats import selectors as stats_selectors
-from leagues import honours, publishing, standings
+from leagues import honours, publication_job, publishing, standings
 from leagues.fixtures import services as fixture_services
 from leagues.models import (
     Fixture,
@@ -118,7 +118,7 @@ def played_league(league):
         team=league.teams[2], points=Decimal("1"), reason="Late result", by=league.secretary
     )
     publication = publishing.publication_request(season=league.season, actor=league.secretary)
-    publishing.publication_run(publication_id=publication.pk)
+    publication_job.publication_run(publication_id=publication.pk)
     # What the tasks queued after commit would do (on_commit does not fire in a test).
     record.stats_sync()
     ratings_recompute(game_id=match.game_id)

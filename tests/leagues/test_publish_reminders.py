@@ -7,8 +7,8 @@ from datetime import date, timedelta
 import pytest
 from django.core import mail
 
-from leagues import tasks
 from leagues.fixtures import services as fixture_services
+from leagues.fixtures import tasks
 from leagues.models import Fixture, SentNotification
 
 pytestmark = pytest.mark.django_db
