@@ -31,7 +31,7 @@ run: $(STAMP) pyodide
 
 test: $(STAMP) pyodide check
 	@bash scripts/ensure-browser
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 # The house checks (also run by pre-commit): lint, formatting, import contracts, types, and
 # no model change without its migration.

@@ -54,6 +54,12 @@ pytestmark = pytest.mark.django_db
 BAR_DOWN = {"type": "bar_down"}
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def shot(*pots, fouls=()):
     event = {"type": "shot"}
     if pots:

@@ -17,6 +17,12 @@ from marker.errors import DomainError
 from tests.links import league_reverse
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def team_fixtures(league, team):
     return list(
         Fixture.objects.filter(Q(home=team) | Q(away=team), season=league.season).order_by(

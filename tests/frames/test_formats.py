@@ -41,6 +41,12 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 OTHERS = ["Kim", "Lou", "Max", "Ned", "Oli", "Pam", "Quin", "Roy", "Sam", "Tom"]
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 # --------------------------------------------------------------------------- pure draw
 
 
