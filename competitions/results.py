@@ -177,8 +177,10 @@ def lock_tie(tie: Tie) -> Tie:
 
 
 def tie_fixture_result(fixture: Fixture) -> None:
-    """The leagues hook: a cup fixture's confirmed result decides its tie (more frames
-    wins; level on frames, the higher aggregate; level on both, the secretary awards)."""
+    """A cup fixture's confirmed result decides its tie (more frames wins; level on frames,
+    the higher aggregate; level on both, the secretary awards). Frames' result path calls
+    it inside the transaction that confirms the result, so a refusal here undoes that; a
+    fixture of no tie is left alone."""
     tie = Tie.objects.filter(fixture=fixture).first()
     if tie is None:
         return

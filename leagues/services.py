@@ -23,7 +23,6 @@ from marker.formats import PRESETS, parse_format
 from marker.permissions import require
 from rules import registry
 
-from . import hooks
 from .models import (
     MAX_MATCH_SCORE,
     Division,
@@ -498,7 +497,6 @@ def fixture_record_result(
             "status",
         ]
     )
-    hooks.fixture_result_confirmed(fixture)
     return fixture
 
 

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from competitions import selectors
 from competitions.models import Entry, Tie
+from competitions.results import tie_fixture_result
 from competitions.services.draws import knockout_draw_from_groups
 from competitions.services.entries import entry_create, entry_mark_paid, entry_withdraw
 from competitions.services.setup import competition_create
@@ -130,14 +131,16 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
     fixture = ties[0].fixture
     assert fixture.kind == Fixture.Kind.CUP and fixture.division_id is None
     assert (fixture.home_id, fixture.away_id) == (ties[0].home.team_id, ties[0].away.team_id)
-    # the match night's sign-off writes the result onto the fixture, which calls the hook
-    league_services.fixture_record_result(
-        fixture=fixture,
-        home_frames=Decimal(4),
-        away_frames=Decimal(5),
-        home_score=3000,
-        away_score=2900,
-        confirmed_at=NOW,
+    # the match night's sign-off writes the result onto the fixture, then decides the tie
+    tie_fixture_result(
+        league_services.fixture_record_result(
+            fixture=fixture,
+            home_frames=Decimal(4),
+            away_frames=Decimal(5),
+            home_score=3000,
+            away_score=2900,
+            confirmed_at=NOW,
+        )
     )
     tie = Tie.objects.get(pk=ties[0].pk)
     assert tie.status == Tie.Status.PLAYED and tie.winner_id == tie.away_id
@@ -146,13 +149,15 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
     # the loser of round one is in the plate
     assert Entry.objects.filter(competition=plate, team_id=tie.home.team_id).exists()
     # level on frames and score: nobody goes through until the secretary decides
-    league_services.fixture_record_result(
-        fixture=ties[1].fixture,
-        home_frames=Decimal("4.5"),
-        away_frames=Decimal("4.5"),
-        home_score=100,
-        away_score=100,
-        confirmed_at=NOW,
+    tie_fixture_result(
+        league_services.fixture_record_result(
+            fixture=ties[1].fixture,
+            home_frames=Decimal("4.5"),
+            away_frames=Decimal("4.5"),
+            home_score=100,
+            away_score=100,
+            confirmed_at=NOW,
+        )
     )
     assert Tie.objects.get(pk=ties[1].pk).status == Tie.Status.SCHEDULED
     if table_before is not None:
