@@ -114,10 +114,6 @@ def tie_decide(tie: Tie, winner: Entry, status: str, reason: str, actor: Any, no
             "award_reason",
             "decided_by",
             "decided_at",
-            "home_frames",
-            "away_frames",
-            "home_score",
-            "away_score",
         ]
     )
     competition = tie.competition
@@ -187,13 +183,10 @@ def tie_fixture_result(fixture: Fixture) -> None:
     tie = lock_tie(tie)
     if tie.decided:
         return
-    tie.home_frames, tie.away_frames = fixture.home_frames, fixture.away_frames
-    tie.home_score, tie.away_score = fixture.home_score, fixture.away_score
     key = ((fixture.home_frames or 0), (fixture.home_score or 0))
     other = ((fixture.away_frames or 0), (fixture.away_score or 0))
     now = fixture.result_confirmed_at or timezone.now()
     if key == other:
-        tie.save(update_fields=["home_frames", "away_frames", "home_score", "away_score"])
         log(tie.competition, None, "level", now, tie=tie)
         return
     tie_decide(tie, tie.home if key > other else tie.away, Tie.Status.PLAYED, "", None, now)  # type: ignore[arg-type]

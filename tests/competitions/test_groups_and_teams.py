@@ -164,6 +164,45 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
         assert standings.division_table(league.premier) == table_before
 
 
+def test_a_team_tie_reads_its_result_from_its_fixture_after_a_settlement_too(league, client):
+    """The result is stored once, on the cup fixture: the tie keeps no copy, so the
+    bracket and the tie's API answer follow the fixture when a settlement rewrites it."""
+    cup = competition_create(
+        actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
+    )
+    for team in league.teams[:2]:
+        entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+    drawn(cup, league.secretary)
+    tie = Tie.objects.get(competition=cup)
+    assert not {"home_frames", "away_frames", "home_score", "away_score"} & {
+        f.name for f in Tie._meta.get_fields()
+    }
+
+    def confirm(home_frames, away_frames, home_score, away_score):
+        tie_fixture_result(
+            league_services.fixture_record_result(
+                fixture=tie.fixture,
+                home_frames=Decimal(home_frames),
+                away_frames=Decimal(away_frames),
+                home_score=home_score,
+                away_score=away_score,
+                confirmed_at=NOW,
+            )
+        )
+
+    def answered():
+        body = client.get(f"/api/ties/{tie.pk}/").json()
+        return tuple(body[k] for k in ("home_frames", "away_frames", "home_score", "away_score"))
+
+    assert answered() == (None, None, None, None)
+    confirm(4, 5, 3000, 2900)
+    assert answered() == ("4.0", "5.0", 3000, 2900)
+    confirm("3.5", "5.5", 2800, 3100)  # settled again
+    assert answered() == ("3.5", "5.5", 2800, 3100)
+    (final,) = selectors.bracket(cup).rounds[0].ties
+    assert (final.home_frames, final.away_frames) == (Decimal("3.5"), Decimal("5.5"))
+
+
 def test_cup_tied_and_wrong_season_refusals_name_the_rule(league):
     cup = competition_create(
         actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
