@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import bisect
-import hashlib
 import json
 import random
 import sys
@@ -39,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
+from marker.commit_reveal import MAX_SEED, commitment, derive_seed
 from marker.formats import (
     BLIND,
     HAT,
@@ -92,16 +92,10 @@ SINGLES_FRAMES = (1, 2, 3, 4, 5, 6)
 DOUBLES_FRAMES = (7, 8, 9)
 #: Rule 8: a match needs five a side to proceed (fewer only by agreement).
 MINIMUM_PLAYERS = 5
-#: Largest seed accepted: seeds fit a signed 64-bit database column and JSON numbers
-#: that JavaScript reads exactly as strings; ``random.Random`` ignores the sign anyway.
-MAX_SEED = 2**63 - 1
 
 #: ``Referee.rule_relaxed`` codes (joined with "," when both give way).
 RELAXED_ONE_FRAME = "one_frame_each"
 RELAXED_ROTATION = "side_rotation"
-
-_SEED_DOMAIN = "marker-draw-seed"
-
 
 # --------------------------------------------------------------------------- values
 
@@ -251,56 +245,6 @@ class DrawError(Exception):
 
 
 # --------------------------------------------------------------------------- seeds
-
-
-def derive_seed(*contributions: str) -> int:
-    """The draw seed from the revealed secrets, in a fixed order (home, away, server).
-
-    SHA-256 over a domain tag and each contribution, each length-prefixed (8-byte
-    big-endian length of its UTF-8 bytes), so ``("ab", "c")`` and ``("a", "bc")`` differ;
-    the first 8 bytes of the digest, shifted right by one, give a 63-bit seed.
-
-    >>> derive_seed("a", "bc") != derive_seed("ab", "c")
-    True
-    >>> 0 <= derive_seed("home secret", "away secret", "server secret") <= MAX_SEED
-    True
-    """
-    if not contributions:
-        raise ValueError("derive_seed needs at least one contribution")
-    digest = hashlib.sha256()
-    for part in (_SEED_DOMAIN, *contributions):
-        if not isinstance(part, str):
-            raise TypeError(f"seed contributions are str, not {type(part).__name__}")
-        data = part.encode("utf-8")
-        digest.update(len(data).to_bytes(8, "big"))
-        digest.update(data)
-    return int.from_bytes(digest.digest()[:8], "big") >> 1
-
-
-def commitment(secret: str) -> str:
-    """The public commitment to a secret: the SHA-256 hex digest of its UTF-8 bytes.
-
-    The app's commit-reveal protocol (so that nobody, the server included, can steer
-    the draw):
-
-    1. The squads are locked. Each captain's device and the server each pick a secret
-       (at least 128 random bits, e.g. ``secrets.token_hex(16)``) and the app records
-       ``commitment(secret)`` for each, before anyone reveals anything.
-    2. The captains reveal their secrets, then the server reveals its own; the app checks
-       each against its commitment (``commitment(secret) == recorded``).
-    3. ``seed = derive_seed(home_secret, away_secret, server_secret)``, and the draw is
-       ``draw_match(home, away, seed)``. The app stores the secrets, the commitments,
-       the seed, the squads, ``ALGORITHM_VERSION`` and the result, so anyone can re-run
-       ``python -m frames.draw`` and check it (or ``printf %s SECRET | sha256sum``).
-
-    No party can choose the seed: each secret is fixed (committed) before any is known,
-    and one honest secret makes the seed unpredictable. The server reveals last because
-    it alone could refuse to reveal after seeing the outcome; that refusal is visible.
-
-    >>> commitment("abc")
-    'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
-    """
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
 def referee_seed(seed: int) -> int:

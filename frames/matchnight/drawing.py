@@ -11,11 +11,9 @@ from django.db import transaction
 from frames.draw import (
     DrawError,
     DrawnFrame,
-    derive_seed,
     draw_match,
     reassign_referees,
 )
-from frames.draw import commitment as sha256_commitment
 from frames.engine import side_setup
 from frames.models import (
     SIDES,
@@ -34,6 +32,7 @@ from leagues.models import Player
 from leagues.services import (
     registration_mark_played,
 )
+from marker import commit_reveal
 from marker.errors import DomainError
 from rules.core import RuleError
 
@@ -124,13 +123,13 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
             "Waiting for the secret of: "
             f"{', '.join(match.team(s).name for s in unrevealed)} (their phone reveals it).",
         )
-    if sha256_commitment(match.server_secret) != match.server_commitment:
+    if not commit_reveal.verify(match.server_secret, match.server_commitment):
         raise DomainError(
             "server_secret_mismatch",
             "The server's secret does not match its commitment; the draw cannot go ahead.",
             status=500,
         )
-    seed = derive_seed(match.home_secret, match.away_secret, match.server_secret)
+    seed = commit_reveal.derive_seed(match.home_secret, match.away_secret, match.server_secret)
     try:
         draw = draw_match(
             list(present["home"]),
