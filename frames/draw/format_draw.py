@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from marker.formats import BLIND, HAT, NORWICH_FIVE, ROTATION, MatchFormat
+from marker.formats import BLIND, ROTATION, MatchFormat
 
 from .base import (
     AWAY,
@@ -45,7 +45,7 @@ def draw_match(
     >>> draw_match(list("ABCDEF"), list("GHIJKL"), seed=3) == draw_hat(list("ABCDEF"), list("GHIJKL"), seed=3)
     True
     """
-    if match_format is not None and not match_format.is_norwich:
+    if match_format is not None and not match_format.rule_draw:
         return draw_format(match_format, home, away, seed, agreed=agreed, nominations=nominations)
     return draw_hat(home, away, seed, agreed=agreed)
 
@@ -96,7 +96,7 @@ def draw_format(
                 f"({fmt.name}) needs {fmt.min_players} a side unless both captains agree to "
                 "play (--agreed).",
             )
-    if fmt.substitution == NORWICH_FIVE:
+    if fmt.rule.has_own_draw:
         # Norwich's shape and hat with another referee rule: Norwich's own draw (rule 8),
         # its referees kept only with the rotation.
         base = draw_hat(home, away, seed, agreed=agreed)
@@ -115,7 +115,7 @@ def draw_format(
     rng = random.Random(seed)
     notes: list[str] = []
     slots: dict[str, list[tuple[str, ...]]] = {}
-    if fmt.selection == HAT:
+    if fmt.uses_hat:
         for side in SIDES:
             slots[side] = _hat_side(fmt, side, hats[side], rng, notes)
     else:
@@ -164,7 +164,7 @@ def draw_format(
         notes=tuple(notes),
         agreed=agreed,
         match_format=fmt.to_json(),
-        nominations=None if fmt.selection == HAT else {s: (nominations or {})[s] for s in SIDES},
+        nominations=None if fmt.uses_hat else {s: (nominations or {})[s] for s in SIDES},
     )
 
 

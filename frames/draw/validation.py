@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from marker.formats import NORWICH_FIVE, ROTATION, MatchFormat
+from marker.formats import ROTATION, MatchFormat
 
 from .base import (
     AWAY,
@@ -55,8 +55,8 @@ def validate_draw(
     >>> validate_draw(replace(draw, frames=unrefereed), list("ABCDEF"), list("GHIJKL"))
     ['Frame 1 has no referee.']
     """
-    if match_format is not None and not match_format.is_norwich:
-        if match_format.substitution != NORWICH_FIVE:
+    if match_format is not None and not match_format.rule_draw:
+        if not match_format.rule.has_own_draw:
             return _format_problems(draw, home, away, match_format)
         if match_format.referee != ROTATION:
             if any(f.referee is not None for f in draw.frames):

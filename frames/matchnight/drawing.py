@@ -90,15 +90,14 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
     fmt = match.format
     for side in SIDES:
         if len(present[side]) < fmt.min_players and not agreed:
-            rule = "rule 8" if fmt.is_norwich else f"the format ({fmt.name})"
             raise DomainError(
                 "too_few_players",
-                f"{match.team(side).name} has {len(present[side])} players present: {rule} "
+                f"{match.team(side).name} has {len(present[side])} players present: {fmt.rule_citation} "
                 f"needs {'five' if fmt.min_players == 5 else fmt.min_players} a side unless "
                 "both captains record their agreement to play.",
             )
     nominations = None
-    if not fmt.is_norwich and fmt.selection != "hat":
+    if fmt.nominated:
         if not both_nominated(match):
             missing = [s for s in SIDES if getattr(match, f"{s}_nomination") is None]
             raise DomainError(
