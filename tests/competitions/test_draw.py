@@ -90,3 +90,70 @@ def test_the_command_replays_a_draw_from_the_secrets(capsys):
 def test_the_command_answers_bad_input_with_a_code(capsys):
     assert cupdraw.main(["--entrants", "1", "--seed", "5"]) == 2
     assert json.loads(capsys.readouterr().err)["error"] == "too_few_entrants"
+
+
+# --------------------------------------------------------------------------- sealing
+
+
+def _cup(league, n=4, kind="singles", **kwargs):
+    from competitions import services
+
+    from .helpers import NOW, registered_players
+
+    comp = services.competition_create(
+        actor=league.secretary, season=league.season, name="Cup", kind=kind, now=NOW, **kwargs
+    )
+    for player in registered_players(league, n):
+        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+    return comp
+
+
+@pytest.mark.django_db
+def test_no_draw_secret_is_shown_in_the_admin_before_the_draw_even_to_a_superuser(
+    league, admin_client
+):
+    from competitions import services
+    from competitions.models import Competition
+
+    from .helpers import NOW
+
+    comp = _cup(league)
+    services.draw_commit(actor=league.secretary, competition=comp, now=NOW)
+    comp = Competition.objects.get(pk=comp.pk)
+    assert comp.secretary_secret and comp.server_secret  # both held by the server
+    url = f"/admin/competitions/competition/{comp.pk}/change/"
+
+    page = admin_client.get(url).content.decode()
+
+    assert comp.server_secret not in page
+    assert comp.secretary_secret not in page
+    assert "sealed until the draw" in page
+    assert comp.server_commitment in page
+    services.draw_perform(actor=league.secretary, competition=comp, now=NOW)
+    page = admin_client.get(url).content.decode()
+    assert comp.server_secret in page and comp.secretary_secret in page
+
+
+@pytest.mark.django_db
+def test_no_draw_secret_leaves_in_an_archive_or_the_api_before_the_draw(league, admin_client):
+    from competitions import services
+    from competitions.models import Competition
+    from exchange.archive import league_export
+
+    from .helpers import NOW
+
+    comp = _cup(league)
+    services.draw_commit(actor=league.secretary, competition=comp, now=NOW)
+    comp = Competition.objects.get(pk=comp.pk)
+    secrets = (comp.secretary_secret, comp.server_secret)
+
+    archive = json.dumps(league_export(league=league.season.league, full=True))
+    api = admin_client.get(f"/api/competitions/{comp.pk}/draw/").json()
+
+    assert not any(secret in archive for secret in secrets)
+    assert api["secretary_secret"] == api["server_secret"] == ""
+    services.draw_perform(actor=league.secretary, competition=comp, now=NOW)
+    archive = json.dumps(league_export(league=league.season.league, full=True))
+    api = admin_client.get(f"/api/competitions/{comp.pk}/draw/").json()
+    assert all(secret in archive for secret in secrets)
+    assert (api["secretary_secret"], api["server_secret"]) == secrets
