@@ -103,6 +103,15 @@ class Section:
     description: str = ""
 
 
+#: A draw round's fields, sealed in archives until its draw (marker/commit_reveal.py).
+_MATCH_ROUND: tuple[str, ...] = tuple(
+    f"{who}_{part}" for who in ("home", "away", "server") for part in ("commitment", "secret")
+)
+_CUP_ROUND: tuple[str, ...] = tuple(
+    f"{who}_{part}" for who in ("secretary", "server") for part in ("commitment", "secret")
+)
+
+
 def _of_league_frames(league: League, prefix: str = "") -> Q:
     """A frame of the league's: of one of its match nights, or of an individual cup tie
     (a friendly-style frame scored on the pad)."""
@@ -299,14 +308,6 @@ MATCH_NIGHTS = Section(
         ),
     ),
     rebuild=_rebuild_statistics,
-)
-
-
-_MATCH_ROUND = tuple(
-    f"{who}_{part}" for who in ("home", "away", "server") for part in ("commitment", "secret")
-)
-_CUP_ROUND = tuple(
-    f"{who}_{part}" for who in ("secretary", "server") for part in ("commitment", "secret")
 )
 
 
