@@ -127,6 +127,12 @@ class Competition(models.Model):
     )
     drawn_at = models.DateTimeField(null=True, blank=True)
     knockout_seed = models.BigIntegerField(null=True, blank=True)
+    # A group event's knock-out has its own commit–reveal, made once the groups are
+    # decided: the group draw's secrets are public by then.
+    knockout_secretary_commitment = models.CharField(max_length=64, blank=True)
+    knockout_server_commitment = models.CharField(max_length=64, blank=True)
+    knockout_secretary_secret = models.CharField(max_length=128, blank=True)
+    knockout_server_secret = models.CharField(max_length=128, blank=True)
     winner = models.ForeignKey(
         "Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

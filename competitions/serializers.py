@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from frames.models import Side
 from leagues.models import Player, Team
+from marker import commit_reveal
 from marker.api_inputs import StrictPrimaryKeyRelatedField
 
 from .models import Competition, Entry, Round, Tie, TieFrame
@@ -186,6 +187,10 @@ class DrawSerializer(serializers.ModelSerializer):
             "secretary_secret",
             "server_secret",
             "seed",
+            "knockout_secretary_commitment",
+            "knockout_server_commitment",
+            "knockout_secretary_secret",
+            "knockout_server_secret",
             "knockout_seed",
             "algorithm",
             "drawn_at",
@@ -196,8 +201,11 @@ class DrawSerializer(serializers.ModelSerializer):
 
     def to_representation(self, instance: Competition) -> dict[str, Any]:
         data = super().to_representation(instance)
-        if instance.seed is None:  # no secret is shown before the draw
-            data["secretary_secret"] = data["server_secret"] = ""
+        # No secret is shown before its draw, to anyone (marker/commit_reveal.py).
+        for prefix, seed in (("", instance.seed), ("knockout_", instance.knockout_seed)):
+            for who in ("secretary", "server"):
+                key = f"{prefix}{who}_secret"
+                data[key] = commit_reveal.shown(data[key], drawn=seed is not None)
         return data
 
     def get_replay(self, obj: Competition) -> str:

@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from marker.commit_reveal import sealed_label
+
 from .models import Frame, FramePlayer, Match, MatchLog, Presence
 
 
@@ -67,9 +69,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @staticmethod
     def _sealed(match: Match, side: str) -> str:
-        if match.seed is None:
-            return "sealed until the draw"
-        return getattr(match, f"{side}_secret") or "–"
+        return sealed_label(getattr(match, f"{side}_secret"), drawn=match.seed is not None)
 
     @admin.display(description="home secret")
     def home_secret_sealed(self, match: Match) -> str:

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import re
-import secrets
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 
+from marker import commit_reveal
 from marker.errors import DomainError
 
 from .. import draw as cupdraw
@@ -19,7 +18,28 @@ from ..models import Competition, Entry, Group, GroupMember, Round, Tie
 from ..results import enter_plate, tie_decide, tie_ready
 from ..selectors import group_table
 
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+def _groups_decided(competition: Competition) -> bool:
+    return (
+        not Tie.objects.filter(group__competition=competition)
+        .exclude(status__in=Tie.DECIDED)
+        .exists()
+    )
+
+
+def _draw_round(competition: Competition) -> str:
+    """The prefix of the fields of the draw still to make: ``""`` (the draw itself) while
+    entries are open, ``"knockout_"`` for a group event's knock-out once its groups are
+    drawn. The knock-out has its own commit and reveal: the group draw's secrets are
+    public from the group draw on, so a seed made from them would be known in advance."""
+    if competition.stage == Competition.Stage.ENTRIES:
+        return ""
+    if competition.has_groups and competition.stage == Competition.Stage.DRAWN:
+        return KNOCKOUT
+    raise DomainError("already_drawn", f"The {competition.name} has been drawn.", status=409)
+
+
+KNOCKOUT = "knockout_"
 
 
 @transaction.atomic
@@ -29,16 +49,21 @@ def draw_commit(
     """The secretary commits to a secret for the draw's seed (the SHA-256 of a secret
     made on their device; without one the server makes it, unknowable to nobody but the
     server). The server commits to its own at the same time. Replacing a commitment is
-    allowed until the secrets are revealed."""
+    allowed until the secrets are revealed. A group event's knock-out is committed to
+    afresh once every group match is decided (marker/commit_reveal.py)."""
     now = resolve_now(now)
     require_secretary(actor, competition, "commit to the draw")
     competition = lock_competition(competition)
-    if competition.stage != Competition.Stage.ENTRIES:
-        raise DomainError("already_drawn", f"The {competition.name} has been drawn.", status=409)
-    value = (commitment or "").strip().lower()
+    prefix = _draw_round(competition)
+    if prefix == KNOCKOUT and not _groups_decided(competition):
+        raise DomainError(
+            "groups_unfinished",
+            "The knock-out's draw is committed to once every group match is decided.",
+        )
+    value = commit_reveal.normalise_commitment(commitment)
     secret = ""
     if value:
-        if not _HEX64.match(value):
+        if not commit_reveal.is_commitment(value):
             raise DomainError(
                 "bad_commitment",
                 "A commitment is the SHA-256 of the secret: 64 hexadecimal characters.",
@@ -46,21 +71,24 @@ def draw_commit(
             )
         made_by = "device"
     else:
-        secret = secrets.token_hex(16)
-        value = cupdraw.commitment(secret)
+        secret = commit_reveal.new_secret()
+        value = commit_reveal.commitment(secret)
         made_by = "server"
-    competition.secretary_commitment = value
-    competition.secretary_secret = secret
-    competition.server_secret = secrets.token_hex(16)
-    competition.server_commitment = cupdraw.commitment(competition.server_secret)
+    server_secret = commit_reveal.new_secret()
+    server_commitment = commit_reveal.commitment(server_secret)
+    setattr(competition, f"{prefix}secretary_commitment", value)
+    setattr(competition, f"{prefix}secretary_secret", secret)
+    setattr(competition, f"{prefix}server_secret", server_secret)
+    setattr(competition, f"{prefix}server_commitment", server_commitment)
     competition.save(
         update_fields=[
-            "secretary_commitment",
-            "secretary_secret",
-            "server_commitment",
-            "server_secret",
+            f"{prefix}secretary_commitment",
+            f"{prefix}secretary_secret",
+            f"{prefix}server_commitment",
+            f"{prefix}server_secret",
         ]
     )
+    detail: dict[str, Any] = {"knockout": True} if prefix else {}
     log(
         competition,
         actor,
@@ -68,7 +96,8 @@ def draw_commit(
         now,
         commitment=value,
         made_by=made_by,
-        server_commitment=competition.server_commitment,
+        server_commitment=server_commitment,
+        **detail,
     )
     return competition
 
@@ -77,28 +106,49 @@ def draw_commit(
 def draw_reveal(
     *, actor: Any, competition: Competition, secret: str, now: datetime | None = None
 ) -> Competition:
-    """The secretary reveals the secret they committed to; a mismatch is refused."""
+    """The secretary reveals the secret they committed to (the knock-out's, for a group
+    event drawn into groups); a mismatch is refused."""
     now = resolve_now(now)
     require_secretary(actor, competition, "reveal the draw's secret")
     competition = lock_competition(competition)
-    if not competition.secretary_commitment:
+    prefix = (
+        KNOCKOUT
+        if competition.has_groups and competition.stage != Competition.Stage.ENTRIES
+        else ""
+    )
+    recorded = getattr(competition, f"{prefix}secretary_commitment")
+    if not recorded:
         raise DomainError("not_committed", "Commit to a secret before revealing it.")
     secret = (secret or "").strip()
-    if (
-        not secret
-        or len(secret) > 128
-        or cupdraw.commitment(secret) != competition.secretary_commitment
-    ):
+    if len(secret) > 128 or not commit_reveal.verify(secret, recorded):
         raise DomainError(
             "reveal_mismatch",
-            f"That secret does not match the commitment {competition.secretary_commitment[:12]}….",
+            f"That secret does not match the commitment {recorded[:12]}….",
             field="secret",
         )
-    if competition.secretary_secret != secret:
-        competition.secretary_secret = secret
-        competition.save(update_fields=["secretary_secret"])
-        log(competition, actor, "revealed", now)
+    if getattr(competition, f"{prefix}secretary_secret") != secret:
+        setattr(competition, f"{prefix}secretary_secret", secret)
+        competition.save(update_fields=[f"{prefix}secretary_secret"])
+        detail: dict[str, Any] = {"knockout": True} if prefix else {}
+        log(competition, actor, "revealed", now, **detail)
     return competition
+
+
+def _revealed_seed(competition: Competition, prefix: str, *labels: str) -> int:
+    """The seed of a revealed round: both secrets checked against their commitments."""
+    secretary = getattr(competition, f"{prefix}secretary_secret")
+    if not (getattr(competition, f"{prefix}secretary_commitment") and secretary):
+        raise DomainError(
+            "not_revealed", "Commit to a secret and reveal it before the draw is made."
+        )
+    server = getattr(competition, f"{prefix}server_secret")
+    if not commit_reveal.verify(server, getattr(competition, f"{prefix}server_commitment")):
+        raise DomainError(
+            "server_secret_mismatch",
+            "The server's secret does not match its commitment; commit again.",
+            status=409,
+        )
+    return commit_reveal.derive_seed(secretary, server, *labels)
 
 
 def _round_best_of(competition: Competition, number: int, rounds: int) -> int | None:
@@ -159,17 +209,13 @@ def draw_perform(
     competition = lock_competition(competition)
     if competition.stage != Competition.Stage.ENTRIES:
         raise DomainError("already_drawn", f"The {competition.name} has been drawn.", status=409)
-    if not (competition.secretary_commitment and competition.secretary_secret):
-        raise DomainError(
-            "not_revealed", "Commit to a secret and reveal it before the draw is made."
-        )
+    seed = _revealed_seed(competition, "")
     entries = list(
         Entry.objects.filter(competition=competition, status=Entry.Status.ENTERED).select_related(
             "team", "player", "partner"
         )
     )
     by_key = {str(e.pk): e for e in entries}
-    seed = cupdraw.derive_seed(competition.secretary_secret, competition.server_secret)
     try:
         if competition.has_groups:
             assert competition.group_size is not None
@@ -239,8 +285,9 @@ def knockout_draw_from_groups(
 ) -> Competition:
     """Once every group match is decided: the qualifiers (each group's top
     `group_qualifiers`, by the group tables) are drawn into the knock-out with the seed
-    `derive_seed(secretary's secret, server's secret, "knockout")`; the others go into
-    the plate when the competition says so."""
+    `derive_seed(knock-out secretary's secret, knock-out server's secret, "knockout")`,
+    from the knock-out's own commit and reveal made once the groups were decided; the
+    others go into the plate when the competition says so."""
     now = resolve_now(now)
     require_secretary(actor, competition, "draw the knock-out")
     competition = lock_competition(competition)
@@ -259,7 +306,7 @@ def knockout_draw_from_groups(
             (qualifiers if row.position <= competition.group_qualifiers else others).append(
                 row.entry
             )
-    seed = cupdraw.derive_seed(competition.secretary_secret, competition.server_secret, "knockout")
+    seed = _revealed_seed(competition, KNOCKOUT, "knockout")
     by_key = {str(e.pk): e for e in qualifiers}
     try:
         drawn = cupdraw.draw_knockout(list(by_key), seed)
@@ -267,7 +314,14 @@ def knockout_draw_from_groups(
         raise DomainError(exc.code, exc.message) from None
     _make_bracket(competition, drawn, by_key, now)
     record = dict(competition.draw_record)
-    record["knockout"] = {**drawn.to_json(), "qualifiers": list(by_key)}
+    record["knockout"] = {
+        **drawn.to_json(),
+        "qualifiers": list(by_key),
+        "commitments": {
+            "secretary": competition.knockout_secretary_commitment,
+            "server": competition.knockout_server_commitment,
+        },
+    }
     competition.draw_record = record
     competition.knockout_seed = seed
     competition.stage = Competition.Stage.KNOCKOUT

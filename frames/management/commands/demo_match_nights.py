@@ -95,7 +95,7 @@ def nominate_lineups(match: Match, rosters: dict, seed: int) -> None:
     """A format with captains' nominations: each captain submits a lineup (fixed order)
     or every frame's players (blind), from the players present, in a seeded order."""
     fmt = match.format
-    if fmt.is_norwich or fmt.selection == "hat":
+    if fmt.uses_hat:
         return
     for side, (team, players) in rosters.items():
         order = sorted(players, key=lambda p: (p.pk * 7919 + seed) % 104729)
