@@ -14,7 +14,7 @@ from django.db import transaction
 
 from frames import live
 from frames.matchnight import drawing, ordering, signoff, squads
-from frames.models import Frame, FramePlayer, Match, Presence
+from frames.models import Frame, FrameEvent, FramePlayer, Match, Presence
 from frames.pad import events
 from marker import versions
 from tests.frames.matchnight_helpers import (
@@ -285,3 +285,16 @@ def test_the_only_raw_write_of_match_night_is_the_shots_append_which_records_it(
     source = (root / "frames/pad/events.py").read_text()
     append = source.split("def _append(", 1)[1].split("\ndef ", 1)[0]
     assert "frame_written(" in append
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_rows_a_poll_shows_are_tracked_through_every_manager():
+    """A model a poll reads keeps `Tracked` and a tracked default manager: a custom
+    manager that replaced it would let writes through without a bump."""
+    for model in (Match, Presence, Frame, FramePlayer, FrameEvent):
+        assert issubclass(model, live.Tracked), model
+        for manager in model._meta.managers:
+            assert isinstance(manager.get_queryset(), live.TrackedQuerySet), (model, manager)
+    # The related managers (match.frames, frame.players, ...) derive from the default one.
+    assert isinstance(Match(pk=1).frames.all(), live.TrackedQuerySet)
+    assert isinstance(Frame(pk=1).players.all(), live.TrackedQuerySet)
