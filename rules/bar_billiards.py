@@ -356,6 +356,31 @@ class BarBilliards(Game[BBState]):
     )
     fouls = _FOULS
     state_doc = _STATE_DOC
+    over_label = "Frame over"
+    pad_hints = {
+        "values": {
+            "next": {
+                "break_off": "Break-off",
+                "play": "Play on",
+                "play_red": "Play the red",
+                "endgame": "Endgame: cushion first, 100 or 200 only",
+                "none": "Frame over",
+            }
+        },
+        "last": [
+            ["points", "+{}"],
+            ["lost", "lost {}"],
+            ["wiped", "wiped {}"],
+            ["banked", "banked {}"],
+        ],
+        "fields": {
+            "shot": {
+                "to_trough": {"more": True},  # the referee's tidying, rarely needed
+                "cushion": {"when": {"phase": "endgame"}},
+                "pots.hole": {"when": {"phase": "endgame"}, "open": list(ENDGAME_HOLES)},
+            }
+        },
+    }
 
     # ---------------------------------------------------------------- setup
 

@@ -1863,6 +1863,10 @@ class Game(Generic[S]):
     statistics: tuple[Stat, ...] = ()
     #: (state key, label): what a scoring pad shows, in order
     display: tuple[tuple[str, str], ...] = ()
+    #: what a scoring pad calls the game once it is over (describe()["pad"]["over"])
+    over_label: str = "Game over"
+    #: a scoring pad's words and layout, never rules (describe()["pad"]; rules/README.md)
+    pad_hints: Mapping[str, Any] = {}
     #: choice set -> its doc, for the sets beyond SEATING_CHOICES the game resolves
     choice_set_doc: dict[str, str] = {}
     #: choice set -> the code a value outside it answers (default bad_value)
@@ -1970,7 +1974,7 @@ class Game(Generic[S]):
         >>> d = get("bar_billiards_4pin").describe()
         >>> sorted(d)  # doctest: +NORMALIZE_WHITESPACE
         ['aliases', 'choice_sets', 'display', 'events', 'family', 'fouls', 'id', 'name',
-         'participants', 'players', 'setup', 'state', 'statistics']
+         'pad', 'participants', 'players', 'setup', 'state', 'statistics']
         >>> [e["type"] for e in d["events"]]
         ['shot', 'bar_down', 'invoke_endgame']
         """
@@ -1988,6 +1992,7 @@ class Game(Generic[S]):
             "choice_sets": {**SEATING_CHOICES, **self.choice_set_doc},
             "statistics": [st.as_dict() for st in self.statistics],
             "display": [{"key": key, "label": label} for key, label in self.display],
+            "pad": {"over": self.over_label, **self.pad_hints},
         }
 
     def summary(self) -> dict[str, Any]:
