@@ -521,7 +521,9 @@ class BarBilliards(Game[BBState]):
             else:
                 points += p["hole"]
         whites = len(pots) - reds
-        if reds and (reds > 1 or red != "table"):
+        if reds > 1:
+            raise IllegalEvent("not_on_table", f"{reds} reds potted but the set has one red")
+        if reds and red != "table":
             raise IllegalEvent("not_on_table", f"the red is not on the table (it is {_where(red)})")
         if whites > wt:
             raise IllegalEvent(
@@ -535,7 +537,11 @@ class BarBilliards(Game[BBState]):
         # 3. balls returned to the trough by the referee
         r_back = back.count("red")
         w_back = len(back) - r_back
-        if r_back and (r_back > 1 or red != "table"):
+        if r_back > 1:
+            raise IllegalEvent(
+                "not_on_table", f"to_trough: {r_back} reds given but the set has one red"
+            )
+        if r_back and red != "table":
             raise IllegalEvent(
                 "not_on_table", f"to_trough: the red is not on the table (it is {_where(red)})"
             )
