@@ -450,6 +450,7 @@ class RoundOfBalls(Game[BState]):
     fouls: tuple[Foul, ...] = ()
     additive_score = True  # a handicap start is points on the score from the first shot
     statistics = STATISTICS
+    best_stat = "best_turn"
     choice_set_doc = CHOICE_SET_DOC
     extra_display: tuple[tuple[str, str], ...] = ()
 
