@@ -1118,11 +1118,12 @@ class BoardGame(RoundOfBalls):
 
     def value(self, cfg: Cfg, kind: str, place: Any) -> int:
         """What a ball of ``kind`` dropping at ``place`` (a cup, or a side pocket) scores."""
+        factor: int = cfg.mult.get(kind, 1)
         if type(place) is int:
-            return place * cfg.mult.get(kind, 1)
+            return place * factor
         pockets = cfg.v.get("pockets")
         if isinstance(pockets, Mapping) and place in pockets:
-            return int(pockets[place]) * cfg.mult.get(kind, 1)
+            return int(pockets[place]) * factor
         return 0
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:

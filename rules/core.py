@@ -576,7 +576,8 @@ def _fast_field(f: Field, fouls: frozenset[str]) -> _Pred:
             check = by_type.get(type(v))
             if check is None:
                 return v is None and null_ok
-            return check(v)
+            ok: bool = check(v)
+            return ok
 
         return union
     if f.type in ("list", "object"):
