@@ -5,6 +5,6 @@ from __future__ import annotations
 
 from leagues.hooks import on_fixture_result
 
-from .services import tie_fixture_result
+from .results import tie_fixture_result
 
 on_fixture_result(tie_fixture_result)

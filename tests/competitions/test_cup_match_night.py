@@ -8,8 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from competitions import services
 from competitions.models import Competition, Tie
+from competitions.services.entries import entry_create
+from competitions.services.setup import competition_create
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, Match
 from leagues import standings
@@ -21,11 +22,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_cup_final_played_through_match_night(league):
-    cup = services.competition_create(
+    cup = competition_create(
         actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
     )
     for team in league.teams[:2]:
-        services.entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+        entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
     drawn(cup, league.secretary)
     table_before = standings.division_table(league.premier)
     tie = Tie.objects.select_related("fixture", "home__team", "away__team").get(competition=cup)

@@ -10,8 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from competitions import selectors, services
+from competitions import selectors
 from competitions.models import Entry, Tie
+from competitions.services.draws import knockout_draw_from_groups
+from competitions.services.entries import entry_create, entry_mark_paid, entry_withdraw
+from competitions.services.setup import competition_create
+from competitions.services.ties import tie_record_paper
 from leagues import services as league_services
 from leagues import standings
 from leagues.models import Fixture
@@ -23,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 def group_event(league, n, *, group_size=3, qualifiers=1, **kwargs):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Singles",
@@ -35,7 +39,7 @@ def group_event(league, n, *, group_size=3, qualifiers=1, **kwargs):
         **kwargs,
     )
     for player in registered_players(league, n):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     return drawn(comp, league.secretary)
 
 
@@ -44,7 +48,7 @@ def result(tie, secretary, winner_entry, frames):
     frame it has the higher score in."""
     flip = tie.home_id != winner_entry.pk
     rows = [{"home": b, "away": a} if flip else {"home": a, "away": b} for a, b in frames]
-    services.tie_record_paper(actor=secretary, tie=tie, frames=rows, now=NOW)
+    tie_record_paper(actor=secretary, tie=tie, frames=rows, now=NOW)
 
 
 def test_a_three_way_tie_is_settled_on_the_score_difference_between_them(league):
@@ -77,7 +81,7 @@ def test_a_three_way_tie_is_settled_on_the_score_difference_between_them(league)
     other = selectors.group_tables(comp)[1].group
     for tie in Tie.objects.filter(group=other):
         result(tie, league.secretary, tie.home, [(200, 100), (200, 100)])
-    comp = services.knockout_draw_from_groups(actor=league.secretary, competition=comp, now=NOW)
+    comp = knockout_draw_from_groups(actor=league.secretary, competition=comp, now=NOW)
     final = Tie.objects.get(round__competition=comp)
     assert {final.home_id, final.away_id} == {
         b.pk,
@@ -105,10 +109,10 @@ def test_level_on_everything_is_settled_by_the_lots_drawn_with_the_groups(league
 
 
 def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_through(league):
-    plate = services.competition_create(
+    plate = competition_create(
         actor=league.secretary, season=league.season, name="Plate", kind="team_knockout", now=NOW
     )
-    cup = services.competition_create(
+    cup = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Cup",
@@ -118,7 +122,7 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
         now=NOW,
     )
     for team in league.teams[:4]:
-        services.entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+        entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
     drawn(cup, league.secretary)
     table_before = standings.division_table(league.premier)
     ties = list(Tie.objects.filter(round__competition=cup, round__number=1).order_by("slot"))
@@ -156,20 +160,16 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
 
 
 def test_cup_tied_and_wrong_season_refusals_name_the_rule(league):
-    cup = services.competition_create(
+    cup = competition_create(
         actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
     )
-    entry = services.entry_create(
-        actor=league.secretary, competition=cup, team=league.teams[0], now=NOW
-    )
+    entry = entry_create(actor=league.secretary, competition=cup, team=league.teams[0], now=NOW)
     with pytest.raises(Exception) as err:
-        services.entry_create(
-            actor=league.secretary, competition=cup, team=league.teams[0], now=NOW
-        )
+        entry_create(actor=league.secretary, competition=cup, team=league.teams[0], now=NOW)
     assert err.value.code == "already_entered"
     # a captain may not enter a secretary-only competition
     with pytest.raises(Exception) as err:
-        services.entry_create(actor=league.captain, competition=cup, team=league.teams[1], now=NOW)
+        entry_create(actor=league.captain, competition=cup, team=league.teams[1], now=NOW)
     assert err.value.code == "secretary_enters"
     assert entry.status == Entry.Status.ENTERED
 
@@ -177,7 +177,7 @@ def test_cup_tied_and_wrong_season_refusals_name_the_rule(league):
 def test_open_entries_close_on_their_date(league):
     from datetime import timedelta
 
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Open",
@@ -189,14 +189,14 @@ def test_open_entries_close_on_their_date(league):
     )
     player = PlayerFactory(user=league.outsider)
     RegistrationFactory(player=player, team=league.teams[3], season=league.season)
-    entry = services.entry_create(actor=league.outsider, competition=comp, player=player, now=NOW)
+    entry = entry_create(actor=league.outsider, competition=comp, player=player, now=NOW)
     assert not entry.paid
-    services.entry_mark_paid(actor=league.secretary, entry=entry, paid=True, now=NOW)
+    entry_mark_paid(actor=league.secretary, entry=entry, paid=True, now=NOW)
     entry.refresh_from_db()
     assert entry.paid and entry.paid_at == NOW
-    services.entry_withdraw(actor=league.outsider, entry=entry, now=NOW)
+    entry_withdraw(actor=league.outsider, entry=entry, now=NOW)
     with pytest.raises(Exception) as err:
-        services.entry_create(
+        entry_create(
             actor=league.outsider, competition=comp, player=player, now=NOW + timedelta(days=2)
         )
     assert err.value.code == "entries_closed"
@@ -222,11 +222,11 @@ def test_bracket_and_group_tables_take_the_same_queries_whatever_the_entrants(le
 
 
 def drawn_singles(league, n, name):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary, season=league.season, name=name, kind="singles", now=NOW
     )
     for player in registered_players(league, n):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     return drawn(comp, league.secretary)
 
 

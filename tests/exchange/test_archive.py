@@ -17,8 +17,11 @@ from django.db import connection
 from django.utils import timezone
 
 from competitions import selectors as cup_selectors
-from competitions import services as cups
 from competitions.models import Competition, Tie, TieFrame
+from competitions.services.entries import entry_create
+from competitions.services.pad import tie_confirm, tie_frame_open
+from competitions.services.setup import competition_create, competition_set_eligible
+from competitions.services.ties import tie_record_paper
 from exchange.archive import FORMAT, league_export, league_import
 from exchange.sections import SECTIONS
 from frames.matchnight import drawing, seeding, signoff, squads
@@ -374,7 +377,7 @@ def play_cup_tie_as_a_match(league, tie: Tie) -> None:
 
 
 def play_tie_frame_on_the_pad(tie: Tie, actor) -> TieFrame:
-    tie_frame = cups.tie_frame_open(actor=actor, tie=tie, now=NOW)
+    tie_frame = tie_frame_open(actor=actor, tie=tie, now=NOW)
     for seq, event in enumerate(SHORT_FRAME, start=1):
         frame_record_event(
             frame_id=tie_frame.frame_id,
@@ -396,10 +399,10 @@ def played_competitions(league) -> None:
     frames on the pad, confirmed by both players; a group event decided on paper; and an
     erased player."""
     secretary = league.secretary
-    plate = cups.competition_create(
+    plate = competition_create(
         actor=secretary, season=league.season, name="Plate", kind="team_knockout", now=NOW
     )
-    cup = cups.competition_create(
+    cup = competition_create(
         actor=secretary,
         season=league.season,
         name="Cup",
@@ -409,26 +412,26 @@ def played_competitions(league) -> None:
         now=NOW,
     )
     for team in league.teams[:2]:
-        cups.entry_create(actor=secretary, competition=cup, team=team, now=NOW)
+        entry_create(actor=secretary, competition=cup, team=team, now=NOW)
     cup_drawn(cup, secretary)
     play_cup_tie_as_a_match(league, Tie.objects.get(competition=cup))
 
     players = registered_players(league, 5)
-    singles = cups.competition_create(
+    singles = competition_create(
         actor=secretary, season=league.season, name="Singles", kind="singles", now=NOW
     )
-    cups.competition_set_eligible(
+    competition_set_eligible(
         actor=secretary, competition=singles, label="Invited", players=players[:3], now=NOW
     )
     for player in players[:2]:
-        cups.entry_create(actor=secretary, competition=singles, player=player, now=NOW)
+        entry_create(actor=secretary, competition=singles, player=player, now=NOW)
     cup_drawn(singles, secretary)
     final = Tie.objects.get(competition=singles)
     for _ in range(2):
         play_tie_frame_on_the_pad(final, secretary)
-    cups.tie_confirm(actor=secretary, tie=final, now=NOW)
+    tie_confirm(actor=secretary, tie=final, now=NOW)
 
-    groups = cups.competition_create(
+    groups = competition_create(
         actor=secretary,
         season=league.season,
         name="Groups",
@@ -439,10 +442,10 @@ def played_competitions(league) -> None:
         now=NOW,
     )
     for player in players[2:5]:
-        cups.entry_create(actor=secretary, competition=groups, player=player, now=NOW)
+        entry_create(actor=secretary, competition=groups, player=player, now=NOW)
     cup_drawn(groups, secretary)
     for n, tie in enumerate(Tie.objects.filter(competition=groups).order_by("slot")):
-        cups.tie_record_paper(
+        tie_record_paper(
             actor=secretary,
             tie=tie,
             frames=[{"home": 200 + n, "away": 100}, {"home": 300, "away": 150 + n}],
