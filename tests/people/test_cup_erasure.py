@@ -12,8 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from competitions import services as cups
 from competitions.models import Competition, CompetitionLog, Entry, Tie, TieFrame
+from competitions.services.entries import entry_create
+from competitions.services.pad import tie_confirm, tie_frame_open
+from competitions.services.setup import competition_create
 from frames.models import Frame, FrameEvent, Friendly
 from frames.pad.events import frame_confirm, frame_rebuild, frame_record_event
 from leagues import standings
@@ -30,7 +32,7 @@ OLD = "Zebedee Quux"
 
 
 def play_on_pad(tie: Tie, actor) -> TieFrame:
-    tie_frame = cups.tie_frame_open(actor=actor, tie=tie, now=NOW)
+    tie_frame = tie_frame_open(actor=actor, tie=tie, now=NOW)
     for seq, event in enumerate(SHORT_FRAME, start=1):
         frame_record_event(
             frame_id=tie_frame.frame_id,
@@ -55,15 +57,15 @@ def cup(league):
     user = UserFactory(username="zeb", email="zeb@example.org")
     Player.objects.filter(pk=victim.pk).update(name=OLD, user=user)
     victim.refresh_from_db()
-    singles = cups.competition_create(
+    singles = competition_create(
         actor=secretary, season=league.season, name="Singles", kind="singles", now=NOW
     )
     for player in (victim, rival):
-        cups.entry_create(actor=secretary, competition=singles, player=player, now=NOW)
+        entry_create(actor=secretary, competition=singles, player=player, now=NOW)
     drawn(singles, secretary)
     final = Tie.objects.get(competition=singles)
     frames = [play_on_pad(final, secretary).frame_id for _ in range(2)]
-    cups.tie_confirm(actor=secretary, tie=final, now=NOW)
+    tie_confirm(actor=secretary, tie=final, now=NOW)
     league.victim, league.user, league.rival = victim, user, rival
     league.competition, league.final, league.frame_ids = singles, final, frames
     return league
