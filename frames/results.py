@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from leagues.services import fixture_record_result
+from leagues.fixtures.services import fixture_record_result
 from marker.formats import sections_won
 
 from .models import SIDES, Frame, Match, MatchLog, Side

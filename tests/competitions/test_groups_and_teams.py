@@ -16,8 +16,8 @@ from competitions.services.draws import knockout_draw_from_groups
 from competitions.services.entries import entry_create, entry_mark_paid, entry_withdraw
 from competitions.services.setup import competition_create
 from competitions.services.ties import tie_record_paper
-from leagues import services as league_services
 from leagues import standings
+from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture
 from tests.factories import PlayerFactory, RegistrationFactory
 
@@ -131,7 +131,7 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
     assert fixture.kind == Fixture.Kind.CUP and fixture.division_id is None
     assert (fixture.home_id, fixture.away_id) == (ties[0].home.team_id, ties[0].away.team_id)
     # the match night's sign-off writes the result onto the fixture, which calls the hook
-    league_services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=fixture,
         home_frames=Decimal(4),
         away_frames=Decimal(5),
@@ -146,7 +146,7 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
     # the loser of round one is in the plate
     assert Entry.objects.filter(competition=plate, team_id=tie.home.team_id).exists()
     # level on frames and score: nobody goes through until the secretary decides
-    league_services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=ties[1].fixture,
         home_frames=Decimal("4.5"),
         away_frames=Decimal("4.5"),

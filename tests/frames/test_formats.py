@@ -18,9 +18,10 @@ from django.urls import reverse
 from frames.draw import DrawError, draw_format, draw_match, validate_draw
 from frames.matchnight import drawing, nominating, seeding, signoff, squads
 from frames.models import Frame, FramePlayer, Match
-from leagues import formats, services
+from leagues import formats
 from leagues.models import Fixture
 from leagues.standings import division_table
+from leagues.teams import services as team_services
 from marker.formats import PRESETS, parse_format
 from rules.simulate import simulate_game
 from tests.factories import PlayerFactory
@@ -131,7 +132,7 @@ def use_format(league, key: str, players: int = 6):
     formats.season_set_format(season=league.season, actor=league.secretary, preset=key)
     for team in league.teams[:2]:
         while team.registrations.filter(status="active").count() < players:
-            services.roster_add_player(team=team, player=PlayerFactory())
+            team_services.roster_add_player(team=team, player=PlayerFactory())
 
 
 def opened(league, present: int = 6) -> Match:
