@@ -27,7 +27,6 @@ from exchange.sections import SECTIONS
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, FrameEvent, Rating
 from frames.pad.events import frame_confirm, frame_record_event
-from frames.people.erasure import person_erase
 from frames.ratings.services import ratings_recompute
 from frames.stats import awards, record
 from frames.stats import selectors as stats_selectors
@@ -44,6 +43,7 @@ from leagues.models import (
 )
 from leagues.tables import services as table_services
 from marker.errors import DomainError
+from people.erasure import person_erase
 from tests.competitions.helpers import NOW, registered_players
 from tests.competitions.helpers import drawn as cup_drawn
 from tests.competitions.test_cup_api import SHORT_FRAME
