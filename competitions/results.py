@@ -114,10 +114,6 @@ def tie_decide(tie: Tie, winner: Entry, status: str, reason: str, actor: Any, no
             "award_reason",
             "decided_by",
             "decided_at",
-            "home_frames",
-            "away_frames",
-            "home_score",
-            "away_score",
         ]
     )
     competition = tie.competition
@@ -177,21 +173,20 @@ def lock_tie(tie: Tie) -> Tie:
 
 
 def tie_fixture_result(fixture: Fixture) -> None:
-    """The leagues hook: a cup fixture's confirmed result decides its tie (more frames
-    wins; level on frames, the higher aggregate; level on both, the secretary awards)."""
+    """A cup fixture's confirmed result decides its tie (more frames wins; level on frames,
+    the higher aggregate; level on both, the secretary awards). Frames' result path calls
+    it inside the transaction that confirms the result, so a refusal here undoes that; a
+    fixture of no tie is left alone."""
     tie = Tie.objects.filter(fixture=fixture).first()
     if tie is None:
         return
     tie = lock_tie(tie)
     if tie.decided:
         return
-    tie.home_frames, tie.away_frames = fixture.home_frames, fixture.away_frames
-    tie.home_score, tie.away_score = fixture.home_score, fixture.away_score
     key = ((fixture.home_frames or 0), (fixture.home_score or 0))
     other = ((fixture.away_frames or 0), (fixture.away_score or 0))
     now = fixture.result_confirmed_at or timezone.now()
     if key == other:
-        tie.save(update_fields=["home_frames", "away_frames", "home_score", "away_score"])
         log(tie.competition, None, "level", now, tie=tie)
         return
     tie_decide(tie, tie.home if key > other else tie.away, Tie.Status.PLAYED, "", None, now)  # type: ignore[arg-type]

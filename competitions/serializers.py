@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from rest_framework import serializers
@@ -88,7 +89,9 @@ class CompetitionCreateSerializer(serializers.Serializer):
     )
     entry_mode = serializers.ChoiceField(choices=Competition.EntryMode.choices, default="secretary")
     entries_close_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    fee = serializers.DecimalField(max_digits=6, decimal_places=2, min_value=0, default=0)
+    fee = serializers.DecimalField(
+        max_digits=6, decimal_places=2, min_value=Decimal(0), default=Decimal(0)
+    )
     require_registered = serializers.BooleanField(default=True)
     eligibility_label = serializers.CharField(
         max_length=60, required=False, allow_blank=True, default=""
@@ -233,10 +236,23 @@ class TieFrameSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+def _frames() -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=4, decimal_places=1, read_only=True, allow_null=True)
+
+
+def _score() -> serializers.IntegerField:
+    return serializers.IntegerField(read_only=True, allow_null=True)
+
+
 class TieSerializer(serializers.ModelSerializer):
     home_name = serializers.SerializerMethodField()
     away_name = serializers.SerializerMethodField()
     round_number = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    # the result, read from where it is stored (`Tie.result`): the fixture, or the frames
+    home_frames = _frames()
+    away_frames = _frames()
+    home_score = _score()
+    away_score = _score()
 
     class Meta:
         model = Tie
@@ -292,7 +308,7 @@ class PaperFrameSerializer(serializers.Serializer):
 
 
 class PaperResultSerializer(serializers.Serializer):
-    frames = PaperFrameSerializer(many=True, max_length=99)
+    frames = PaperFrameSerializer(many=True, max_length=99)  # type: ignore[call-arg]  # (stubs)
 
 
 class AwardSerializer(serializers.Serializer):
@@ -346,4 +362,4 @@ class GroupTableSerializer(serializers.Serializer):
     ties = serializers.SerializerMethodField()
 
     def get_ties(self, obj: Any) -> list[dict[str, Any]]:
-        return TieSerializer(list(obj.group.ties.all()), many=True).data  # prefetched
+        return list(TieSerializer(list(obj.group.ties.all()), many=True).data)  # prefetched

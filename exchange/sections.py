@@ -35,7 +35,6 @@ from competitions.models import (
     TieFrame,
 )
 from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, MatchLog, Presence
-from frames.people.erasure import former_name
 from frames.ratings.services import ratings_recompute
 from frames.stats.record import stats_rebuild
 from leagues.models import (
@@ -58,6 +57,7 @@ from leagues.models import (
     Team,
     Venue,
 )
+from marker.personal_data import former_name
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from frames.live import Tracked, TrackedQuerySet
 from leagues.models import Fixture, League, Player, Team
 from marker.formats import MatchFormat, effective_format
 
@@ -34,7 +35,7 @@ def other_side(side: str) -> str:
     return Side.AWAY if side == Side.HOME else Side.HOME
 
 
-class Match(models.Model):
+class Match(Tracked, models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Squads being marked"
         DRAWN = "drawn", "Drawn"
@@ -104,6 +105,8 @@ class Match(models.Model):
     dispute_reason = models.TextField(blank=True)
     disputed_at = models.DateTimeField(null=True, blank=True)
 
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+
     class Meta:
         verbose_name_plural = "matches"
 
@@ -151,7 +154,7 @@ class MatchLog(models.Model):
         )
 
 
-class Presence(models.Model):
+class Presence(Tracked, models.Model):
     """A player marked present for a side on the night (registered or drafted)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
@@ -162,6 +165,8 @@ class Presence(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     marked_at = models.DateTimeField()
+
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
 
     class Meta:
         ordering = ["side", "player__name"]
@@ -199,7 +204,7 @@ class Friendly(models.Model):
         return reverse("friendly-detail", args=[self.pk])
 
 
-class Frame(models.Model):
+class Frame(Tracked, models.Model):
     class Kind(models.TextChoices):
         SINGLES = "singles", "Singles"
         DOUBLES = "doubles", "Doubles"
@@ -257,6 +262,8 @@ class Frame(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+
     class Meta:
         ordering = ["match", "order"]
         constraints = [
@@ -278,13 +285,15 @@ class Frame(models.Model):
         return reverse("frame-pad", args=[self.pk])
 
 
-class FramePlayer(models.Model):
+class FramePlayer(Tracked, models.Model):
     """Who plays a frame for which side, in order (partners alternate visits in doubles)."""
 
     frame = models.ForeignKey(Frame, on_delete=models.CASCADE, related_name="players")
     side = models.CharField(max_length=4, choices=Side.choices)
     position = models.PositiveSmallIntegerField(default=1)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="frame_slots")
+
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
 
     class Meta:
         ordering = ["frame", "side", "position"]
@@ -297,7 +306,7 @@ class FramePlayer(models.Model):
         return f"{self.player} ({self.side})"
 
 
-class FrameEvent(models.Model):
+class FrameEvent(Tracked, models.Model):
     """One entry of a frame's append-only log: a game event, or an undo of the last one.
 
     `seq` runs 1, 2, 3… per frame with no gaps (the frame's `last_seq` advances by a
@@ -329,6 +338,8 @@ class FrameEvent(models.Model):
     )
     device_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField()
+
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
 
     class Meta:
         ordering = ["frame", "seq"]

@@ -1,7 +1,8 @@
 """The league: seasons, divisions, venues, teams, players, registrations and fixtures.
 
 Constraints live in the database first (the drafted-player rule is a conditional unique
-index), then in `services.py`, which performs every write.
+index), then in the sub-domains' `services.py` (teams, fixtures, seasons, tables), which
+perform every write.
 """
 
 from __future__ import annotations

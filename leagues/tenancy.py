@@ -1,6 +1,6 @@
 """Leagues as tenants (docs/tenancy.md): a site administrator creates a league and appoints
-its first secretary; a league's secretary manages its officers. Services and the invitation
-task together, as in `invitations.py`."""
+its first secretary; a league's secretary manages its officers (the invitation's email is
+sent by a task, `tasks.py`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from celery import shared_task
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,6 +16,7 @@ from marker.errors import DomainError
 from marker.permissions import SECRETARY, forget_league_roles, require
 from rules import registry
 
+from . import tasks
 from .invitations import _account_create
 from .links import reserved_slugs
 from .models import League, LeagueRole, OfficerInvitation, Weekday
@@ -145,7 +143,7 @@ def officer_appoint(
     invitation = OfficerInvitation.objects.create(
         league=league, email=email, role=role, invited_by=actor
     )
-    send_officer_invitation.delay_on_commit(invitation.pk)
+    tasks.send_officer_invitation.delay_on_commit(invitation.pk)
     return invitation
 
 
@@ -215,30 +213,3 @@ def officer_invitation_accept(
     invitation.save(update_fields=["accepted_at"])
     forget_league_roles(user)
     return held
-
-
-@shared_task(acks_late=True, max_retries=5, autoretry_for=(OSError,), retry_backoff=True)
-def send_officer_invitation(invitation_id: int) -> bool:
-    """Email an officer's invitation once (`sent_at` claimed with the send)."""
-    with transaction.atomic():
-        invitation = (
-            OfficerInvitation.objects.select_for_update()
-            .select_related("league")
-            .filter(pk=invitation_id, sent_at__isnull=True)
-            .first()
-        )
-        if invitation is None:
-            return False
-        link = settings.SITE_URL.rstrip("/") + invitation.get_absolute_url()
-        send_mail(
-            subject=f"{invitation.league.name} on Marker: you are invited",
-            message=(
-                f"Hello,\n\nYou are invited to be {invitation.get_role_display().lower()} of "
-                f"{invitation.league.name} on Marker.\nAccept here: {link}\n"
-            ),
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            recipient_list=[invitation.email],
-        )
-        invitation.sent_at = timezone.now()
-        invitation.save(update_fields=["sent_at"])
-    return True

@@ -17,8 +17,9 @@ from celery.contrib.testing.worker import start_worker
 from django.db import connection, transaction
 from kombu import pools
 
-from leagues import services
+from leagues.fixtures import services as fixture_services
 from leagues.models import Season
+from leagues.teams import services as team_services
 from tests.factories import (
     DivisionFactory,
     PlayerFactory,
@@ -71,19 +72,19 @@ def make_league(teams_per_division: int = 4, players_per_team: int = 6) -> Small
                 division=division, season=season, venue=venue, name=f"{division.name} Team {i + 1}"
             )
             for _ in range(players_per_team):
-                services.roster_add_player(team=team, player=PlayerFactory())
+                team_services.roster_add_player(team=team, player=PlayerFactory())
             teams.append(team)
     first = teams[0]
     vice = UserFactory(username=f"vice{season.pk}")
     first.vice_captain = vice
     first.save(update_fields=["vice_captain"])
     player_user = UserFactory(username=f"player{season.pk}")
-    services.roster_add_player(
+    team_services.roster_add_player(
         team=first, player=PlayerFactory(user=player_user, name="Rita Referee")
     )
     secretary = make_secretary(season.league, username=f"secretary{season.pk}")
     outsider = UserFactory(username=f"outsider{season.pk}")
-    services.fixtures_generate(season=season, start_date=date(2026, 9, 1))
+    fixture_services.fixtures_generate(season=season, start_date=date(2026, 9, 1))
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
     return SmallLeague(
@@ -155,7 +156,26 @@ def league_of_the_module(league_built_once, db) -> SmallLeague:
 
 # ------------------------------------------------------------ a real worker on Redis
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+def worker_index() -> int:
+    """This process's number under pytest-xdist (gw0 -> 0, gw1 -> 1), 0 without it."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name.removeprefix("gw") or 0)
+
+
+def worker_redis_url(base: str, index: int) -> str:
+    """`base` with its database number moved up by `index`: each xdist worker has a Redis
+    database of its own (TEST_REDIS_URL names the first; a run of -n N uses N of them)."""
+    url = urlparse(base)
+    path = url.path.strip("/")
+    if path and not path.isdigit():
+        raise ValueError(f"TEST_REDIS_URL must name a database by number, not {path!r}")
+    return url._replace(path=f"/{int(path or 0) + index}").geturl()
+
+
+REDIS_URL = worker_redis_url(
+    os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14"), worker_index()
+)
 _CONF_KEYS = ("broker_url", "task_always_eager", "result_backend", "task_default_queue")
 # Cached on the app's AMQP helper from the configuration at first use.
 _AMQP_CACHES = ("queues", "default_queue", "router", "default_exchange")

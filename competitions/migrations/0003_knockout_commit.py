@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competitions', '0001_competitions'),
+        ('competitions', '0002_tie_result_from_fixture'),
     ]
 
     operations = [

@@ -17,7 +17,7 @@ from rules.core import RuleError
 from ..common import log, resolve_now
 from ..models import Tie, TieFrame
 from ..results import lock_tie
-from .ties import require_open_tie, tally_frames, tie_sign, winner_of_frames
+from .ties import frames_winner, require_open_tie, tie_sign, winner_of_frames
 
 
 def _pad_frames(tie: Tie) -> list[tuple[int, int, str]]:
@@ -64,9 +64,8 @@ def tie_confirm(*, actor: Any, tie: Tie, now: datetime | None = None) -> Tie:
         is None
     ):
         raise DomainError("tie_unfinished", "Nobody has won the tie yet.", status=409)
-    tally_frames(tie, frames)
     log(tie.competition, actor, "confirmed", now, tie=tie)
-    return tie_sign(tie, actor, now)
+    return tie_sign(tie, actor, now, frames_winner(frames))
 
 
 @transaction.atomic

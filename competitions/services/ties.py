@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
-from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -187,12 +186,10 @@ def _check_frames(tie: Tie, frames: Sequence[Mapping[str, Any]]) -> list[tuple[i
     return out
 
 
-def tally_frames(tie: Tie, frames: Sequence[tuple[int, int, str]]) -> str:
-    tie.home_frames = Decimal(sum(1 for f in frames if f[2] == "home"))
-    tie.away_frames = Decimal(sum(1 for f in frames if f[2] == "away"))
-    tie.home_score = sum(f[0] for f in frames)
-    tie.away_score = sum(f[1] for f in frames)
-    return "home" if tie.home_frames > tie.away_frames else "away"
+def frames_winner(frames: Sequence[tuple[int, int, str]]) -> str:
+    """The side that won more of the (home score, away score, winner) frames."""
+    home = sum(1 for f in frames if f[2] == "home")
+    return "home" if home > len(frames) - home else "away"
 
 
 @transaction.atomic
@@ -221,30 +218,20 @@ def tie_record_paper(
         TieFrame(tie=tie, number=i, home_score=h, away_score=a, winner=w, source="paper")
         for i, (h, a, w) in enumerate(checked, start=1)
     )
-    tally_frames(tie, checked)
     tie.home_confirmed_by = tie.away_confirmed_by = None
     log(tie.competition, actor, "paper", now, tie=tie, frames=[list(f) for f in checked])
-    return tie_sign(tie, actor, now)
+    return tie_sign(tie, actor, now, frames_winner(checked))
 
 
-def tie_sign(tie: Tie, actor: Any, now: datetime) -> Tie:
-    """The side(s) the actor speaks for sign the result; the secretary's word is final.
-    Both sides signed: the tie is played and its winner goes through."""
+def tie_sign(tie: Tie, actor: Any, now: datetime, winner: str) -> Tie:
+    """The side(s) the actor speaks for sign the result (its frames, won by `winner`); the
+    secretary's word is final. Both sides signed: the tie is played and its winner goes
+    through."""
     secretary = allowed(actor, "competitions.manage", tie)
     for side, entry in (("home", tie.home), ("away", tie.away)):
         if secretary or speaks_for_entry(actor, entry):
             setattr(tie, f"{side}_confirmed_by", actor)
-    tie.save(
-        update_fields=[
-            "home_frames",
-            "away_frames",
-            "home_score",
-            "away_score",
-            "home_confirmed_by",
-            "away_confirmed_by",
-        ]
-    )
+    tie.save(update_fields=["home_confirmed_by", "away_confirmed_by"])
     if tie.home_confirmed_by_id and tie.away_confirmed_by_id:
-        winner = "home" if (tie.home_frames or 0) > (tie.away_frames or 0) else "away"
         tie_decide(tie, _side_entry(tie, winner), Tie.Status.PLAYED, "", actor, now)
     return tie

@@ -29,9 +29,7 @@ from frames.results import (
     update_result,
 )
 from leagues.models import Player
-from leagues.services import (
-    registration_mark_played,
-)
+from leagues.teams.services import registration_mark_played
 from marker import commit_reveal
 from marker.errors import DomainError
 from rules.core import RuleError

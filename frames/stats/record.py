@@ -2,8 +2,9 @@
 
 When a frame is complete its log is folded through the rules engine once, and each
 player's line for the frame (the result, and the statistics the game declares: for bar
-billiards the highest break, breaks, 200s and so on) is written onto the league by `leagues.services.
-player_frame_stats_replace` — the way a match result is written onto its fixture.
+billiards the highest break, breaks, 200s and so on) is written onto the league by
+`leagues.player_stats.player_frame_stats_replace` — the way a match result is written
+onto its fixture.
 Leaderboards and the player page then aggregate those lines in the database.
 
 - Only the effective history counts: an event an undo took back is left out. The event
@@ -36,7 +37,7 @@ from django.db.models import (
 from frames.engine import frame_setup
 from frames.models import Frame, FrameEvent, FramePlayer, Side
 from leagues.models import PlayerFrameStat, Season
-from leagues.services import player_frame_stats_replace
+from leagues.player_stats import player_frame_stats_replace
 from rules import registry
 
 COUNTED = (Frame.Status.COMPLETE,)

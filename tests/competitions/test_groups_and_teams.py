@@ -12,18 +12,25 @@ from django.test.utils import CaptureQueriesContext
 
 from competitions import selectors
 from competitions.models import Entry, Tie
+from competitions.results import tie_fixture_result
 from competitions.services.draws import draw_commit, knockout_draw_from_groups
 from competitions.services.entries import entry_create, entry_mark_paid, entry_withdraw
 from competitions.services.setup import competition_create
 from competitions.services.ties import tie_record_paper
-from leagues import services as league_services
 from leagues import standings
+from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture
 from tests.factories import PlayerFactory, RegistrationFactory
 
 from .helpers import NOW, drawn, registered_players
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def group_event(league, n, *, group_size=3, qualifiers=1, **kwargs):
@@ -131,14 +138,16 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
     fixture = ties[0].fixture
     assert fixture.kind == Fixture.Kind.CUP and fixture.division_id is None
     assert (fixture.home_id, fixture.away_id) == (ties[0].home.team_id, ties[0].away.team_id)
-    # the match night's sign-off writes the result onto the fixture, which calls the hook
-    league_services.fixture_record_result(
-        fixture=fixture,
-        home_frames=Decimal(4),
-        away_frames=Decimal(5),
-        home_score=3000,
-        away_score=2900,
-        confirmed_at=NOW,
+    # the match night's sign-off writes the result onto the fixture, then decides the tie
+    tie_fixture_result(
+        fixture_services.fixture_record_result(
+            fixture=fixture,
+            home_frames=Decimal(4),
+            away_frames=Decimal(5),
+            home_score=3000,
+            away_score=2900,
+            confirmed_at=NOW,
+        )
     )
     tie = Tie.objects.get(pk=ties[0].pk)
     assert tie.status == Tie.Status.PLAYED and tie.winner_id == tie.away_id
@@ -147,17 +156,58 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
     # the loser of round one is in the plate
     assert Entry.objects.filter(competition=plate, team_id=tie.home.team_id).exists()
     # level on frames and score: nobody goes through until the secretary decides
-    league_services.fixture_record_result(
-        fixture=ties[1].fixture,
-        home_frames=Decimal("4.5"),
-        away_frames=Decimal("4.5"),
-        home_score=100,
-        away_score=100,
-        confirmed_at=NOW,
+    tie_fixture_result(
+        fixture_services.fixture_record_result(
+            fixture=ties[1].fixture,
+            home_frames=Decimal("4.5"),
+            away_frames=Decimal("4.5"),
+            home_score=100,
+            away_score=100,
+            confirmed_at=NOW,
+        )
     )
     assert Tie.objects.get(pk=ties[1].pk).status == Tie.Status.SCHEDULED
     if table_before is not None:
         assert standings.division_table(league.premier) == table_before
+
+
+def test_a_team_tie_reads_its_result_from_its_fixture_after_a_settlement_too(league, client):
+    """The result is stored once, on the cup fixture: the tie keeps no copy, so the
+    bracket and the tie's API answer follow the fixture when a settlement rewrites it."""
+    cup = competition_create(
+        actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
+    )
+    for team in league.teams[:2]:
+        entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+    drawn(cup, league.secretary)
+    tie = Tie.objects.get(competition=cup)
+    assert not {"home_frames", "away_frames", "home_score", "away_score"} & {
+        f.name for f in Tie._meta.get_fields()
+    }
+
+    def confirm(home_frames, away_frames, home_score, away_score):
+        tie_fixture_result(
+            fixture_services.fixture_record_result(
+                fixture=tie.fixture,
+                home_frames=Decimal(home_frames),
+                away_frames=Decimal(away_frames),
+                home_score=home_score,
+                away_score=away_score,
+                confirmed_at=NOW,
+            )
+        )
+
+    def answered():
+        body = client.get(f"/api/ties/{tie.pk}/").json()
+        return tuple(body[k] for k in ("home_frames", "away_frames", "home_score", "away_score"))
+
+    assert answered() == (None, None, None, None)
+    confirm(4, 5, 3000, 2900)
+    assert answered() == ("4.0", "5.0", 3000, 2900)
+    confirm("3.5", "5.5", 2800, 3100)  # settled again
+    assert answered() == ("3.5", "5.5", 2800, 3100)
+    (final,) = selectors.bracket(cup).rounds[0].ties
+    assert (final.home_frames, final.away_frames) == (Decimal("3.5"), Decimal("5.5"))
 
 
 def test_cup_tied_and_wrong_season_refusals_name_the_rule(league):

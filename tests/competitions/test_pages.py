@@ -16,6 +16,12 @@ from .helpers import NOW, drawn, registered_players
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def singles(league, n, name="Singles", **kwargs):
     comp = competition_create(
         actor=league.secretary, season=league.season, name=name, kind="singles", now=NOW, **kwargs

@@ -27,11 +27,11 @@ from exchange.sections import SECTIONS
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, FrameEvent, Rating
 from frames.pad.events import frame_confirm, frame_record_event
-from frames.people.erasure import person_erase
 from frames.ratings.services import ratings_recompute
 from frames.stats import awards, record
 from frames.stats import selectors as stats_selectors
-from leagues import honours, publishing, services, standings
+from leagues import honours, publication_job, publishing, standings
+from leagues.fixtures import services as fixture_services
 from leagues.models import (
     Fixture,
     League,
@@ -41,7 +41,9 @@ from leagues.models import (
     Season,
     Venue,
 )
+from leagues.tables import services as table_services
 from marker.errors import DomainError
+from people.erasure import person_erase
 from tests.competitions.helpers import NOW, registered_players
 from tests.competitions.helpers import drawn as cup_drawn
 from tests.competitions.test_cup_api import SHORT_FRAME
@@ -50,6 +52,12 @@ from tests.frames.matchnight_helpers import drawn, frames_of, key_all, later
 pytestmark = pytest.mark.django_db
 
 BAR_DOWN = {"type": "bar_down"}
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def shot(*pots, fouls=()):
@@ -107,7 +115,7 @@ def played_league(league):
     for side, user in (("home", league.captain), ("away", league.other_captain)):
         signoff.match_confirm(match=match, side=side, actor=user, now=later(130))
     other = Fixture.objects.filter(division=league.second).order_by("id").first()
-    services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=other,
         home_frames=Decimal("4.5"),
         away_frames=Decimal("4.5"),
@@ -115,11 +123,11 @@ def played_league(league):
         away_score=4900,
         confirmed_at=later(200),
     )
-    services.point_deduction_add(
+    table_services.point_deduction_add(
         team=league.teams[2], points=Decimal("1"), reason="Late result", by=league.secretary
     )
     publication = publishing.publication_request(season=league.season, actor=league.secretary)
-    publishing.publication_run(publication_id=publication.pk)
+    publication_job.publication_run(publication_id=publication.pk)
     # What the tasks queued after commit would do (on_commit does not fire in a test).
     record.stats_sync()
     ratings_recompute(game_id=match.game_id)
@@ -246,7 +254,7 @@ def test_export_then_restore_into_an_empty_database_is_equal_table_by_table(leag
 
 def test_a_portable_export_carries_no_account_or_email(league):
     played_league(league)
-    services.subscription_create(league=league.season.league, user=league.outsider)
+    table_services.subscription_create(league=league.season.league, user=league.outsider)
     archive = league_export(league=league.season.league, full=False)
     text = json.dumps(archive)
     assert archive["accounts"] == []

@@ -10,10 +10,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from frames.stats import awards
-from leagues import honours, services
+from leagues import honours, player_stats
+from leagues.fixtures import services as fixture_services
 from leagues.models import Award, Fixture
 from marker.errors import DomainError
 from tests.links import league_reverse
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def team_fixtures(league, team):
@@ -25,7 +32,7 @@ def team_fixtures(league, team):
 
 
 def confirm(fixture, when=None):
-    services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=fixture,
         home_frames=3,
         away_frames=2,
@@ -50,7 +57,7 @@ def line(fixture, frame_number, player, team, *, won=True, high_break=0, pots_20
 
 
 def play(fixture, frame_number, *lines_):
-    services.player_frame_stats_replace(
+    player_stats.player_frame_stats_replace(
         fixture=fixture, frame_number=frame_number, lines=list(lines_)
     )
 

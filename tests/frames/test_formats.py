@@ -18,9 +18,10 @@ from django.urls import reverse
 from frames.draw import DrawError, draw_format, draw_match, validate_draw
 from frames.matchnight import drawing, nominating, seeding, signoff, squads
 from frames.models import Frame, FramePlayer, Match
-from leagues import formats, services
+from leagues import formats
 from leagues.models import Fixture
 from leagues.standings import division_table
+from leagues.teams import services as team_services
 from marker.formats import PRESETS, parse_format
 from rules.simulate import simulate_game
 from tests.factories import PlayerFactory
@@ -38,6 +39,12 @@ from tests.links import league_reverse
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 OTHERS = ["Kim", "Lou", "Max", "Ned", "Oli", "Pam", "Quin", "Roy", "Sam", "Tom"]
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 # --------------------------------------------------------------------------- pure draw
@@ -131,7 +138,7 @@ def use_format(league, key: str, players: int = 6):
     formats.season_set_format(season=league.season, actor=league.secretary, preset=key)
     for team in league.teams[:2]:
         while team.registrations.filter(status="active").count() < players:
-            services.roster_add_player(team=team, player=PlayerFactory())
+            team_services.roster_add_player(team=team, player=PlayerFactory())
 
 
 def opened(league, present: int = 6) -> Match:

@@ -24,6 +24,12 @@ from tests.frames.test_pad_api import client_for
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def pad_context(html: str) -> dict:
     return json.loads(
         re.search(r'id="pad-context" type="application/json">(.*?)</script>', html).group(1)

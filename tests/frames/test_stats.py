@@ -20,7 +20,7 @@ from frames.models import Frame, Match
 from frames.pad.events import frame_confirm, frame_record_event
 from frames.stats import record
 from frames.stats import selectors as stats_selectors
-from leagues import services
+from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture, PlayerFrameStat
 from rules import registry
 from tests.factories import FrameFactory, FramePlayerFactory, MatchFactory
@@ -126,7 +126,7 @@ def play(frame, script, *, confirm=True):
 
 
 def confirm_fixture(fixture):
-    services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=fixture,
         home_frames=Decimal(5),
         away_frames=Decimal(4),

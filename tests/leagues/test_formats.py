@@ -9,7 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from leagues import formats, services
+from leagues import formats
+from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture
 from leagues.standings import division_table
 from marker.errors import DomainError
@@ -136,7 +137,7 @@ def test_a_division_overrides_then_inherits_the_season_format(league):
 
 
 def _record(fixture: Fixture, home, away, home_sections=None, away_sections=None):
-    services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=fixture,
         home_frames=Decimal(home),
         away_frames=Decimal(away),

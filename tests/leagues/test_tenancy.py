@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from frames.pad.selectors import frames_for_user
-from leagues import services, tenancy
+from leagues import tenancy
 from leagues.models import League, LeagueRole, OfficerInvitation
+from leagues.teams import services as team_services
 from marker.errors import DomainError
 from marker.permissions import (
     allowed,
@@ -359,7 +360,7 @@ def test_league_pages_live_under_the_league_and_old_addresses_redirect(two, clie
 def test_one_person_one_player_page_with_teams_in_every_league(two, client):
     a, b = two
     reg = a.teams[0].registrations.select_related("player").first()
-    services.roster_add_player(team=b.teams[0], player=reg.player)
+    team_services.roster_add_player(team=b.teams[0], player=reg.player)
     html = client.get(reg.player.get_absolute_url()).content.decode()
     assert a.teams[0].get_absolute_url() in html and b.teams[0].get_absolute_url() in html
 

@@ -2,7 +2,7 @@
 
 - a team **Cup** of every team, its first-round losers into the **Plate**: the Cup's first
   round is played as real match nights, scored shot by shot on the pad's services and
-  signed off by both captains (the winners go through by the leagues hook); the Plate is
+  signed off by both captains (the confirmed result sends the winners through); the Plate is
   drawn and waiting;
 - a **Singles** in groups of three (races to 2), the winner of each group into the
   knock-out: most group matches scored frame by frame on the pad;

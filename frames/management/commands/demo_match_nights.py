@@ -22,7 +22,7 @@ from django.utils import timezone
 from frames.matchnight import drawing, nominating, seeding, signoff, squads
 from frames.models import Frame, Match, Side
 from frames.pad import events
-from leagues import publishing
+from leagues import publication_job, publishing
 from leagues.models import Fixture, League, Registration
 from rules.simulate import simulate_game
 
@@ -117,7 +117,7 @@ def nominate_lineups(match: Match, rosters: dict, seed: int) -> None:
 
 def publish(season, secretary, *, at: datetime) -> None:
     publication = publishing.publication_request(season=season, actor=secretary, now=at)
-    publishing.publication_run(publication_id=publication.pk, now=at)
+    publication_job.publication_run(publication_id=publication.pk, now=at)
 
 
 def _at(day, hour: int, minute: int = 0) -> datetime:
