@@ -103,7 +103,7 @@ class Section:
     description: str = ""
 
 
-def field_label(model: type[models.Model], f: models.Field | Any) -> str:
+def field_label(model: type[models.Model], f: Any) -> str:
     return f"{model._meta.app_label}.{model._meta.object_name}.{f.name}"
 
 
