@@ -279,3 +279,27 @@ def test_a_pair_that_withdrew_before_its_opponent_was_known_gives_the_tie_to_the
     assert "withdrew" in answer["award_reason"]
     bracket = sec.get(f"/api/competitions/{comp['id']}/bracket/").json()
     assert bracket["winner"]["id"] == played.home_id
+
+
+def test_a_team_event_asked_not_to_be_cup_tied_is_refused_by_its_own_code(league):
+    """Rule 8 binds a player to one team a season, cups included: a team event cannot be
+    anything but cup-tied, and saying otherwise is refused naming that rule."""
+    sec = client_for(league.secretary)
+    url = f"/api/seasons/{league.season.pk}/competitions/"
+    answer = sec.post(
+        url,
+        {"name": "Open Cup", "kind": "team_knockout", "cup_tied": False},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert (answer.json()["error"], answer.json()["field"]) == ("cup_tied", "cup_tied")
+    assert not Competition.objects.filter(season=league.season, name="Open Cup").exists()
+    tied = sec.post(url, {"name": "Cup", "kind": "team_knockout"}, content_type="application/json")
+    assert tied.status_code == 201 and tied.json()["cup_tied"] is True
+    # an individual event has no teams to be tied to
+    singles = sec.post(
+        url,
+        {"name": "Singles", "kind": "singles", "cup_tied": False},
+        content_type="application/json",
+    )
+    assert singles.status_code == 201
