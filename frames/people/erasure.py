@@ -220,8 +220,9 @@ def person_erase(
         subscriptions = subscriptions | Subscription.objects.filter(user=user)
     subscriptions.delete()
     SentNotification.objects.filter(recipient__in=emails).delete()
-    Invitation.objects.filter(email__in=emails, accepted_at__isnull=True).delete()
-    Invitation.objects.filter(email__in=emails).update(name=new, email="")
+    roster_invitations = Invitation.objects.filter(email__in=emails, kind=Invitation.Kind.ROSTER)
+    roster_invitations.filter(accepted_at__isnull=True).delete()
+    roster_invitations.update(name=new, email="")
     usernames = _scrub_account(user, number)
     if usernames:
         for model in (AccessAttempt, AccessLog, AccessFailureLog):

@@ -196,14 +196,16 @@ def person_data(player: Player | None, user: Any = None) -> dict[str, Any]:
     ]
     data["invitations"] = [
         {
-            "team": i.team.name,
+            "team": i.team.name if i.team else "",
             "name": i.name,
             "email": i.email,
             "created_at": _iso(i.created_at),
             "sent_at": _iso(i.sent_at),
             "accepted_at": _iso(i.accepted_at),
         }
-        for i in Invitation.objects.filter(email__in=emails).select_related("team").order_by("id")
+        for i in Invitation.objects.filter(email__in=emails, kind=Invitation.Kind.ROSTER)
+        .select_related("team")
+        .order_by("id")
     ]
     if player is None:
         return data
