@@ -76,7 +76,17 @@ class FixtureAdmin(admin.ModelAdmin):
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
-    list_display = ["email", "team", "created_at", "sent_at", "accepted_at"]
+    list_display = [
+        "email",
+        "kind",
+        "team",
+        "league",
+        "role",
+        "created_at",
+        "sent_at",
+        "accepted_at",
+    ]
+    list_filter = ["kind"]
 
 
 # ----------------------------------------------------------------------------- tables

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("frames", "0007_friendly_owner_may_be_empty"),
-        ("leagues", "0011_playerframestat_home"),
+        ("leagues", "0012_playerframestat_home"),
     ]
 
     operations = [

@@ -14,8 +14,8 @@ from django.contrib.contenttypes.models import ContentType
 
 from leagues.models import (
     Fixture,
+    Invitation,
     LeagueRole,
-    OfficerInvitation,
     Player,
     Registration,
     SentNotification,
@@ -41,7 +41,9 @@ def officer(league):
     player.refresh_from_db()
     club = league.season.league
     LeagueRole.objects.create(league=club, user=user, role="results_secretary")
-    OfficerInvitation.objects.create(league=club, role="secretary", email="zeb@example.org")
+    Invitation.objects.create(
+        kind="officer", league=club, role="secretary", email="zeb@example.org"
+    )
     fixture = Fixture.objects.filter(season=league.season).first()
     SentNotification.objects.create(
         kind="reminder", fixture=fixture, recipient="zeb@example.org", sent_at=NOW
@@ -70,7 +72,7 @@ def test_the_download_holds_roles_invitations_emails_and_sign_ins(officer):
 def test_erasure_removes_them_and_renames_the_admin_log(officer):
     person_erase(player=officer.player, actor=officer.secretary, now=NOW)
     assert not LeagueRole.objects.filter(user=officer.user).exists()
-    assert not OfficerInvitation.objects.filter(email="zeb@example.org").exists()
+    assert not Invitation.objects.filter(email="zeb@example.org").exists()
     assert not SentNotification.objects.filter(recipient="zeb@example.org").exists()
     assert not AccessLog.objects.filter(username="zeb").exists()
     assert OLD not in json.dumps(list(LogEntry.objects.values()), default=str)

@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("leagues", "0010_honours_and_awards"),
+        ("leagues", "0011_one_invitation"),
     ]
 
     operations = [
