@@ -102,21 +102,32 @@ test("retryDelay: seconds from Retry-After, else the back-off times 0.5 to 1.5",
 
 test("409 with another device's events: a conflict; nothing is sent or dropped", async () => {
   const theirs = { seq: 4, event_id: "x", kind: "event", payload: { type: "shot" } };
-  const t = await setUp(["a", "b"], [reply(409, { events: [theirs], last_seq: 4, top_seq: 4, status: "in_play", view: { over: false } })]);
+  const replies = [reply(409, { events: [theirs], last_seq: 4, top_seq: 4, status: "in_play", view: { over: false } })];
+  const t = await setUp(["a", "b"], replies);
   await t.sync.drain();
   assert.equal(t.sent.length, 1);
   assert.deepEqual(t.pad.snap.conflict.events.map((e) => e.event_id), ["x"]);
   assert.equal(t.pad.snap.conflict.last_seq, 4);
   assert.equal((await t.store.items(1)).length, 2);
-  // The referee keeps his shots: they go after the other device's, from seq 5.
-  const more = [(b) => answer(b.expected_seq, b.event_id), (b) => answer(b.expected_seq, b.event_id)];
-  t.sent.length = 0;
-  t.pad.snap = await t.store.snap(1);
-  const replies = more;
-  const sync2 = createSync(CTX, t.store, t.pad, () => {}, { fetch: async (u, init) => { const b = JSON.parse(init.body); t.sent.push(b); return replies.shift()(b); }, setTimeout: () => 0, clearTimeout: () => {} });
-  await sync2.resolveConflict(true);
-  assert.deepEqual(t.sent.map((b) => [b.event_id, b.expected_seq]), [["a", 5], ["b", 6]]);
+  await t.sync.drain(); // nothing goes out while the referee has not chosen
+  assert.equal(t.sent.length, 1);
+  // He keeps his shots: they go after the other device's, from seq 5.
+  replies.push((b) => answer(b.expected_seq, b.event_id), (b) => answer(b.expected_seq, b.event_id));
+  await t.sync.resolveConflict(true);
+  assert.deepEqual(t.sent.slice(1).map((b) => [b.event_id, b.expected_seq]), [["a", 5], ["b", 6]]);
   assert.equal(t.pad.snap.conflict, null);
+  assert.deepEqual(await t.store.items(1), []);
+});
+
+test("409, and the referee discards his shots: they go to the discarded store, unsent", async () => {
+  const theirs = { seq: 4, event_id: "x", kind: "event", payload: { type: "shot" } };
+  const t = await setUp(["a"], [reply(409, { events: [theirs], last_seq: 4, top_seq: 4, status: "in_play", view: { over: false } })]);
+  await t.sync.drain();
+  await t.sync.resolveConflict(false);
+  assert.equal(t.sent.length, 1);
+  assert.deepEqual(await t.store.items(1), []);
+  assert.deepEqual((await t.store.discarded()).map((it) => [it.event_id, it.reason]), [["a", "discarded by the referee after a conflict"]]);
+  assert.equal(t.pad.snap.base, 4);
 });
 
 test("409 with only this phone's own events (another tab sent them): no conflict, carry on", async () => {

@@ -18,8 +18,6 @@ import { h, words, Words } from "./dom.js";
 
 // A whole number in a short range (a ball 1 to 15) is a row of chips, not a number pad.
 export const SHORT_RANGE = 16;
-// The event the pad opens on: the first of these the game has, else its first with fields.
-const PRIMARY = ["stroke", "shot", "ball", "throw", "turn", "visit", "roll"];
 
 const valueKey = (v) => (v === null ? "" : String(v));
 const matches = (when, view) => Object.entries(when || {}).every(([k, v]) => view && view[k] === v);
@@ -33,13 +31,10 @@ export function scalarChoices(f) {
   return null;
 }
 
+// The event the pad opens on: the game's first with fields (describe() lists a game's
+// events with its everyday one first: the shot, the stroke, the throw).
 export function primaryEvent(vocab) {
-  const withFields = vocab.events.filter((e) => e.fields.length);
-  for (const name of PRIMARY) {
-    const ev = withFields.find((e) => e.type === name);
-    if (ev) return ev;
-  }
-  return withFields[0] || null;
+  return vocab.events.find((e) => e.fields.length) || null;
 }
 
 // Builds the controls into `root`. opts: choices (the choice sets now), partyLabel(party),
