@@ -34,6 +34,12 @@ def _public(entry: Entry | None) -> str | None:
     return " & ".join(p.public_name for p in players) or f"Entry {entry.pk}"
 
 
+def _partner(entry: Entry, player: Any) -> str | None:
+    """The other player of a pair, as the public sees them."""
+    other = entry.partner if entry.player_id == player.pk else entry.player
+    return other.public_name if entry.partner_id is not None and other is not None else None
+
+
 def _entries(person: Person) -> list[dict[str, Any]]:
     player = person.player
     if player is None:
@@ -48,11 +54,7 @@ def _entries(person: Person) -> list[dict[str, Any]]:
             "competition": e.competition.name,
             "season": e.competition.season.name,
             "league": e.competition.season.league.name,
-            "partner": (
-                (e.partner if e.player_id == player.pk else e.player).public_name
-                if e.partner_id is not None and e.player is not None and e.partner is not None
-                else None
-            ),
+            "partner": _partner(e, player),
             "status": e.status,
             "paid": e.paid,
             "start": e.start,

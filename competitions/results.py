@@ -100,8 +100,8 @@ def _move_starts(tie: Tie) -> None:
 
 def tie_decide(tie: Tie, winner: Entry, status: str, reason: str, actor: Any, now: datetime) -> Tie:
     """Record a tie's winner and send them through: into the next round's tie (its home
-    slot for the upper tie), losers of round one into the plate, the final's winner as the
-    competition's."""
+    slot for the upper tie; an opponent who withdrew while waiting gives it to them),
+    losers of round one into the plate, the final's winner as the competition's."""
     tie.winner = winner
     tie.status = status
     tie.award_reason = reason[:200]
@@ -151,8 +151,20 @@ def tie_decide(tie: Tie, winner: Entry, status: str, reason: str, actor: Any, no
             setattr(next_tie, side, winner)
             next_tie.save(update_fields=[side])
             if next_tie.home_id and next_tie.away_id:
-                tie_ready(next_tie)
+                _ready_or_withdrawn(next_tie, actor, now)
     return tie
+
+
+def _ready_or_withdrawn(tie: Tie, actor: Any, now: datetime) -> None:
+    """A tie whose entrants are both known: to be played, or, when one of them withdrew
+    while waiting for the other, the other's (both withdrawn: the secretary decides)."""
+    assert tie.home is not None and tie.away is not None
+    out = [e for e in (tie.home, tie.away) if e.status == Entry.Status.WITHDRAWN]
+    if len(out) != 1:
+        tie_ready(tie)
+        return
+    other = tie.away if out[0].pk == tie.home_id else tie.home
+    tie_decide(tie, other, Tie.Status.WITHDRAWN, f"{out[0].name} withdrew", actor, now)
 
 
 def lock_tie(tie: Tie) -> Tie:

@@ -45,7 +45,6 @@ from leagues.models import (
     Invitation,
     League,
     LeagueRole,
-    OfficerInvitation,
     PersonErasure,
     Player,
     PointDeduction,
@@ -237,12 +236,6 @@ LEAGUE = Section(
     parts=(
         Part(League, lambda lg: League.objects.filter(pk=lg.pk)),
         Part(LeagueRole, lambda lg: LeagueRole.objects.filter(league=lg), personal=True),
-        Part(
-            OfficerInvitation,
-            lambda lg: OfficerInvitation.objects.filter(league=lg),
-            personal=True,
-            renew=(("token", secrets.token_urlsafe),),
-        ),
         Part(Season, lambda lg: Season.objects.filter(league=lg)),
         Part(Division, lambda lg: Division.objects.filter(season__league=lg)),
         Part(Venue, _league_venues, match_existing=_venue_by_name),
@@ -263,7 +256,7 @@ LEAGUE = Section(
         Part(Registration, lambda lg: Registration.objects.filter(season__league=lg)),
         Part(
             Invitation,
-            lambda lg: Invitation.objects.filter(team__season__league=lg),
+            lambda lg: Invitation.objects.filter(Q(team__season__league=lg) | Q(league=lg)),
             personal=True,
             renew=(("token", secrets.token_urlsafe),),
         ),

@@ -1,8 +1,9 @@
 from django.contrib import admin
 
+from leagues.admin import ReadOnlyAdmin
 from marker.commit_reveal import sealed_label
 
-from .models import Frame, FramePlayer, Match, MatchLog, Presence
+from .models import Frame, FramePlayer, Match, MatchLog, PlayerFrameStat, Presence
 
 
 class PresenceInline(admin.TabularInline):
@@ -109,3 +110,10 @@ class MatchLogAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(PlayerFrameStat)
+class PlayerFrameStatAdmin(ReadOnlyAdmin):
+    list_display = ["player", "fixture", "frame_number", "won", "score", "game_id"]
+    list_filter = ["season"]
+    raw_id_fields = ["player", "fixture", "team"]

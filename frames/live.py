@@ -11,9 +11,11 @@ write does it itself, so no service has to remember:
 - the one write the ORM does not see, the shot's append (SQL in `frames.pad.events`),
   records its frame with `frame_written`;
 - a team, player, fixture or account saved (a name, a captain, a staff flag, a password):
-  the token for everything (`EVERYTHING`), so every body is built again once.
+  the token for everything (`EVERYTHING`), so every body is built again once. These are
+  rows of leagues and of Django's auth, which frames cannot make `Tracked`: their model
+  signals bump it (`connect`).
 
-A frame's key moves with its match's: the live match poll shows every frame.
+A write to a frame moves its match's version too: the live match poll shows every frame.
 """
 
 from __future__ import annotations
@@ -42,7 +44,10 @@ def frame_key(frame_id: int) -> str:
 def frame_written(frame_id: int, match_id: int | None) -> None:
     """A frame's log, state or result written by SQL the ORM does not see: its version
     and its match's move on when the transaction commits."""
-    versions.bump(*_keys([(frame_id, match_id)]))
+    if match_id is None:
+        versions.bump(frame_key(frame_id))
+    else:
+        versions.bump(frame_key(frame_id), match_key(match_id))
 
 
 # (frame, match) of a tracked model's rows, as columns of a queryset.
@@ -171,7 +176,7 @@ def _on_name(sender: Any, instance: Any, update_fields: Any = None, **kwargs: An
 
 
 def connect() -> None:
-    """Wire the signals (FramesConfig.ready)."""
+    """Wire the names' signals (FramesConfig.ready)."""
     for signal in (post_save, post_delete):
         for model in (Team, Player, Fixture, get_user_model()):
             signal.connect(

@@ -18,8 +18,9 @@ from django.db.models import Q
 from django.urls import reverse
 
 from frames.live import Tracked, TrackedQuerySet
-from leagues.models import Fixture, League, Player, Team
+from leagues.models import Division, Fixture, League, Player, Season, Team
 from marker.formats import MatchFormat, effective_format
+from rules.registry import default_game_id
 
 
 class Side(models.TextChoices):
@@ -487,3 +488,59 @@ class RatingRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} since {self.since or 'the start'} ({self.state})"
+
+
+class PlayerFrameStat(models.Model):
+    """One player's line for one frame of a league match (or of a team cup tie).
+
+    Derived from the frame's shot log by `frames.stats.record`, the way a match result is
+    written onto its fixture: leaderboards, awards and the player page aggregate these
+    rows in the database. `source_seq` is the log's head when the line was computed, so a
+    stale line can be found and recomputed. The table keeps the name it had when the
+    model lived in leagues (`leagues_playerframestat`).
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    # None for a frame of a cup tie (its fixture has no division).
+    division = models.ForeignKey(
+        Division, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="player_stats")
+    frame_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="frame_stats")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(max_length=4)
+    doubles = models.BooleanField(default=False)
+    played_on = models.DateField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    shared = models.BooleanField(default=False)
+    score = models.IntegerField(default=0, help_text="The side's score in the frame.")
+    opponent_score = models.IntegerField(default=0)
+    has_shots = models.BooleanField(default=False, help_text="Scored shot by shot on the pad.")
+    game_id = models.CharField(max_length=60, default=default_game_id)
+    values = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The statistics the game declares (name → number), from the shot log.",
+    )
+    source_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "leagues_playerframestat"
+        ordering = ["fixture", "frame_number", "side"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["fixture", "frame_number", "player"], name="one_line_per_player_frame"
+            ),
+            models.CheckConstraint(
+                condition=~(Q(won=True) & Q(shared=True)), name="frame_line_won_or_shared"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["division", "player"], name="frame_stat_division"),
+            models.Index(fields=["season", "player"], name="frame_stat_season"),
+            models.Index(fields=["player", "played_on"], name="frame_stat_player_form"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in frame {self.frame_number} of {self.fixture}"

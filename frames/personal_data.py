@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from leagues.models import Player, PlayerFrameStat
+from leagues.models import Player
 from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows
 
 from .models import (
@@ -26,6 +26,7 @@ from .models import (
     Friendly,
     Match,
     MatchLog,
+    PlayerFrameStat,
     Presence,
     Rating,
     RatingChange,
@@ -308,7 +309,7 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "statistics",
-        ("leagues.PlayerFrameStat.player",),
+        ("frames.PlayerFrameStat.player",),
         export=_statistics,
         description="statistics lines (kept, keyed by the player)",
     ),
@@ -363,5 +364,5 @@ NOT_PERSONAL: dict[str, str] = {
     "frames.Match.away_confirmed_by": "the captain who confirmed (an account, scrubbed on theirs)",
     "frames.MatchLog.actor": "who acted (an account, scrubbed on theirs)",
     "frames.Presence.marked_by": "who marked the presence (an account, scrubbed on theirs)",
-    "leagues.PlayerFrameStat.values": "the game's statistics: name → number",
+    "frames.PlayerFrameStat.values": "the game's statistics: name → number",
 }

@@ -30,9 +30,9 @@ from .fixtures import services as fixture_services
 from .models import (
     Division,
     Fixture,
+    Invitation,
     League,
     LeagueRole,
-    OfficerInvitation,
     Player,
     PointDeduction,
     Publication,
@@ -116,9 +116,7 @@ class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
                 {
                     "league": league,
                     "secretary": appointment if isinstance(appointment, LeagueRole) else None,
-                    "invitation": appointment
-                    if isinstance(appointment, OfficerInvitation)
-                    else None,
+                    "invitation": appointment if isinstance(appointment, Invitation) else None,
                 }
             ).data,
             status=status.HTTP_201_CREATED,
@@ -154,7 +152,7 @@ class LeagueOfficersView(APIView):
             OfficerAddedSerializer(
                 {
                     "officer": made if isinstance(made, LeagueRole) else None,
-                    "invitation": made if isinstance(made, OfficerInvitation) else None,
+                    "invitation": made if isinstance(made, Invitation) else None,
                 }
             ).data,
             status=status.HTTP_201_CREATED,

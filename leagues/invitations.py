@@ -58,7 +58,9 @@ def invitation_create(
         raise DomainError(
             "already_invited", f"{email} has already been invited to {team.name}.", field="email"
         )
-    invitation = Invitation.objects.create(team=team, name=name, email=email, invited_by=invited_by)
+    invitation = Invitation.objects.create(
+        kind=Invitation.Kind.ROSTER, team=team, name=name, email=email, invited_by=invited_by
+    )
     tasks.send_invitation.delay_on_commit(invitation.pk)
     return invitation
 
@@ -75,8 +77,12 @@ def invitation_accept(
     """Accept an invitation: the signed-in `user` joins the roster, or, with no one signed
     in, a new account (`username`, `password`, checked by the site's password validators)
     is made for the invited person (`registration.player.user`)."""
-    invitation = Invitation.objects.select_for_update().filter(token=token).first()
-    if invitation is None:
+    invitation = (
+        Invitation.objects.select_for_update()
+        .filter(token=token, kind=Invitation.Kind.ROSTER)
+        .first()
+    )
+    if invitation is None or invitation.team is None:
         raise DomainError("not_found", "This invitation does not exist.", status=404)
     if invitation.accepted_at is not None:
         raise DomainError("already_accepted", "This invitation has already been accepted.")

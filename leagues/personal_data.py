@@ -14,7 +14,6 @@ from .models import (
     Honour,
     Invitation,
     LeagueRole,
-    OfficerInvitation,
     Player,
     Registration,
     SentNotification,
@@ -110,14 +109,14 @@ def _league_roles_erase(erasure: Erasure) -> None:
 def _officer_invitations(person: Person) -> list[dict[str, Any]]:
     return [
         {
-            "league": i.league.name,
+            "league": i.league.name if i.league else "",
             "role": i.role,
             "email": i.email,
             "created_at": iso(i.created_at),
             "sent_at": iso(i.sent_at),
             "accepted_at": iso(i.accepted_at),
         }
-        for i in OfficerInvitation.objects.filter(email__in=person.emails)
+        for i in Invitation.objects.filter(email__in=person.emails, kind=Invitation.Kind.OFFICER)
         .select_related("league")
         .order_by("id")
     ]
@@ -127,8 +126,9 @@ def _officer_invitations_erase(erasure: Erasure) -> None:
     """Open invitations go; accepted ones (the record of who became an officer) keep no
     address."""
     emails = erasure.person.emails
-    OfficerInvitation.objects.filter(email__in=emails, accepted_at__isnull=True).delete()
-    OfficerInvitation.objects.filter(email__in=emails).update(email="")
+    invitations = Invitation.objects.filter(email__in=emails, kind=Invitation.Kind.OFFICER)
+    invitations.filter(accepted_at__isnull=True).delete()
+    invitations.update(email="")
 
 
 # ---------------------------------------------------------------- email and invitations
@@ -159,14 +159,14 @@ def _subscriptions_erase(erasure: Erasure) -> None:
 def _invitations(person: Person) -> list[dict[str, Any]]:
     return [
         {
-            "team": i.team.name,
+            "team": i.team.name if i.team else "",
             "name": i.name,
             "email": i.email,
             "created_at": iso(i.created_at),
             "sent_at": iso(i.sent_at),
             "accepted_at": iso(i.accepted_at),
         }
-        for i in Invitation.objects.filter(email__in=person.emails)
+        for i in Invitation.objects.filter(email__in=person.emails, kind=Invitation.Kind.ROSTER)
         .select_related("team")
         .order_by("id")
     ]
@@ -175,8 +175,9 @@ def _invitations(person: Person) -> list[dict[str, Any]]:
 def _invitations_erase(erasure: Erasure) -> None:
     """Invitations not yet accepted go; accepted ones keep the team and the new name."""
     emails = erasure.person.emails
-    Invitation.objects.filter(email__in=emails, accepted_at__isnull=True).delete()
-    Invitation.objects.filter(email__in=emails).update(name=erasure.new_name, email="")
+    invitations = Invitation.objects.filter(email__in=emails, kind=Invitation.Kind.ROSTER)
+    invitations.filter(accepted_at__isnull=True).delete()
+    invitations.update(name=erasure.new_name, email="")
 
 
 def _emails_sent(person: Person) -> list[dict[str, Any]]:
@@ -259,7 +260,7 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "officer_invitations",
-        ("leagues.OfficerInvitation.email",),
+        ("leagues.Invitation.email",),
         export=_officer_invitations,
         erase=_officer_invitations_erase,
         description="invitations to become an officer (removed, or kept without the address)",
@@ -308,8 +309,7 @@ NOT_PERSONAL: dict[str, str] = {
     "leagues.Team.name": "a team's name",
     "leagues.PersonErasure.player": "the erasure's log: which record, never the old name",
     "leagues.PersonErasure.by": "the officer who erased (an account, scrubbed on theirs)",
-    "leagues.Invitation.invited_by": "the captain who invited (an account, scrubbed on theirs)",
-    "leagues.OfficerInvitation.invited_by": "the officer who invited (an account)",
+    "leagues.Invitation.invited_by": "the captain or officer who invited (an account, scrubbed on theirs)",
     "leagues.PointDeduction.by": "the officer who deducted (an account)",
     "leagues.Publication.created_by": "the officer who published (an account)",
     "leagues.TableSnapshot.rows": "a published table: teams and their figures",

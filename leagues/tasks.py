@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import publication_job
-from .models import Invitation, OfficerInvitation
+from .models import Invitation
 
 
 @shared_task(name="leagues.publishing.publish_tables", acks_late=True)
@@ -50,57 +50,38 @@ def sweep_publications() -> list[int]:
     retry_backoff=True,
 )
 def send_invitation(invitation_id: int) -> bool:
-    """Email an invitation once: `sent_at` is claimed in the same transaction as the send."""
+    """Email an invitation (to a roster or to an office) once: `sent_at` is claimed in the
+    same transaction as the send."""
     with transaction.atomic():
         invitation = (
-            Invitation.objects.select_for_update()
-            .select_related("team", "team__season")
+            Invitation.objects.select_for_update(of=("self",))
+            .select_related("team", "team__season", "league")
             .filter(pk=invitation_id, sent_at__isnull=True)
             .first()
         )
         if invitation is None:
             return False
         link = settings.SITE_URL.rstrip("/") + invitation.get_absolute_url()
-        send_mail(
-            subject=f"Join {invitation.team.name} on Marker",
-            message=(
-                f"Hello {invitation.name},\n\n"
-                f"{invitation.team.name} has invited you to their roster for "
-                f"{invitation.team.season}.\nAccept here: {link}\n"
-            ),
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            recipient_list=[invitation.email],
-        )
-        invitation.sent_at = timezone.now()
-        invitation.save(update_fields=["sent_at"])
-    return True
-
-
-@shared_task(
-    name="leagues.tenancy.send_officer_invitation",
-    acks_late=True,
-    max_retries=5,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-)
-def send_officer_invitation(invitation_id: int) -> bool:
-    """Email an officer's invitation once (`sent_at` claimed with the send)."""
-    with transaction.atomic():
-        invitation = (
-            OfficerInvitation.objects.select_for_update()
-            .select_related("league")
-            .filter(pk=invitation_id, sent_at__isnull=True)
-            .first()
-        )
-        if invitation is None:
-            return False
-        link = settings.SITE_URL.rstrip("/") + invitation.get_absolute_url()
-        send_mail(
-            subject=f"{invitation.league.name} on Marker: you are invited",
-            message=(
+        # The check constraint gives an officer's invitation a league, a roster's a team.
+        league, team = invitation.league, invitation.team
+        if league is not None:
+            subject = f"{league.name} on Marker: you are invited"
+            message = (
                 f"Hello,\n\nYou are invited to be {invitation.get_role_display().lower()} of "
-                f"{invitation.league.name} on Marker.\nAccept here: {link}\n"
-            ),
+                f"{league.name} on Marker.\nAccept here: {link}\n"
+            )
+        elif team is not None:
+            subject = f"Join {team.name} on Marker"
+            message = (
+                f"Hello {invitation.name},\n\n"
+                f"{team.name} has invited you to their roster for "
+                f"{team.season}.\nAccept here: {link}\n"
+            )
+        else:
+            return False
+        send_mail(
+            subject=subject,
+            message=message,
             from_email=settings.DEFAULT_FROM_EMAIL,
             recipient_list=[invitation.email],
         )

@@ -19,7 +19,7 @@ from rules import registry
 from . import tasks
 from .invitations import _account_create
 from .links import reserved_slugs
-from .models import League, LeagueRole, OfficerInvitation, Weekday
+from .models import Invitation, League, LeagueRole, Weekday
 
 SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$")
 
@@ -61,7 +61,7 @@ def league_create(
     game_id: str,
     match_night: int,
     secretary: str,
-) -> tuple[League, LeagueRole | OfficerInvitation]:
+) -> tuple[League, LeagueRole | Invitation]:
     """A new league and its first secretary: `secretary` is an existing account's username
     or email address, or the email address of someone to invite (who makes an account)."""
     require(
@@ -104,9 +104,7 @@ def _account(who: str) -> Any:
 
 
 @transaction.atomic
-def officer_appoint(
-    *, actor: Any, league: League, who: str, role: str
-) -> LeagueRole | OfficerInvitation:
+def officer_appoint(*, actor: Any, league: League, who: str, role: str) -> LeagueRole | Invitation:
     """Make someone an officer of `league`: an existing account (by username or email) at
     once, or anyone else by an emailed invitation (sent after the commit)."""
     require(
@@ -136,14 +134,18 @@ def officer_appoint(
             field="who",
         )
     email = who.lower()
-    if OfficerInvitation.objects.filter(
-        league=league, email=email, role=role, accepted_at__isnull=True
+    if Invitation.objects.filter(
+        kind=Invitation.Kind.OFFICER,
+        league=league,
+        email=email,
+        role=role,
+        accepted_at__isnull=True,
     ).exists():
         raise DomainError("already_invited", f"{email} has already been invited.", field="who")
-    invitation = OfficerInvitation.objects.create(
-        league=league, email=email, role=role, invited_by=actor
+    invitation = Invitation.objects.create(
+        kind=Invitation.Kind.OFFICER, league=league, email=email, role=role, invited_by=actor
     )
-    tasks.send_officer_invitation.delay_on_commit(invitation.pk)
+    tasks.send_invitation.delay_on_commit(invitation.pk)
     return invitation
 
 
@@ -172,7 +174,7 @@ def officer_remove(*, actor: Any, role: LeagueRole) -> None:
 
 
 @transaction.atomic
-def officer_invitation_cancel(*, actor: Any, invitation: OfficerInvitation) -> None:
+def officer_invitation_cancel(*, actor: Any, invitation: Invitation) -> None:
     require(
         actor,
         "leagues.manage_officers",
@@ -180,7 +182,9 @@ def officer_invitation_cancel(*, actor: Any, invitation: OfficerInvitation) -> N
         code="not_secretary",
         message="Only the league's secretary cancels an invitation.",
     )
-    OfficerInvitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).delete()
+    Invitation.objects.filter(
+        pk=invitation.pk, kind=Invitation.Kind.OFFICER, accepted_at__isnull=True
+    ).delete()
 
 
 @transaction.atomic
@@ -195,9 +199,9 @@ def officer_invitation_accept(
     """Accept an officer's invitation: the signed-in `user` takes the role, or, with no one
     signed in, a new account is made for the invited address."""
     invitation = (
-        OfficerInvitation.objects.select_for_update()
+        Invitation.objects.select_for_update(of=("self",))
         .select_related("league")
-        .filter(token=token)
+        .filter(token=token, kind=Invitation.Kind.OFFICER)
         .first()
     )
     if invitation is None:

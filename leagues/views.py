@@ -54,7 +54,6 @@ from .models import (
     Invitation,
     League,
     LeagueRole,
-    OfficerInvitation,
     Player,
     Publication,
     Registration,
@@ -387,7 +386,9 @@ def team_roster_suggest(request, league: str, pk: int):
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request, token: str):
     invitation = get_object_or_404(
-        Invitation.objects.select_related("team__season__league"), token=token
+        Invitation.objects.select_related("team__season__league"),
+        token=token,
+        kind=Invitation.Kind.ROSTER,
     )
     form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
@@ -932,7 +933,10 @@ def league_officers(request, league: str):
                     )
                 else:
                     invitation = get_object_or_404(
-                        OfficerInvitation, pk=remove.cleaned_data["role"], league=the_league
+                        Invitation,
+                        pk=remove.cleaned_data["role"],
+                        league=the_league,
+                        kind=Invitation.Kind.OFFICER,
                     )
                     tenancy.officer_invitation_cancel(actor=request.user, invitation=invitation)
                     messages.success(request, f"The invitation to {invitation.email} is cancelled.")
@@ -959,7 +963,9 @@ def league_officers(request, league: str):
 
 @require_http_methods(["GET", "POST"])
 def officer_invitation_accept(request, token: str):
-    invitation = get_object_or_404(OfficerInvitation.objects.select_related("league"), token=token)
+    invitation = get_object_or_404(
+        Invitation.objects.select_related("league"), token=token, kind=Invitation.Kind.OFFICER
+    )
     form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         role = _accept_invitation(

@@ -114,6 +114,14 @@ def competition_create(
         raise DomainError(
             "bad_handicap", "The lowest start is at most the highest.", field="handicap_min"
         )
+    if not cup_tied and entrant == Competition.Entrant.TEAM:
+        # rule 8 (leagues' `_other_team_of`) is what refuses a second team, at match night
+        raise DomainError(
+            "cup_tied",
+            "A team event is always cup-tied: a player plays for only one team a season "
+            "(rule 8), in the league and its cups alike.",
+            field="cup_tied",
+        )
     if handicap_rule != Competition.HandicapRule.NONE and entrant == Competition.Entrant.TEAM:
         raise DomainError(
             "bad_handicap",

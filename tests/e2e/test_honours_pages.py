@@ -10,6 +10,7 @@ from django.urls import reverse
 from competitions.models import Tie
 from competitions.services.entries import entry_create
 from competitions.services.setup import competition_create
+from frames.stats import awards
 from leagues import honours
 from tests.competitions.helpers import NOW, drawn, registered_players
 from tests.conftest import make_league
@@ -33,7 +34,7 @@ def test_honours_awards_and_competition_pages_fit_a_phone_and_pass_axe(phone):
         runner_up=league.teams[1],
         detail="30 points from 6 matches",
     )
-    honours.award_define(
+    awards.award_define(
         season=league.season, actor=sec, name="Highest break", measure="stat", stat="high_break"
     )
     groups = competition_create(

@@ -25,7 +25,7 @@ from competitions.services.ties import tie_record_paper
 from exchange.archive import FORMAT, league_export, league_import
 from exchange.sections import SECTIONS
 from frames.matchnight import drawing, seeding, signoff, squads
-from frames.models import Frame, FrameEvent, Rating
+from frames.models import Frame, FrameEvent, PlayerFrameStat, Rating
 from frames.pad.events import frame_confirm, frame_record_event
 from frames.ratings.services import ratings_recompute
 from frames.stats import awards, record
@@ -37,7 +37,6 @@ from leagues.models import (
     League,
     PersonErasure,
     Player,
-    PlayerFrameStat,
     Season,
     Venue,
 )
@@ -461,7 +460,7 @@ def played_competitions(league) -> None:
         )
     person_erase(player=players[4], actor=secretary, league=league.season.league, now=NOW)
     # The finals put their winners on the roll of honour; and a season award.
-    honours.award_define(
+    awards.award_define(
         season=league.season, actor=secretary, name="Best win rate", measure="win_rate", now=NOW
     )
     # What the tasks queued after commit would do (on_commit does not fire in a test).

@@ -127,3 +127,18 @@ test("closed (confirmed): the controls are hidden", () => {
   assert.equal(root.hidden, true);
   assert.equal(q("#undo").disabled, true);
 });
+
+test("a refused shot waiting: the send buttons say so and nothing else can be entered", () => {
+  controls.update(PLAY, {}, false, "Refused shot: discard it or send it");
+  const enter = q('button[data-enter="shot"]');
+  assert.equal(enter.disabled, true);
+  assert.equal(enter.textContent, "Refused shot: discard it or send it");
+  assert.equal(q("#undo").disabled, true);
+  assert.ok(qa("button.action").every((b) => b.disabled));
+  click(enter);
+  assert.deepEqual(sent, []);
+  assert.ok(root.contains(controls.slot));
+  controls.update(PLAY, {}, false, null);
+  assert.equal(enter.disabled, false);
+  assert.equal(q("#undo").disabled, false);
+});

@@ -102,7 +102,10 @@ def stored(*models) -> str:
 def results(w) -> dict:
     return {
         "tables": [t.as_rows() for t in standings.tables(w.season)],
-        "ties": list(Tie.objects.values("status", "winner_id", "home_frames", "away_frames")),
+        "ties": [
+            (t.status, t.winner_id, t.home_frames, t.away_frames)
+            for t in Tie.objects.order_by("pk")
+        ],
         "tie_frames": list(TieFrame.objects.values("home_score", "away_score", "winner")),
         "frames": list(Frame.objects.values("home_score", "away_score", "winner", "status")),
         "honours": [

@@ -51,6 +51,7 @@ export function createControls(root, vocab, opts) {
   const FOUL_CODES = new Set(vocab.fouls.map((f) => f.code));
   let liveChoices = opts.choices || {};
   let changed = () => {};
+  let blocked = null; // why nothing may be entered now (a refused shot waits), or null
 
   const hintFor = (path) => {
     const dot = path.indexOf(".");
@@ -531,8 +532,9 @@ export function createControls(root, vocab, opts) {
     }
     function relabel() {
       const need = missing();
-      enter.disabled = !!need || panelDisabled;
-      enter.textContent = panelDisabled ? overLabel : need ? "Choose " + need.toLowerCase() : "Enter " + words(ev.type);
+      enter.disabled = !!need || panelDisabled || !!blocked;
+      enter.textContent = panelDisabled ? overLabel : blocked ? blocked
+        : need ? "Choose " + need.toLowerCase() : "Enter " + words(ev.type);
     }
     return {
       ev: ev, panel: panel, all: all, label: relabel,
@@ -570,16 +572,21 @@ export function createControls(root, vocab, opts) {
     type: "button", class: "secondary action", id: ev.type.replace(/_/g, "-"), data: { action: ev.type }, title: ev.doc,
     on: { click: () => opts.enqueue("event", { type: ev.type }) },
   }, Words(ev.type)));
-  root.append(tabs, ...panels.map((p) => p.panel), h("div", { class: "row actions-row" }, undo, actionButtons));
+  // Where a refused shot is shown: under the send button, where the thumb is.
+  const slot = h("div", { class: "refusal-slot" });
+  root.append(tabs, ...panels.map((p) => p.panel), slot, h("div", { class: "row actions-row" }, undo, actionButtons));
   changed = () => panels.forEach((p) => p.label());
   if (primary) select(primary);
 
   return {
     panels,
-    // The view shown (the server's, or the phone engine's), its choice sets, and whether
-    // the frame is closed (confirmed, complete or conceded).
-    update(view, choices, closed) {
+    slot,
+    // The view shown (the server's, or the phone engine's), its choice sets, whether the
+    // frame is closed (confirmed, complete or conceded), and why nothing may be entered
+    // now (the send buttons say it), or null.
+    update(view, choices, closed, why) {
       liveChoices = choices || {};
+      blocked = why || null;
       root.hidden = closed;
       const over = !!view.over || closed;
       panels.forEach((p) => p.refresh(view, over));
@@ -588,9 +595,9 @@ export function createControls(root, vocab, opts) {
         const can = view["can_" + type];
         const done = view[type] === true;
         b.hidden = (can === false) || done || (over && can !== true);
-        b.disabled = false;
+        b.disabled = !!blocked;
       });
-      undo.disabled = closed;
+      undo.disabled = closed || !!blocked;
     },
   };
 }

@@ -60,6 +60,9 @@ export function createText(vocab, parties) {
   return { partyLabel, formatValue, describeEvent, over: hints.over || "Game over" };
 }
 
+// What the send buttons say while a refused shot waits for the referee.
+export const REFUSED_WAITS = "Refused shot: discard it or send it";
+
 /* The page's renderer. deps: engine ({view, state, start}), sync (the actions), controls
  * (or null), awake ({check}). */
 export function createView(ctx, vocab, pad, deps) {
@@ -95,7 +98,10 @@ export function createView(ctx, vocab, pad, deps) {
     const choices = computed ? computed.choices : server.choices || {};
     const note = $("#estimate");
     const n = items.filter((it) => it.state === "queued").length;
-    note.hidden = !n;
+    // Above a scorer's controls the note's place is kept, empty or not: nothing moves
+    // under the thumb when it comes and goes.
+    if (note.classList.contains("reserved")) note.hidden = false;
+    else note.hidden = !n;
     note.dataset.source = computed ? "engine" : "server";
     const shots = n + " shot" + (n === 1 ? "" : "s") + " not yet stored by the server";
     note.textContent = !n ? "" : computed
@@ -108,7 +114,7 @@ export function createView(ctx, vocab, pad, deps) {
     renderHistory(server, items);
     if (deps.controls) {
       const closed = server.status === "complete" || server.status === "conceded" || server.confirmed;
-      deps.controls.update(view, choices, closed);
+      deps.controls.update(view, choices, closed, firstRefused >= 0 ? REFUSED_WAITS : null);
     }
     deps.awake.check();
   }
@@ -202,6 +208,10 @@ export function createView(ctx, vocab, pad, deps) {
       box.replaceChildren();
       return;
     }
+    // A scorer sees it under the send button (where his thumb is), brought into view
+    // when it comes; later taps wait until he discards it or sends it anyway.
+    if (deps.controls && box.parentElement !== deps.controls.slot) deps.controls.slot.append(box);
+    const coming = box.hidden;
     box.hidden = false;
     const local = bad.error && bad.error.local;
     const behind = pad.items.filter((it) => it.n > bad.n).length;
@@ -214,6 +224,7 @@ export function createView(ctx, vocab, pad, deps) {
       h("div", { class: "actions" },
         h("button", { type: "button", class: "danger secondary", id: "rejected-discard", on: { click: () => deps.sync.discardRejected(bad) } }, "Discard this shot"),
         h("button", { type: "button", class: "secondary", id: "rejected-retry", on: { click: () => deps.sync.retryRejected(bad) } }, local ? "Send it anyway" : "Try again")));
+    if (coming && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
   }
 
   function renderResult(server) {
