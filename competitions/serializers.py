@@ -176,6 +176,7 @@ class RevealSerializer(serializers.Serializer):
 
 class DrawSerializer(serializers.ModelSerializer):
     replay = serializers.SerializerMethodField()
+    knockout_replay = serializers.SerializerMethodField()
 
     class Meta:
         model = Competition
@@ -196,6 +197,7 @@ class DrawSerializer(serializers.ModelSerializer):
             "drawn_at",
             "draw_record",
             "replay",
+            "knockout_replay",
         ]
         read_only_fields = fields
 
@@ -215,6 +217,14 @@ class DrawSerializer(serializers.ModelSerializer):
         keys = ",".join(sorted((obj.draw_record or {}).get("entrants", {})))
         groups = f" --groups {obj.group_size}" if obj.has_groups else ""
         return f"python -m competitions.draw --entrants {keys} --seed {obj.seed}{groups}"
+
+    def get_knockout_replay(self, obj: Competition) -> str:
+        """The command that replays a group event's knock-out by hand, once drawn."""
+        if obj.knockout_seed is None:
+            return ""
+        qualifiers = (obj.draw_record or {}).get("knockout", {}).get("qualifiers", [])
+        keys = ",".join(sorted(qualifiers))
+        return f"python -m competitions.draw --entrants {keys} --seed {obj.knockout_seed}"
 
 
 class RoundSerializer(serializers.ModelSerializer):

@@ -18,6 +18,9 @@ from ..models import Competition, Entry, Group, GroupMember, Round, Tie
 from ..results import enter_plate, tie_decide, tie_ready
 from ..selectors import group_table
 
+#: The prefix of a group event's knock-out draw fields (its own commit and reveal).
+KNOCKOUT = "knockout_"
+
 
 def _groups_decided(competition: Competition) -> bool:
     return (
@@ -37,9 +40,6 @@ def _draw_round(competition: Competition) -> str:
     if competition.has_groups and competition.stage == Competition.Stage.DRAWN:
         return KNOCKOUT
     raise DomainError("already_drawn", f"The {competition.name} has been drawn.", status=409)
-
-
-KNOCKOUT = "knockout_"
 
 
 @transaction.atomic
@@ -295,7 +295,7 @@ def knockout_draw_from_groups(
         raise DomainError(
             "not_groups", "Only a group event, after its group draw, draws its knock-out."
         )
-    if Tie.objects.filter(group__competition=competition).exclude(status__in=Tie.DECIDED).exists():
+    if not _groups_decided(competition):
         raise DomainError("groups_unfinished", "Every group match must be decided first.")
     qualifiers: list[Entry] = []
     others: list[Entry] = []

@@ -9,7 +9,6 @@ and concedes the frames it cannot fill, the last ones of each kind in drawn orde
 from __future__ import annotations
 
 import random
-from collections import Counter  # noqa: F401 - the doctests use it
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -46,6 +45,7 @@ def draw_hat(
     ``agreed`` records that both captains agreed to play although a side has fewer than
     five (rule 8); without it such squads raise ``DrawError("too_few_players")``.
 
+    >>> from collections import Counter
     >>> draw = draw_hat(["Ann", "Bob", "Cat", "Dan", "Eve"], list("GHIJKL"), seed=3)
     >>> sorted(Counter(f.home[0] for f in draw.frames[:6]).values())
     [1, 1, 1, 1, 2]

@@ -205,3 +205,7 @@ def test_a_group_events_knockout_is_drawn_by_its_own_commit_and_reveal_after_the
         "knock-out", done["knockout_server_secret"], "knockout"
     )
     assert comp.knockout_seed != cupdraw.derive_seed(*groups_seed_secrets, "knockout")
+    qualifiers = comp.draw_record["knockout"]["qualifiers"]
+    replayed = cupdraw.draw_knockout(qualifiers, comp.knockout_seed).to_json()
+    assert replayed.items() <= comp.draw_record["knockout"].items()
+    assert done["knockout_replay"].endswith(f"--seed {comp.knockout_seed}")

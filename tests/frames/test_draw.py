@@ -537,3 +537,22 @@ def test_the_draw_module_imports_no_django():
     )
 
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.django_db
+def test_a_match_rounds_secrets_stay_out_of_every_archive_until_the_draw(league):
+    from exchange.archive import league_export
+    from frames.matchnight import drawing
+    from tests.frames.matchnight_helpers import later, mark, open_match, ready
+
+    match = ready(league, mark(league, open_match(league)))
+    match.refresh_from_db()
+    secrets = (match.home_secret, match.away_secret, match.server_secret)
+    assert all(secrets)
+
+    archive = json.dumps(league_export(league=league.season.league, full=True))
+
+    assert not any(secret in archive for secret in secrets)
+    drawing.match_draw(match=match, actor=league.captain, now=later(5))
+    archive = json.dumps(league_export(league=league.season.league, full=True))
+    assert all(secret in archive for secret in secrets)
