@@ -15,6 +15,7 @@ PACKAGES = (
     "frames",
     "competitions",
     "exchange",
+    "people",
     "bench",
     "deploy",
     "tests",
