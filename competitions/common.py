@@ -14,6 +14,7 @@ from .models import Competition, CompetitionLog, Tie
 
 
 def resolve_now(now: datetime | None) -> datetime:
+    """The time a write happens at: the one given (tests, demos), else now."""
     return now or timezone.now()
 
 
@@ -25,6 +26,7 @@ def log(
     tie: Tie | None = None,
     **detail,
 ) -> None:
+    """One line of the competition's log (the actor kept when signed in)."""
     CompetitionLog.objects.create(
         competition=competition,
         tie=tie,
@@ -36,6 +38,7 @@ def log(
 
 
 def require_secretary(actor: Any, obj: Any, doing: str) -> None:
+    """Refuse (403) anyone but the competitions secretary, saying what they tried."""
     require(
         actor,
         "competitions.manage",
@@ -45,4 +48,5 @@ def require_secretary(actor: Any, obj: Any, doing: str) -> None:
 
 
 def lock_competition(competition: Competition) -> Competition:
+    """The competition's row, locked for this transaction."""
     return Competition.objects.select_for_update().get(pk=competition.pk)

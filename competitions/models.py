@@ -12,7 +12,6 @@ paper, and signed off. A confirmed tie's winner goes through to the next round.
 from __future__ import annotations
 
 from decimal import Decimal
-from functools import cached_property
 from typing import NamedTuple
 
 from django.conf import settings
@@ -405,7 +404,7 @@ class Tie(models.Model):
     def decided(self) -> bool:
         return self.status in self.DECIDED
 
-    @cached_property
+    @property
     def result(self) -> TieResult:
         """The tie's result, read where it is stored: a team tie's on its cup fixture, an
         individual tie's in its frames (frames won, aggregate score; nothing until a frame

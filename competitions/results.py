@@ -62,6 +62,7 @@ def _next_tie(tie: Tie) -> tuple[Tie, str] | None:
 
 
 def enter_plate(competition: Competition, entry: Entry, why: str, now: datetime) -> None:
+    """Enter a loser into the competition's plate while it takes entries (once)."""
     plate = competition.plate
     if plate is None or plate.stage != Competition.Stage.ENTRIES:
         return
@@ -168,6 +169,7 @@ def _ready_or_withdrawn(tie: Tie, actor: Any, now: datetime) -> None:
 
 
 def lock_tie(tie: Tie) -> Tie:
+    """The tie's row, locked for this transaction, with its competition and entrants."""
     return (
         Tie.objects.select_for_update(of=("self",))
         .select_related(
