@@ -25,7 +25,7 @@ from leagues import honours
 from leagues.models import MAX_FRAME_SCORE, Fixture, Player, Registration, Season, Team
 from marker.errors import DomainError
 from marker.permissions import allowed, require
-from rules.core import RuleError
+from rules.vocabulary import RuleError
 
 from . import draw as cupdraw
 from .models import (

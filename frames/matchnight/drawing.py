@@ -35,7 +35,7 @@ from leagues.services import (
     registration_mark_played,
 )
 from marker.errors import DomainError
-from rules.core import RuleError
+from rules.vocabulary import RuleError
 
 from .common import (
     BOTH,
