@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from rest_framework import serializers
 
 from frames.models import Side
 from leagues.models import Player, Team
+from marker import commit_reveal
 from marker.api_inputs import StrictPrimaryKeyRelatedField
 
 from .models import Competition, Entry, Round, Tie, TieFrame
@@ -87,7 +89,9 @@ class CompetitionCreateSerializer(serializers.Serializer):
     )
     entry_mode = serializers.ChoiceField(choices=Competition.EntryMode.choices, default="secretary")
     entries_close_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    fee = serializers.DecimalField(max_digits=6, decimal_places=2, min_value=0, default=0)
+    fee = serializers.DecimalField(
+        max_digits=6, decimal_places=2, min_value=Decimal(0), default=Decimal(0)
+    )
     require_registered = serializers.BooleanField(default=True)
     eligibility_label = serializers.CharField(
         max_length=60, required=False, allow_blank=True, default=""
@@ -183,6 +187,10 @@ class DrawSerializer(serializers.ModelSerializer):
             "secretary_secret",
             "server_secret",
             "seed",
+            "knockout_secretary_commitment",
+            "knockout_server_commitment",
+            "knockout_secretary_secret",
+            "knockout_server_secret",
             "knockout_seed",
             "algorithm",
             "drawn_at",
@@ -193,8 +201,11 @@ class DrawSerializer(serializers.ModelSerializer):
 
     def to_representation(self, instance: Competition) -> dict[str, Any]:
         data = super().to_representation(instance)
-        if instance.seed is None:  # no secret is shown before the draw
-            data["secretary_secret"] = data["server_secret"] = ""
+        # No secret is shown before its draw, to anyone (marker/commit_reveal.py).
+        for prefix, seed in (("", instance.seed), ("knockout_", instance.knockout_seed)):
+            for who in ("secretary", "server"):
+                key = f"{prefix}{who}_secret"
+                data[key] = commit_reveal.shown(data[key], drawn=seed is not None)
         return data
 
     def get_replay(self, obj: Competition) -> str:
@@ -225,10 +236,23 @@ class TieFrameSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+def _frames() -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=4, decimal_places=1, read_only=True, allow_null=True)
+
+
+def _score() -> serializers.IntegerField:
+    return serializers.IntegerField(read_only=True, allow_null=True)
+
+
 class TieSerializer(serializers.ModelSerializer):
     home_name = serializers.SerializerMethodField()
     away_name = serializers.SerializerMethodField()
     round_number = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    # the result, read from where it is stored (`Tie.result`): the fixture, or the frames
+    home_frames = _frames()
+    away_frames = _frames()
+    home_score = _score()
+    away_score = _score()
 
     class Meta:
         model = Tie
@@ -284,7 +308,7 @@ class PaperFrameSerializer(serializers.Serializer):
 
 
 class PaperResultSerializer(serializers.Serializer):
-    frames = PaperFrameSerializer(many=True, max_length=99)
+    frames = PaperFrameSerializer(many=True, max_length=99)  # type: ignore[call-arg]  # (stubs)
 
 
 class AwardSerializer(serializers.Serializer):
@@ -338,4 +362,4 @@ class GroupTableSerializer(serializers.Serializer):
     ties = serializers.SerializerMethodField()
 
     def get_ties(self, obj: Any) -> list[dict[str, Any]]:
-        return TieSerializer(list(obj.group.ties.all()), many=True).data  # prefetched
+        return list(TieSerializer(list(obj.group.ties.all()), many=True).data)  # prefetched

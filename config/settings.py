@@ -293,14 +293,6 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Match night: confirm results left unconfirmed past their league's period (48 h).
     "match-autoconfirm": {"task": "frames.matchnight.tasks.autoconfirm_matches", "schedule": 900.0},
 }
-CELERY_IMPORTS = [
-    "frames.matchnight.tasks",
-    "frames.stats.tasks",
-    "frames.ratings.tasks",
-    "leagues.invitations",
-    "leagues.publishing",
-    "leagues.tenancy",
-]  # tasks beside their sub-domain
 
 # Security: strict in production, relaxed only where DEBUG needs plain HTTP.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -14,7 +14,7 @@ from typing import Any
 from openpyxl import Workbook
 
 from frames.stats import selectors as stats_selectors
-from leagues import publishing, standings
+from leagues import publication_job, standings
 from leagues.models import Fixture, Season
 from marker import spreadsheet
 
@@ -72,9 +72,9 @@ def fixtures_rows(season: Season) -> list[list]:
 
 
 def tables_rows(season: Season) -> list[list]:
-    rows: list[list] = [publishing.CSV_HEADER]
+    rows: list[list] = [publication_job.CSV_HEADER]
     for table in standings.tables(season):
-        rows += publishing.table_csv_rows(table.division, table.as_rows())
+        rows += publication_job.table_csv_rows(table.division, table.as_rows())
     return rows
 
 

@@ -7,7 +7,6 @@ from .models import (
     League,
     LeagueRole,
     Player,
-    PlayerFrameStat,
     PointDeduction,
     Publication,
     Registration,
@@ -77,7 +76,17 @@ class FixtureAdmin(admin.ModelAdmin):
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
-    list_display = ["email", "team", "created_at", "sent_at", "accepted_at"]
+    list_display = [
+        "email",
+        "kind",
+        "team",
+        "league",
+        "role",
+        "created_at",
+        "sent_at",
+        "accepted_at",
+    ]
+    list_filter = ["kind"]
 
 
 # ----------------------------------------------------------------------------- tables
@@ -137,10 +146,3 @@ class SubscriptionAdmin(admin.ModelAdmin):
 class SentNotificationAdmin(ReadOnlyAdmin):
     list_display = ["kind", "recipient", "fixture", "publication", "sent_at"]
     list_filter = ["kind"]
-
-
-@admin.register(PlayerFrameStat)
-class PlayerFrameStatAdmin(ReadOnlyAdmin):
-    list_display = ["player", "fixture", "frame_number", "won", "score", "game_id"]
-    list_filter = ["season"]
-    raw_id_fields = ["player", "fixture", "team"]

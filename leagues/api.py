@@ -23,16 +23,16 @@ from . import (
     publishing,
     rollover,
     selectors,
-    services,
     standings,
     tenancy,
 )
+from .fixtures import services as fixture_services
 from .models import (
     Division,
     Fixture,
+    Invitation,
     League,
     LeagueRole,
-    OfficerInvitation,
     Player,
     PointDeduction,
     Publication,
@@ -41,6 +41,7 @@ from .models import (
     Team,
     Venue,
 )
+from .seasons import services as season_services
 from .serializers import (
     BoundarySerializer,
     DivisionSerializer,
@@ -82,6 +83,8 @@ from .serializers import (
     TeamUpdateSerializer,
     VenueSerializer,
 )
+from .tables import services as table_services
+from .teams import services as team_services
 
 ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
 
@@ -113,9 +116,7 @@ class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
                 {
                     "league": league,
                     "secretary": appointment if isinstance(appointment, LeagueRole) else None,
-                    "invitation": appointment
-                    if isinstance(appointment, OfficerInvitation)
-                    else None,
+                    "invitation": appointment if isinstance(appointment, Invitation) else None,
                 }
             ).data,
             status=status.HTTP_201_CREATED,
@@ -151,7 +152,7 @@ class LeagueOfficersView(APIView):
             OfficerAddedSerializer(
                 {
                     "officer": made if isinstance(made, LeagueRole) else None,
-                    "invitation": made if isinstance(made, OfficerInvitation) else None,
+                    "invitation": made if isinstance(made, Invitation) else None,
                 }
             ).data,
             status=status.HTTP_201_CREATED,
@@ -172,7 +173,9 @@ class LeagueSeasonsView(APIView):
             raise PermissionDenied("Only the league's secretary starts a season.")
         data = SeasonCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        season = services.season_create(league=league, actor=request.user, **data.validated_data)
+        season = season_services.season_create(
+            league=league, actor=request.user, **data.validated_data
+        )
         return Response(SeasonCreatedSerializer(season).data, status=status.HTTP_201_CREATED)
 
 
@@ -269,7 +272,7 @@ class TeamViewSet(
     def create(self, request, *args, **kwargs):
         data = TeamCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        team = services.team_register(captain=request.user, **data.validated_data)
+        team = team_services.team_register(captain=request.user, **data.validated_data)
         return Response(TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=TeamUpdateSerializer, responses={200: TeamSerializer, **ERRORS})
@@ -277,7 +280,7 @@ class TeamViewSet(
         team = self.get_object()
         data = TeamUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        team = services.team_update(team=team, **data.validated_data)
+        team = team_services.team_update(team=team, **data.validated_data)
         return Response(TeamSerializer(team).data)
 
     def update(self, request, *args, **kwargs):
@@ -305,7 +308,7 @@ class RosterView(APIView):
         team = self.get_team()
         data = RosterAddSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        reg = services.roster_add_player(
+        reg = team_services.roster_add_player(
             team=team,
             player=data.validated_data.get("player"),
             name=data.validated_data.get("name", ""),
@@ -326,7 +329,7 @@ class RosterEntryView(APIView):
         reg = get_object_or_404(
             Registration.objects.select_related("player"), pk=registration_id, team_id=pk
         )
-        reg = services.roster_remove_player(registration=reg)
+        reg = team_services.roster_remove_player(registration=reg)
         return Response(RegistrationSerializer(reg).data)
 
 
@@ -364,7 +367,7 @@ class FixturesGenerateView(APIView):
         season = self.get_permission_object()
         data = FixturesGenerateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        fixtures = services.fixtures_generate(season=season, **data.validated_data)
+        fixtures = fixture_services.fixtures_generate(season=season, **data.validated_data)
         return Response(
             {"created": len(fixtures)}
             | {
@@ -387,7 +390,7 @@ class FixtureMoveView(APIView):
     def post(self, request, pk: int):
         data = FixtureMoveSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        fixture = services.fixture_move(
+        fixture = fixture_services.fixture_move(
             fixture=get_object_or_404(Fixture, pk=pk),
             new_date=data.validated_data["date"],
             reason=data.validated_data["reason"],
@@ -405,7 +408,7 @@ class FixturePostponeView(APIView):
     def post(self, request, pk: int):
         data = FixturePostponeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        fixture = services.fixture_postpone(
+        fixture = fixture_services.fixture_postpone(
             fixture=get_object_or_404(Fixture, pk=pk), reason=data.validated_data["reason"]
         )
         return Response(FixtureSerializer(fixture).data)
@@ -515,7 +518,7 @@ class FixtureAwardView(APIView):
     def post(self, request, pk: int):
         data = FixtureAwardSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        fixture = services.fixture_award(
+        fixture = table_services.fixture_award(
             fixture=get_object_or_404(Fixture, pk=pk), **data.validated_data
         )
         return Response(FixtureSerializer(fixture).data)
@@ -540,7 +543,7 @@ class TeamDeductionsView(APIView):
     def post(self, request, pk: int):
         data = PointDeductionCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        deduction = services.point_deduction_add(
+        deduction = table_services.point_deduction_add(
             team=get_object_or_404(Team, pk=pk), by=request.user, **data.validated_data
         )
         return Response(PointDeductionSerializer(deduction).data, status=status.HTTP_201_CREATED)
@@ -635,7 +638,7 @@ class PointsSchemeView(APIView):
         season = self.get_permission_object()
         data = PointsSchemeSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        season = services.season_set_points_scheme(season=season, **data.validated_data)
+        season = table_services.season_set_points_scheme(season=season, **data.validated_data)
         return Response(PointsSchemeSerializer(season).data)
 
 

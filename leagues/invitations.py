@@ -1,29 +1,27 @@
 """Inviting someone to a roster by email, and their accepting it (with a new account when
-they have none). The email goes out once, from a Celery task after the commit."""
+they have none). The email goes out once, from a Celery task (`tasks.py`) after the commit."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from celery import shared_task
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
 from marker.errors import DomainError
 
+from . import tasks
 from .models import (
     Invitation,
     Player,
     Registration,
     Team,
 )
-from .services import (
+from .teams.services import (
     Actor,
     _drafted_rule_error,
     _other_team_of,
@@ -60,8 +58,10 @@ def invitation_create(
         raise DomainError(
             "already_invited", f"{email} has already been invited to {team.name}.", field="email"
         )
-    invitation = Invitation.objects.create(team=team, name=name, email=email, invited_by=invited_by)
-    send_invitation.delay_on_commit(invitation.pk)
+    invitation = Invitation.objects.create(
+        kind=Invitation.Kind.ROSTER, team=team, name=name, email=email, invited_by=invited_by
+    )
+    tasks.send_invitation.delay_on_commit(invitation.pk)
     return invitation
 
 
@@ -77,8 +77,12 @@ def invitation_accept(
     """Accept an invitation: the signed-in `user` joins the roster, or, with no one signed
     in, a new account (`username`, `password`, checked by the site's password validators)
     is made for the invited person (`registration.player.user`)."""
-    invitation = Invitation.objects.select_for_update().filter(token=token).first()
-    if invitation is None:
+    invitation = (
+        Invitation.objects.select_for_update()
+        .filter(token=token, kind=Invitation.Kind.ROSTER)
+        .first()
+    )
+    if invitation is None or invitation.team is None:
         raise DomainError("not_found", "This invitation does not exist.", status=404)
     if invitation.accepted_at is not None:
         raise DomainError("already_accepted", "This invitation has already been accepted.")
@@ -123,31 +127,3 @@ def _account_create(*, username: str, password: str, email: str) -> Any:
     except ValidationError as exc:
         raise DomainError("weak_password", " ".join(exc.messages), field="password") from None
     return user_model.objects.create_user(username=username, email=email, password=password)
-
-
-@shared_task(acks_late=True, max_retries=5, autoretry_for=(OSError,), retry_backoff=True)
-def send_invitation(invitation_id: int) -> bool:
-    """Email an invitation once: `sent_at` is claimed in the same transaction as the send."""
-    with transaction.atomic():
-        invitation = (
-            Invitation.objects.select_for_update()
-            .select_related("team", "team__season")
-            .filter(pk=invitation_id, sent_at__isnull=True)
-            .first()
-        )
-        if invitation is None:
-            return False
-        link = settings.SITE_URL.rstrip("/") + invitation.get_absolute_url()
-        send_mail(
-            subject=f"Join {invitation.team.name} on Marker",
-            message=(
-                f"Hello {invitation.name},\n\n"
-                f"{invitation.team.name} has invited you to their roster for "
-                f"{invitation.team.season}.\nAccept here: {link}\n"
-            ),
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            recipient_list=[invitation.email],
-        )
-        invitation.sent_at = timezone.now()
-        invitation.save(update_fields=["sent_at"])
-    return True

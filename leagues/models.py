@@ -1,7 +1,8 @@
 """The league: seasons, divisions, venues, teams, players, registrations and fixtures.
 
 Constraints live in the database first (the drafted-player rule is a conditional unique
-index), then in `services.py`, which performs every write.
+index), then in the sub-domains' `services.py` (teams, fixtures, seasons, tables), which
+perform every write.
 """
 
 from __future__ import annotations
@@ -95,31 +96,6 @@ class LeagueRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.get_role_display()} of {self.league}"
-
-
-class OfficerInvitation(models.Model):
-    """An invitation, by email, to become an officer of a league (its first secretary, when
-    a site administrator creates it), with a new account when the person has none."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="officer_invitations")
-    role = models.CharField(max_length=24, choices=LeagueRole.Role.choices)
-    email = models.EmailField()
-    token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    accepted_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"{self.email} → {self.get_role_display()} of {self.league}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("officer-invitation-accept", args=[self.token])
 
 
 #: The largest score a frame may be given (on paper, or when settled), and the largest
@@ -506,10 +482,27 @@ class PersonErasure(models.Model):
 
 
 class Invitation(models.Model):
-    """A captain's invitation, by email, to join a team's roster and make an account."""
+    """An invitation by email, with a new account when the person has none: a captain's,
+    to join a team's roster (`team`, `name`), or a league's, to become one of its officers
+    (`league`, `role`; a new league's first secretary is invited by a site administrator)."""
 
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
-    name = models.CharField(max_length=120)
+    class Kind(models.TextChoices):
+        ROSTER = "roster", "Team roster"
+        OFFICER = "officer", "League officer"
+
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.ROSTER)
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    name = models.CharField(max_length=120, blank=True)
+    league = models.ForeignKey(
+        League,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="officer_invitations",
+    )
+    role = models.CharField(max_length=24, choices=LeagueRole.Role.choices, blank=True)
     email = models.EmailField()
     token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
     invited_by = models.ForeignKey(
@@ -521,11 +514,24 @@ class Invitation(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="roster", team__isnull=False, league__isnull=True, role="")
+                    | (Q(kind="officer", league__isnull=False, team__isnull=True) & ~Q(role=""))
+                ),
+                name="invitation_to_a_roster_or_an_office",
+            ),
+        ]
 
     def __str__(self) -> str:
+        if self.kind == self.Kind.OFFICER:
+            return f"{self.email} → {self.get_role_display()} of {self.league}"
         return f"{self.email} → {self.team}"
 
     def get_absolute_url(self) -> str:
+        if self.kind == self.Kind.OFFICER:
+            return reverse("officer-invitation-accept", args=[self.token])
         return reverse("invitation-accept", args=[self.token])
 
 
@@ -784,60 +790,6 @@ class SentNotification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} → {self.recipient}"
-
-
-class PlayerFrameStat(models.Model):
-    """One player's line for one frame of a league match.
-
-    Derived from the frame's shot log by `frames.stats` (leagues never reads the log),
-    the way a match result is written onto its fixture: leaderboards and the player page
-    aggregate these rows in the database. `source_seq` is the log's head when the line was
-    computed, so a stale line can be found and recomputed.
-    """
-
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
-    # None for a frame of a cup tie (its fixture has no division).
-    division = models.ForeignKey(
-        Division, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="player_stats")
-    frame_number = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="frame_stats")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    side = models.CharField(max_length=4)
-    doubles = models.BooleanField(default=False)
-    played_on = models.DateField(null=True, blank=True)
-    won = models.BooleanField(default=False)
-    shared = models.BooleanField(default=False)
-    score = models.IntegerField(default=0, help_text="The side's score in the frame.")
-    opponent_score = models.IntegerField(default=0)
-    has_shots = models.BooleanField(default=False, help_text="Scored shot by shot on the pad.")
-    game_id = models.CharField(max_length=60, default=default_game_id)
-    values = models.JSONField(
-        default=dict,
-        blank=True,
-        help_text="The statistics the game declares (name → number), from the shot log.",
-    )
-    source_seq = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["fixture", "frame_number", "side"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["fixture", "frame_number", "player"], name="one_line_per_player_frame"
-            ),
-            models.CheckConstraint(
-                condition=~(Q(won=True) & Q(shared=True)), name="frame_line_won_or_shared"
-            ),
-        ]
-        indexes = [
-            models.Index(fields=["division", "player"], name="frame_stat_division"),
-            models.Index(fields=["season", "player"], name="frame_stat_season"),
-            models.Index(fields=["player", "played_on"], name="frame_stat_player_form"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player} in frame {self.frame_number} of {self.fixture}"
 
 
 # ---------------------------------------------------------------- honours and awards

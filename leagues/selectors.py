@@ -14,9 +14,9 @@ from . import standings
 from .models import (
     Division,
     Fixture,
+    Invitation,
     League,
     LeagueRole,
-    OfficerInvitation,
     Player,
     PointDeduction,
     Publication,
@@ -102,9 +102,9 @@ def league_officers(league: League) -> dict:
             LeagueRole.objects.filter(league=league).select_related("user").order_by("role", "id")
         ),
         "invitations": list(
-            OfficerInvitation.objects.filter(league=league, accepted_at__isnull=True).order_by(
-                "-created_at"
-            )
+            Invitation.objects.filter(
+                kind=Invitation.Kind.OFFICER, league=league, accepted_at__isnull=True
+            ).order_by("-created_at")
         ),
     }
 

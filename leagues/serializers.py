@@ -15,9 +15,9 @@ from .models import (
     Division,
     Fixture,
     Honour,
+    Invitation,
     League,
     LeagueRole,
-    OfficerInvitation,
     Player,
     PointDeduction,
     Publication,
@@ -375,7 +375,7 @@ class OfficerSerializer(serializers.ModelSerializer):
 
 class OfficerInvitationSerializer(serializers.ModelSerializer):
     class Meta:
-        model = OfficerInvitation
+        model = Invitation
         fields = ["id", "league", "email", "role", "created_at", "sent_at"]
 
 

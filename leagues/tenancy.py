@@ -1,6 +1,6 @@
 """Leagues as tenants (docs/tenancy.md): a site administrator creates a league and appoints
-its first secretary; a league's secretary manages its officers. Services and the invitation
-task together, as in `invitations.py`."""
+its first secretary; a league's secretary manages its officers (the invitation's email is
+sent by a task, `tasks.py`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from celery import shared_task
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,9 +16,10 @@ from marker.errors import DomainError
 from marker.permissions import SECRETARY, forget_league_roles, require
 from rules import registry
 
+from . import tasks
 from .invitations import _account_create
 from .links import reserved_slugs
-from .models import League, LeagueRole, OfficerInvitation, Weekday
+from .models import Invitation, League, LeagueRole, Weekday
 
 SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$")
 
@@ -63,7 +61,7 @@ def league_create(
     game_id: str,
     match_night: int,
     secretary: str,
-) -> tuple[League, LeagueRole | OfficerInvitation]:
+) -> tuple[League, LeagueRole | Invitation]:
     """A new league and its first secretary: `secretary` is an existing account's username
     or email address, or the email address of someone to invite (who makes an account)."""
     require(
@@ -106,9 +104,7 @@ def _account(who: str) -> Any:
 
 
 @transaction.atomic
-def officer_appoint(
-    *, actor: Any, league: League, who: str, role: str
-) -> LeagueRole | OfficerInvitation:
+def officer_appoint(*, actor: Any, league: League, who: str, role: str) -> LeagueRole | Invitation:
     """Make someone an officer of `league`: an existing account (by username or email) at
     once, or anyone else by an emailed invitation (sent after the commit)."""
     require(
@@ -138,14 +134,18 @@ def officer_appoint(
             field="who",
         )
     email = who.lower()
-    if OfficerInvitation.objects.filter(
-        league=league, email=email, role=role, accepted_at__isnull=True
+    if Invitation.objects.filter(
+        kind=Invitation.Kind.OFFICER,
+        league=league,
+        email=email,
+        role=role,
+        accepted_at__isnull=True,
     ).exists():
         raise DomainError("already_invited", f"{email} has already been invited.", field="who")
-    invitation = OfficerInvitation.objects.create(
-        league=league, email=email, role=role, invited_by=actor
+    invitation = Invitation.objects.create(
+        kind=Invitation.Kind.OFFICER, league=league, email=email, role=role, invited_by=actor
     )
-    send_officer_invitation.delay_on_commit(invitation.pk)
+    tasks.send_invitation.delay_on_commit(invitation.pk)
     return invitation
 
 
@@ -174,7 +174,7 @@ def officer_remove(*, actor: Any, role: LeagueRole) -> None:
 
 
 @transaction.atomic
-def officer_invitation_cancel(*, actor: Any, invitation: OfficerInvitation) -> None:
+def officer_invitation_cancel(*, actor: Any, invitation: Invitation) -> None:
     require(
         actor,
         "leagues.manage_officers",
@@ -182,7 +182,9 @@ def officer_invitation_cancel(*, actor: Any, invitation: OfficerInvitation) -> N
         code="not_secretary",
         message="Only the league's secretary cancels an invitation.",
     )
-    OfficerInvitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).delete()
+    Invitation.objects.filter(
+        pk=invitation.pk, kind=Invitation.Kind.OFFICER, accepted_at__isnull=True
+    ).delete()
 
 
 @transaction.atomic
@@ -197,9 +199,9 @@ def officer_invitation_accept(
     """Accept an officer's invitation: the signed-in `user` takes the role, or, with no one
     signed in, a new account is made for the invited address."""
     invitation = (
-        OfficerInvitation.objects.select_for_update()
+        Invitation.objects.select_for_update(of=("self",))
         .select_related("league")
-        .filter(token=token)
+        .filter(token=token, kind=Invitation.Kind.OFFICER)
         .first()
     )
     if invitation is None:
@@ -215,30 +217,3 @@ def officer_invitation_accept(
     invitation.save(update_fields=["accepted_at"])
     forget_league_roles(user)
     return held
-
-
-@shared_task(acks_late=True, max_retries=5, autoretry_for=(OSError,), retry_backoff=True)
-def send_officer_invitation(invitation_id: int) -> bool:
-    """Email an officer's invitation once (`sent_at` claimed with the send)."""
-    with transaction.atomic():
-        invitation = (
-            OfficerInvitation.objects.select_for_update()
-            .select_related("league")
-            .filter(pk=invitation_id, sent_at__isnull=True)
-            .first()
-        )
-        if invitation is None:
-            return False
-        link = settings.SITE_URL.rstrip("/") + invitation.get_absolute_url()
-        send_mail(
-            subject=f"{invitation.league.name} on Marker: you are invited",
-            message=(
-                f"Hello,\n\nYou are invited to be {invitation.get_role_display().lower()} of "
-                f"{invitation.league.name} on Marker.\nAccept here: {link}\n"
-            ),
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            recipient_list=[invitation.email],
-        )
-        invitation.sent_at = timezone.now()
-        invitation.save(update_fields=["sent_at"])
-    return True

@@ -29,9 +29,9 @@ from . import (
     publishing,
     rollover,
     selectors,
-    services,
     tenancy,
 )
+from .fixtures import services as fixture_services
 from .forms import (
     AcceptInvitationForm,
     AddExistingPlayerForm,
@@ -54,7 +54,6 @@ from .models import (
     Invitation,
     League,
     LeagueRole,
-    OfficerInvitation,
     Player,
     Publication,
     Registration,
@@ -63,6 +62,9 @@ from .models import (
     Team,
     Venue,
 )
+from .seasons import services as season_services
+from .tables import services as table_services
+from .teams import services as team_services
 
 
 def team_url(name: str, team: Team) -> str:
@@ -229,7 +231,7 @@ def team_register(request, league: str, pk: int):
     form = TeamRegisterForm(request.POST if request.method == "POST" else None, season=season)
     if request.method == "POST" and form.is_valid():
         try:
-            team = services.team_register(
+            team = team_services.team_register(
                 season=season,
                 name=form.cleaned_data["name"],
                 venue=form.cleaned_data["venue"],
@@ -277,13 +279,13 @@ def team_roster(request, league: str, pk: int):
                 if not existing.is_valid():
                     raise DomainError("bad_value", "Choose a player to add.")
                 player = get_object_or_404(Player, pk=existing.cleaned_data["existing"])
-                reg = services.roster_add_player(team=team, player=player)
+                reg = team_services.roster_add_player(team=team, player=player)
                 messages.success(request, f"{reg.player.name} added to the roster.")
                 return redirect(team_url("team-roster", team))
             elif action == "add":
                 add_form = AddPlayerForm(request.POST, prefix="add")
                 if add_form.is_valid():
-                    reg = services.roster_add_player(
+                    reg = team_services.roster_add_player(
                         team=team,
                         name=add_form.cleaned_data["name"],
                         email=add_form.cleaned_data["email"],
@@ -293,18 +295,18 @@ def team_roster(request, league: str, pk: int):
                     return redirect(team_url("team-roster", team))
             elif action == "remove":
                 reg = _roster_registration(request, team)
-                services.roster_remove_player(registration=reg, actor=request.user)
+                team_services.roster_remove_player(registration=reg, actor=request.user)
                 messages.success(request, f"{reg.player.name} removed from the roster.")
                 return redirect(f"{team_url('team-roster', team)}?removed={reg.pk}")
             elif action in ("confirm", "decline"):
                 reg = _roster_registration(request, team, pending=True)
-                services.registration_confirm(registration=reg, accept=action == "confirm")
+                team_services.registration_confirm(registration=reg, accept=action == "confirm")
                 verb = "is on the roster" if action == "confirm" else "stays off the roster"
                 messages.success(request, f"{reg.player.name} {verb}.")
                 return redirect(team_url("team-roster", team))
             elif action == "restore":
                 reg = _roster_registration(request, team)
-                services.roster_add_player(team=team, player=reg.player, kind=reg.kind)
+                team_services.roster_add_player(team=team, player=reg.player, kind=reg.kind)
                 messages.success(request, f"{reg.player.name} is back on the roster.")
                 return redirect(team_url("team-roster", team))
             elif action == "invite":
@@ -384,7 +386,9 @@ def team_roster_suggest(request, league: str, pk: int):
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request, token: str):
     invitation = get_object_or_404(
-        Invitation.objects.select_related("team__season__league"), token=token
+        Invitation.objects.select_related("team__season__league"),
+        token=token,
+        kind=Invitation.Kind.ROSTER,
     )
     form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
@@ -430,7 +434,7 @@ def fixtures_generate(request, league: str, pk: int):
     )
     if request.method == "POST" and form.is_valid():
         try:
-            fixtures = services.fixtures_generate(
+            fixtures = fixture_services.fixtures_generate(
                 season=season,
                 start_date=form.cleaned_data["start_date"],
                 blackout_dates=form.cleaned_data["blackout_dates"],
@@ -454,9 +458,11 @@ def fixture_edit(request, league: str, pk: int):
     if request.method == "POST" and form.is_valid():
         try:
             if form.cleaned_data["action"] == "postpone":
-                services.fixture_postpone(fixture=fixture, reason=form.cleaned_data["reason"])
+                fixture_services.fixture_postpone(
+                    fixture=fixture, reason=form.cleaned_data["reason"]
+                )
             else:
-                services.fixture_move(
+                fixture_services.fixture_move(
                     fixture=fixture,
                     new_date=form.cleaned_data["new_date"],
                     reason=form.cleaned_data["reason"],
@@ -512,7 +518,7 @@ def _tables_action(request, season: Season) -> str | None:
         if not form.is_valid():
             return None
         team = get_object_or_404(Team, pk=form.cleaned_data["team"], season=season)
-        d = services.point_deduction_add(
+        d = table_services.point_deduction_add(
             team=team,
             points=form.cleaned_data["points"],
             reason=form.cleaned_data["reason"],
@@ -524,7 +530,7 @@ def _tables_action(request, season: Season) -> str | None:
         if not form.is_valid():
             return None
         fixture = get_object_or_404(Fixture, pk=form.cleaned_data["fixture"], season=season)
-        services.fixture_award(
+        table_services.fixture_award(
             fixture=fixture,
             outcome=form.cleaned_data["outcome"],
             home_frames=form.cleaned_data["home_frames"],
@@ -681,7 +687,7 @@ def table_subscribe(request, league: str, pk: int):
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.subscription_create(league=season.league, user=request.user)
+                table_services.subscription_create(league=season.league, user=request.user)
             except DomainError as exc:
                 messages.error(request, exc.message)
             else:
@@ -703,7 +709,7 @@ def table_unsubscribe(request, token: str):
     subscription = get_object_or_404(Subscription.objects.select_related("league"), token=token)
     form = ConfirmForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        subscription = services.subscription_cancel(token=token)
+        subscription = table_services.subscription_cancel(token=token)
     return render(
         request,
         "leagues/table_unsubscribe.html",
@@ -876,7 +882,7 @@ def season_create(request, league: str):
     form = SeasonCreateForm(request.POST if request.method == "POST" else None, league=the_league)
     if request.method == "POST" and form.is_valid():
         try:
-            season = services.season_create(
+            season = season_services.season_create(
                 league=the_league, actor=request.user, **form.cleaned_data
             )
         except DomainError as exc:
@@ -927,7 +933,10 @@ def league_officers(request, league: str):
                     )
                 else:
                     invitation = get_object_or_404(
-                        OfficerInvitation, pk=remove.cleaned_data["role"], league=the_league
+                        Invitation,
+                        pk=remove.cleaned_data["role"],
+                        league=the_league,
+                        kind=Invitation.Kind.OFFICER,
                     )
                     tenancy.officer_invitation_cancel(actor=request.user, invitation=invitation)
                     messages.success(request, f"The invitation to {invitation.email} is cancelled.")
@@ -954,7 +963,9 @@ def league_officers(request, league: str):
 
 @require_http_methods(["GET", "POST"])
 def officer_invitation_accept(request, token: str):
-    invitation = get_object_or_404(OfficerInvitation.objects.select_related("league"), token=token)
+    invitation = get_object_or_404(
+        Invitation.objects.select_related("league"), token=token, kind=Invitation.Kind.OFFICER
+    )
     form = AcceptInvitationForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         role = _accept_invitation(

@@ -450,6 +450,7 @@ class RoundOfBalls(Game[BState]):
     fouls: tuple[Foul, ...] = ()
     additive_score = True  # a handicap start is points on the score from the first shot
     statistics = STATISTICS
+    best_stat = "best_turn"
     choice_set_doc = CHOICE_SET_DOC
     extra_display: tuple[tuple[str, str], ...] = ()
 
@@ -1117,11 +1118,12 @@ class BoardGame(RoundOfBalls):
 
     def value(self, cfg: Cfg, kind: str, place: Any) -> int:
         """What a ball of ``kind`` dropping at ``place`` (a cup, or a side pocket) scores."""
+        factor: int = cfg.mult.get(kind, 1)
         if type(place) is int:
-            return place * cfg.mult.get(kind, 1)
+            return place * factor
         pockets = cfg.v.get("pockets")
         if isinstance(pockets, Mapping) and place in pockets:
-            return int(pockets[place]) * cfg.mult.get(kind, 1)
+            return int(pockets[place]) * factor
         return 0
 
     def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:

@@ -469,6 +469,7 @@ class CaromGame(Game[CaromState]):
     additive games override it (:meth:`check_stroke` adds their own refusals)."""
 
     family = "carom"
+    best_stat = "high_run"
     statistics = (
         Stat("points", "Points", "sum", "points scored (the opponent's misses included)"),
         Stat("innings", "Innings", "sum", "innings begun"),

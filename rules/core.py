@@ -31,6 +31,8 @@ from dataclasses import field as dataclass_field
 from types import MappingProxyType
 from typing import Any, Generic, NamedTuple, TypeVar, cast
 
+from rules.layout import TableMap, pocket_map
+
 __all__ = [
     "FOULS",
     "JSON_TYPES",
@@ -574,7 +576,8 @@ def _fast_field(f: Field, fouls: frozenset[str]) -> _Pred:
             check = by_type.get(type(v))
             if check is None:
                 return v is None and null_ok
-            return check(v)
+            ok: bool = check(v)
+            return ok
 
         return union
     if f.type in ("list", "object"):
@@ -1863,6 +1866,10 @@ class Game(Generic[S]):
     statistics: tuple[Stat, ...] = ()
     #: (state key, label): what a scoring pad shows, in order
     display: tuple[tuple[str, str], ...] = ()
+    #: what a scoring pad calls the game once it is over (describe()["pad"]["over"])
+    over_label: str = "Game over"
+    #: a scoring pad's words and layout, never rules (describe()["pad"]; rules/README.md)
+    pad_hints: Mapping[str, Any] = {}
     #: choice set -> its doc, for the sets beyond SEATING_CHOICES the game resolves
     choice_set_doc: dict[str, str] = {}
     #: choice set -> the code a value outside it answers (default bad_value)
@@ -1870,6 +1877,11 @@ class Game(Generic[S]):
     #: the result is a total of points added shot by shot, so a handicap start (the setup's
     #: ``starts``) can be given: the game's initial scores are the starts
     additive_score: bool = False
+    #: what a score is on a paper score sheet: a whole number of points, a multiple of this
+    #: (bar billiards' holes all score tens)
+    score_step: int = 1
+    #: the ``max`` statistic the breaks chart bins (a break, a run, a turn); empty: none
+    best_stat: str = ""
 
     def initial(self, setup: Mapping[str, Any] | None) -> S:
         """The state before the first event; a bad setup raises ``bad_setup`` (index -1)."""
@@ -1938,6 +1950,12 @@ class Game(Generic[S]):
             loser = next(p for p in scores if p != winner)
         return Outcome(bool(v.get("over")), winner, loser, bool(v.get("shared")), scores)
 
+    def table_map(self) -> TableMap | None:
+        """What a drawing of the table shows (:class:`rules.layout.TableMap`): by default
+        the pockets a ``pots`` list names, when they are a known table's; None: nothing
+        to draw."""
+        return pocket_map(self.events)
+
     def player_statistics(
         self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
     ) -> dict[str, dict[str, float]]:
@@ -1970,7 +1988,7 @@ class Game(Generic[S]):
         >>> d = get("bar_billiards_4pin").describe()
         >>> sorted(d)  # doctest: +NORMALIZE_WHITESPACE
         ['aliases', 'choice_sets', 'display', 'events', 'family', 'fouls', 'id', 'name',
-         'participants', 'players', 'setup', 'state', 'statistics']
+         'pad', 'participants', 'players', 'setup', 'state', 'statistics']
         >>> [e["type"] for e in d["events"]]
         ['shot', 'bar_down', 'invoke_endgame']
         """
@@ -1988,6 +2006,7 @@ class Game(Generic[S]):
             "choice_sets": {**SEATING_CHOICES, **self.choice_set_doc},
             "statistics": [st.as_dict() for st in self.statistics],
             "display": [{"key": key, "label": label} for key, label in self.display],
+            "pad": {"over": self.over_label, **self.pad_hints},
         }
 
     def summary(self) -> dict[str, Any]:

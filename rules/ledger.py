@@ -1555,6 +1555,7 @@ class Bouillotte(Game[DealState]):
     fouls = ()
     participants = Participants(("players",), min=3, max=5)
     choice_errors = {"players": "unknown_player"}
+    best_stat = "biggest_pot"
     statistics = (
         Stat("hands_won", "Hands won", "sum", "deals in which he took a pot (or every pot)"),
         Stat("biggest_pot", "Biggest pot", "max", "the most chips he took in one pot"),

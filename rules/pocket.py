@@ -506,6 +506,7 @@ class NumberedPool(PocketGame):
         self.event_fouls = ("out_of_turn",) if rules.out_of_turn else ()
         self.participants = Participants(("players",), min=rules.min_players, max=rules.max_players)
         self.statistics = _NUMBERED_STATS
+        self.best_stat = "high_run"
         self.options = self._options()
         self._declare(self._event_types())
         self.state_doc = self._state_doc()

@@ -17,8 +17,9 @@ from celery.contrib.testing.worker import start_worker
 from django.db import connection, transaction
 from kombu import pools
 
-from leagues import services
+from leagues.fixtures import services as fixture_services
 from leagues.models import Season
+from leagues.teams import services as team_services
 from tests.factories import (
     DivisionFactory,
     PlayerFactory,
@@ -71,19 +72,19 @@ def make_league(teams_per_division: int = 4, players_per_team: int = 6) -> Small
                 division=division, season=season, venue=venue, name=f"{division.name} Team {i + 1}"
             )
             for _ in range(players_per_team):
-                services.roster_add_player(team=team, player=PlayerFactory())
+                team_services.roster_add_player(team=team, player=PlayerFactory())
             teams.append(team)
     first = teams[0]
     vice = UserFactory(username=f"vice{season.pk}")
     first.vice_captain = vice
     first.save(update_fields=["vice_captain"])
     player_user = UserFactory(username=f"player{season.pk}")
-    services.roster_add_player(
+    team_services.roster_add_player(
         team=first, player=PlayerFactory(user=player_user, name="Rita Referee")
     )
     secretary = make_secretary(season.league, username=f"secretary{season.pk}")
     outsider = UserFactory(username=f"outsider{season.pk}")
-    services.fixtures_generate(season=season, start_date=date(2026, 9, 1))
+    fixture_services.fixtures_generate(season=season, start_date=date(2026, 9, 1))
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
     return SmallLeague(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from leagues import invitations
+from leagues import invitations, tasks
 from leagues.models import Invitation
 from tests.factories import TeamFactory
 
@@ -19,8 +19,8 @@ def test_real_worker_sends_an_invitation_once_when_the_task_is_sent_twice(redis_
     invitation = invitations.invitation_create(
         team=team, invited_by=team.captain, name="Ann", email="ann@example.org"
     )
-    first = invitations.send_invitation.delay(invitation.pk)
-    second = invitations.send_invitation.delay(invitation.pk)
+    first = tasks.send_invitation.delay(invitation.pk)
+    second = tasks.send_invitation.delay(invitation.pk)
     results = sorted([first.get(timeout=30), second.get(timeout=30)])
     # The on-commit send plus two explicit sends: exactly one of them sent the email.
     invitation.refresh_from_db()

@@ -18,7 +18,7 @@ from frames.results import (
     lock_match,
 )
 from leagues.models import Fixture, Player, Registration
-from leagues.services import (
+from leagues.teams.services import (
     _drafted_rule_error,  # leagues' rule-8 message, shared so both apps say the same
     _other_team_of,  # leagues' rule-8 check, without marking the player as played
     player_name_key,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leagues.models import Fixture, Invitation, LeagueRole, OfficerInvitation
+from leagues.models import Fixture, Invitation, LeagueRole
 
 from .base import (
     EVERYONE,
@@ -25,7 +25,8 @@ def setup(ctx) -> None:
     ctx.secretary_role = LeagueRole.objects.get(
         league=ctx.league_obj, user=ctx.league.secretary, role=LeagueRole.Role.SECRETARY
     )
-    ctx.officer_invitation = OfficerInvitation.objects.create(
+    ctx.officer_invitation = Invitation.objects.create(
+        kind=Invitation.Kind.OFFICER,
         league=ctx.league_obj,
         role=LeagueRole.Role.RESULTS_SECRETARY,
         email=f"new.officer.{ctx.slug}@example.org",

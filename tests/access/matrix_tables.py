@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from leagues import publishing
+from leagues import publication_job, publishing
 from leagues.models import Subscription
 
 from .base import EVERYONE, RESULTS_OFFICERS, SIGNED_IN, STAFF, Rule
@@ -13,7 +13,7 @@ from .base import EVERYONE, RESULTS_OFFICERS, SIGNED_IN, STAFF, Rule
 def setup(ctx) -> None:
     league = ctx.league
     publication = publishing.publication_request(season=league.season, actor=league.secretary)
-    publishing.publication_run(publication_id=publication.pk)  # on_commit does not fire here
+    publication_job.publication_run(publication_id=publication.pk)  # on_commit does not fire here
     ctx.publication = publication
     ctx.subscription = Subscription.objects.create(
         league=league.season.league, email=f"fan.{ctx.slug}@example.org", created_at=timezone.now()

@@ -20,8 +20,8 @@ from frames.friendly import services as friendly
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, Match
 from frames.results import match_update_result
-from leagues import services
 from leagues.models import Fixture
+from leagues.tables import services as table_services
 from tests.conftest import make_league
 from tests.factories import make_site_admin
 from tests.links import league_reverse
@@ -138,7 +138,7 @@ def a_night() -> Night:
     confirmed = completed(rest[1])
     for side, team in (("home", rest[1].home), ("away", rest[1].away)):
         signoff.match_confirm(match=confirmed, side=side, actor=team.captain)
-    services.point_deduction_add(
+    table_services.point_deduction_add(
         team=league.teams[3], points="1.5", reason="Late result sheet", by=league.secretary
     )
     return Night(

@@ -17,28 +17,32 @@ from django.db import connection
 from django.utils import timezone
 
 from competitions import selectors as cup_selectors
-from competitions import services as cups
 from competitions.models import Competition, Tie, TieFrame
+from competitions.services.entries import entry_create
+from competitions.services.pad import tie_confirm, tie_frame_open
+from competitions.services.setup import competition_create, competition_set_eligible
+from competitions.services.ties import tie_record_paper
 from exchange.archive import FORMAT, league_export, league_import
 from exchange.sections import SECTIONS
 from frames.matchnight import drawing, seeding, signoff, squads
-from frames.models import Frame, FrameEvent, Rating
+from frames.models import Frame, FrameEvent, PlayerFrameStat, Rating
 from frames.pad.events import frame_confirm, frame_record_event
-from frames.people.erasure import person_erase
 from frames.ratings.services import ratings_recompute
 from frames.stats import awards, record
 from frames.stats import selectors as stats_selectors
-from leagues import honours, publishing, services, standings
+from leagues import honours, publication_job, publishing, standings
+from leagues.fixtures import services as fixture_services
 from leagues.models import (
     Fixture,
     League,
     PersonErasure,
     Player,
-    PlayerFrameStat,
     Season,
     Venue,
 )
+from leagues.tables import services as table_services
 from marker.errors import DomainError
+from people.erasure import person_erase
 from tests.competitions.helpers import NOW, registered_players
 from tests.competitions.helpers import drawn as cup_drawn
 from tests.competitions.test_cup_api import SHORT_FRAME
@@ -110,7 +114,7 @@ def played_league(league):
     for side, user in (("home", league.captain), ("away", league.other_captain)):
         signoff.match_confirm(match=match, side=side, actor=user, now=later(130))
     other = Fixture.objects.filter(division=league.second).order_by("id").first()
-    services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=other,
         home_frames=Decimal("4.5"),
         away_frames=Decimal("4.5"),
@@ -118,11 +122,11 @@ def played_league(league):
         away_score=4900,
         confirmed_at=later(200),
     )
-    services.point_deduction_add(
+    table_services.point_deduction_add(
         team=league.teams[2], points=Decimal("1"), reason="Late result", by=league.secretary
     )
     publication = publishing.publication_request(season=league.season, actor=league.secretary)
-    publishing.publication_run(publication_id=publication.pk)
+    publication_job.publication_run(publication_id=publication.pk)
     # What the tasks queued after commit would do (on_commit does not fire in a test).
     record.stats_sync()
     ratings_recompute(game_id=match.game_id)
@@ -249,7 +253,7 @@ def test_export_then_restore_into_an_empty_database_is_equal_table_by_table(leag
 
 def test_a_portable_export_carries_no_account_or_email(league):
     played_league(league)
-    services.subscription_create(league=league.season.league, user=league.outsider)
+    table_services.subscription_create(league=league.season.league, user=league.outsider)
     archive = league_export(league=league.season.league, full=False)
     text = json.dumps(archive)
     assert archive["accounts"] == []
@@ -380,7 +384,7 @@ def play_cup_tie_as_a_match(league, tie: Tie) -> None:
 
 
 def play_tie_frame_on_the_pad(tie: Tie, actor) -> TieFrame:
-    tie_frame = cups.tie_frame_open(actor=actor, tie=tie, now=NOW)
+    tie_frame = tie_frame_open(actor=actor, tie=tie, now=NOW)
     for seq, event in enumerate(SHORT_FRAME, start=1):
         frame_record_event(
             frame_id=tie_frame.frame_id,
@@ -402,10 +406,10 @@ def played_competitions(league) -> None:
     frames on the pad, confirmed by both players; a group event decided on paper; and an
     erased player."""
     secretary = league.secretary
-    plate = cups.competition_create(
+    plate = competition_create(
         actor=secretary, season=league.season, name="Plate", kind="team_knockout", now=NOW
     )
-    cup = cups.competition_create(
+    cup = competition_create(
         actor=secretary,
         season=league.season,
         name="Cup",
@@ -415,26 +419,26 @@ def played_competitions(league) -> None:
         now=NOW,
     )
     for team in league.teams[:2]:
-        cups.entry_create(actor=secretary, competition=cup, team=team, now=NOW)
+        entry_create(actor=secretary, competition=cup, team=team, now=NOW)
     cup_drawn(cup, secretary)
     play_cup_tie_as_a_match(league, Tie.objects.get(competition=cup))
 
     players = registered_players(league, 5)
-    singles = cups.competition_create(
+    singles = competition_create(
         actor=secretary, season=league.season, name="Singles", kind="singles", now=NOW
     )
-    cups.competition_set_eligible(
+    competition_set_eligible(
         actor=secretary, competition=singles, label="Invited", players=players[:3], now=NOW
     )
     for player in players[:2]:
-        cups.entry_create(actor=secretary, competition=singles, player=player, now=NOW)
+        entry_create(actor=secretary, competition=singles, player=player, now=NOW)
     cup_drawn(singles, secretary)
     final = Tie.objects.get(competition=singles)
     for _ in range(2):
         play_tie_frame_on_the_pad(final, secretary)
-    cups.tie_confirm(actor=secretary, tie=final, now=NOW)
+    tie_confirm(actor=secretary, tie=final, now=NOW)
 
-    groups = cups.competition_create(
+    groups = competition_create(
         actor=secretary,
         season=league.season,
         name="Groups",
@@ -445,10 +449,10 @@ def played_competitions(league) -> None:
         now=NOW,
     )
     for player in players[2:5]:
-        cups.entry_create(actor=secretary, competition=groups, player=player, now=NOW)
+        entry_create(actor=secretary, competition=groups, player=player, now=NOW)
     cup_drawn(groups, secretary)
     for n, tie in enumerate(Tie.objects.filter(competition=groups).order_by("slot")):
-        cups.tie_record_paper(
+        tie_record_paper(
             actor=secretary,
             tie=tie,
             frames=[{"home": 200 + n, "away": 100}, {"home": 300, "away": 150 + n}],
@@ -456,7 +460,7 @@ def played_competitions(league) -> None:
         )
     person_erase(player=players[4], actor=secretary, league=league.season.league, now=NOW)
     # The finals put their winners on the roll of honour; and a season award.
-    honours.award_define(
+    awards.award_define(
         season=league.season, actor=secretary, name="Best win rate", measure="win_rate", now=NOW
     )
     # What the tasks queued after commit would do (on_commit does not fire in a test).

@@ -14,7 +14,8 @@ from django.utils import timezone
 from openpyxl import load_workbook
 
 from exchange import exports
-from leagues import imports, services
+from leagues import imports
+from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture, Team
 from marker.errors import DomainError
 from tests.factories import LeagueFactory, SeasonFactory
@@ -69,7 +70,7 @@ def test_fixtures_tables_and_averages_export_formula_safe(league, fmt):
 
 
 def test_the_fixtures_sheet_reads_back_as_past_results(league):
-    services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=Fixture.objects.filter(season=league.season).order_by("id").first(),
         home_frames=Decimal(5),
         away_frames=Decimal(4),

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from leagues import publishing
+from leagues import publication_job, publishing
 from leagues.models import Publication, SentNotification, Subscription
 from tests.conftest import _reset_celery_app, make_league
 from tests.faults.harness import (
@@ -163,7 +163,7 @@ def sent(publication: Publication) -> int:
 def assert_each_recipient_once(publication: Publication, log: Path, before: int = 0) -> None:
     publication.refresh_from_db()
     assert publication.state == Publication.State.DONE, (publication.state, publication.error)
-    expected = {email for email, _ in publishing.table_recipients(publication.season)}
+    expected = {email for email, _ in publication_job.table_recipients(publication.season)}
     lines = log.read_text().splitlines()[before:]
     counts = Counter(lines)
     assert set(counts) == expected, "someone had no email, or a stranger had one"
@@ -184,10 +184,10 @@ def test_worker_killed_mid_publication_the_sweeper_finishes_it(celery):
     stop(first, sig=9)  # SIGKILL: no goodbye, the message stays unacknowledged
     publication.refresh_from_db()
     assert publication.state == Publication.State.RUNNING
-    assert mailed(log) < len(publishing.table_recipients(league.season))
+    assert mailed(log) < len(publication_job.table_recipients(league.season))
 
     # Beat runs the sweeper every minute; the heartbeat is stale two minutes on.
-    later = timezone.now() + publishing.PUBLICATION_STALE_AFTER + timedelta(seconds=1)
+    later = timezone.now() + publication_job.PUBLICATION_STALE_AFTER + timedelta(seconds=1)
     assert publishing.publications_requeue_stale(now=later) == [publication.pk]
     start("second")
     wait_for(
@@ -225,7 +225,7 @@ def test_redis_stopped_during_a_publication_the_job_completes_when_it_returns(ce
 
     # ... and once Redis is back, the sweeper sends it, and the worker (reconnected) runs it.
     redis.start()
-    later = timezone.now() + publishing.PUBLICATION_STALE_AFTER + timedelta(seconds=1)
+    later = timezone.now() + publication_job.PUBLICATION_STALE_AFTER + timedelta(seconds=1)
     assert publishing.publications_requeue_stale(now=later) == [queued.pk]
     wait_for(
         lambda: Publication.objects.get(pk=queued.pk).state == Publication.State.DONE,

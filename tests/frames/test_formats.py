@@ -18,9 +18,10 @@ from django.urls import reverse
 from frames.draw import DrawError, draw_format, draw_match, validate_draw
 from frames.matchnight import drawing, nominating, seeding, signoff, squads
 from frames.models import Frame, FramePlayer, Match
-from leagues import formats, services
+from leagues import formats
 from leagues.models import Fixture
 from leagues.standings import division_table
+from leagues.teams import services as team_services
 from marker.formats import PRESETS, parse_format
 from rules.simulate import simulate_game
 from tests.factories import PlayerFactory
@@ -137,7 +138,7 @@ def use_format(league, key: str, players: int = 6):
     formats.season_set_format(season=league.season, actor=league.secretary, preset=key)
     for team in league.teams[:2]:
         while team.registrations.filter(status="active").count() < players:
-            services.roster_add_player(team=team, player=PlayerFactory())
+            team_services.roster_add_player(team=team, player=PlayerFactory())
 
 
 def opened(league, present: int = 6) -> Match:
@@ -438,7 +439,7 @@ def test_a_nominated_player_no_longer_present_stops_the_draw_by_name(league):
 def test_norwich_shape_with_named_referees_keeps_rule_8_and_draws_no_referee():
     data = dict(PRESETS["norwich"], referee="named", name="Norwich, named referees")
     fmt = parse_format(data)
-    assert not fmt.is_norwich
+    assert not fmt.rule_draw
     home, away = NAMES[:5], OTHERS[:6]
     draw = draw_match(home, away, 11, match_format=fmt)
     original = draw_match(home, away, 11)

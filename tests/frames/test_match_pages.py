@@ -317,7 +317,7 @@ def test_a_captains_squad_page_does_not_grow_with_the_roster(league, client):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from leagues import services as league_services
+    from leagues.teams import services as team_services
     from tests.factories import PlayerFactory
 
     match = mark(league, open_match(league), home=6, away=6)
@@ -327,7 +327,7 @@ def test_a_captains_squad_page_does_not_grow_with_the_roster(league, client):
     with CaptureQueriesContext(connection) as small:
         assert client.get(url).status_code == 200
     for _ in range(8):
-        league_services.roster_add_player(team=league.teams[0], player=PlayerFactory())
+        team_services.roster_add_player(team=league.teams[0], player=PlayerFactory())
         PlayerFactory()  # draftable
     with CaptureQueriesContext(connection) as large:
         assert client.get(url).status_code == 200

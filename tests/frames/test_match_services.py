@@ -8,8 +8,8 @@ import pytest
 from frames.draw import commitment, derive_seed, draw_match, validate_draw
 from frames.matchnight import common, drawing, ordering, seeding, signoff, squads
 from frames.models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Presence
-from leagues import services as league_services
 from leagues.models import Registration
+from leagues.teams import services as team_services
 from tests.factories import PlayerFactory, make_site_admin
 
 from .matchnight_helpers import (
@@ -124,8 +124,8 @@ def test_a_player_from_another_division_cannot_be_drafted(league):
 def test_a_drafted_player_who_played_for_another_team_is_refused(league):
     match = open_match(league)
     drifter = PlayerFactory(name="Drifter")
-    league_services.registration_mark_played(team=league.teams[2], player=drifter, now=NIGHT)
-    league_services.roster_remove_player(registration=drifter.registrations.get())
+    team_services.registration_mark_played(team=league.teams[2], player=drifter, now=NIGHT)
+    team_services.roster_remove_player(registration=drifter.registrations.get())
     refused(
         "plays_for_another_team",
         squads.match_mark_present,
@@ -599,7 +599,7 @@ def test_the_draw_is_refused_whole_when_a_drafted_player_has_since_played_elsewh
     )
     ready(league, match)
     # The guest plays for another team before the draw (rule 8 now binds them there).
-    league_services.registration_mark_played(team=league.teams[3], player=guest, now=NIGHT)
+    team_services.registration_mark_played(team=league.teams[3], player=guest, now=NIGHT)
     refused("plays_for_another_team", drawing.match_draw, match=match, actor=league.captain)
 
 

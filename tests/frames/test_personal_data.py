@@ -19,11 +19,11 @@ from rest_framework.test import APIClient
 
 from frames.models import Frame, FrameEvent, Match, MatchLog, Rating, RatingChange
 from frames.pad.events import frame_confirm, frame_rebuild, frame_record_event
-from frames.people import erasure
 from frames.ratings import services as ratings_services
 from frames.stats import record
 from frames.stats import selectors as stats_selectors
-from leagues import services, standings
+from leagues import standings
+from leagues.fixtures import services as fixture_services
 from leagues.models import (
     Fixture,
     Invitation,
@@ -31,7 +31,10 @@ from leagues.models import (
     Player,
     Subscription,
 )
+from leagues.teams import services as team_services
+from marker import personal_data
 from marker.errors import DomainError
+from people import erasure
 from tests.conftest import make_league
 from tests.factories import (
     FrameFactory,
@@ -121,7 +124,7 @@ def world():
     refereed = FrameFactory(match=match, number=2, order=2, game_id=BB, referee=victim)
     FramePlayerFactory(frame=refereed, side="home", player=roster(home)[1])
     FramePlayerFactory(frame=refereed, side="away", player=roster(away)[1])
-    services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=pad_fixture,
         home_frames=Decimal(1),
         away_frames=Decimal(0),
@@ -294,7 +297,7 @@ def test_a_secretary_of_another_league_may_not_erase(world, monkeypatch):
 
 
 def test_a_private_player_is_shown_by_initials_except_to_themself_and_officers(world):
-    services.player_set_private_name(player=world.victim, private=True)
+    team_services.player_set_private_name(player=world.victim, private=True)
     anonymous, me, secretary, captain = Client(), Client(), Client(), Client()
     me.force_login(world.user)
     secretary.force_login(world.secretary)
@@ -383,8 +386,8 @@ def test_the_data_page_makes_the_same_queries_however_much_was_played(world):
 
 
 def test_the_rename_leaves_other_players_whose_names_contain_the_erased_one():
-    rewrite = erasure._rewriter(
-        erasure._labels(Player(pk=5, name="Al"), "Former player 1"), ["Al Smith", "Sal"]
+    rewrite = personal_data.rewriter(
+        personal_data.labels_of("Al", 5, "Former player 1"), ["Al Smith", "Sal"]
     )
     before = {
         "Al": 1,

@@ -147,10 +147,18 @@ def test_games_declare_what_can_be_drawn():
     assert pool is not None and pool.place == "pocket" and len(pool.choices) == 6
     assert selectors.drawable("parisian_31_pool") is None  # cups only from the setup
     chart = pictures.hole_map_chart(
-        {"place": "pocket", "places": [{"place": c, "pots": i} for i, c in enumerate(pool.choices)]}
+        {
+            "place": "pocket",
+            "shape": pool.shape,
+            "places": [
+                {"place": p.name, "pots": i, "x": p.x, "y": p.y} for i, p in enumerate(pool.spots)
+            ],
+        }
     )
     xs = {c["label"]: (c["cx"], c["cy"]) for c in chart["circles"]}
     assert len(set(xs.values())) == 6  # six pockets in six places
+    assert chart["shape"] == "pockets"
+    assert xs["head left"][1] < xs["side left"][1] < xs["foot left"][1]  # back to front
 
 
 def test_player_page_shows_ratings_ranks_history_hole_map_and_breaks(night):

@@ -14,7 +14,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from leagues import publishing, standings
+from leagues import publication_job, publishing, standings, tasks
 from leagues.models import Publication, SentNotification, TableSnapshot
 from tests.conftest import make_league
 
@@ -50,8 +50,8 @@ def test_publish_task_sent_twice_has_one_effect(redis_worker):
     publication = Publication.objects.create(
         season=league.season, as_of=now, created_at=now, heartbeat_at=now
     )
-    first = publishing.publish_tables.delay(publication.pk)
-    second = publishing.publish_tables.delay(publication.pk)
+    first = tasks.publish_tables.delay(publication.pk)
+    second = tasks.publish_tables.delay(publication.pk)
     results = sorted([first.get(timeout=60), second.get(timeout=60)])
     assert results == ["published", "skipped"]
     _assert_one_effect(league, publication)
@@ -78,11 +78,13 @@ def test_sweeper_on_the_worker_heals_a_publication_left_running(redis_worker):
     publication = Publication.objects.create(
         season=league.season, as_of=then, created_at=then, heartbeat_at=then
     )
-    assert publishing.publication_claim(publication_id=publication.pk, now=then)
-    kept = publishing._snapshot(publication, standings.tables(league.season, as_of=then)[0], then)
-    healed = publishing.sweep_publications.delay().get(timeout=60)
+    assert publication_job.publication_claim(publication_id=publication.pk, now=then)
+    kept = publication_job._snapshot(
+        publication, standings.tables(league.season, as_of=then)[0], then
+    )
+    healed = tasks.sweep_publications.delay().get(timeout=60)
     assert healed == [publication.pk]
     assert _wait_for(lambda: Publication.objects.filter(pk=publication.pk, state="done").exists())
     _assert_one_effect(league, publication)
     assert TableSnapshot.objects.get(publication=publication, division=league.premier).pk == kept.pk
-    assert publishing.sweep_publications.delay().get(timeout=60) == []
+    assert tasks.sweep_publications.delay().get(timeout=60) == []

@@ -7,8 +7,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues import honours, services
+from leagues import honours
+from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture, Honour, Season
+from leagues.teams import services as team_services
 from marker.errors import DomainError
 from tests.factories import PlayerFactory, SeasonFactory
 from tests.links import league_reverse
@@ -33,7 +35,7 @@ def play_season(league, *, leave_out: int = 0):
                 home, away = win, lose
             elif fixture.away_id in ranked:
                 home, away = lose, win
-        services.fixture_record_result(
+        fixture_services.fixture_record_result(
             fixture=fixture,
             home_frames=home,
             away_frames=away,
@@ -79,7 +81,7 @@ def test_honours_keep_the_name_the_team_won_under_after_a_rename(client, league)
     play_season(league)
     honours.season_finish(season=league.season, actor=league.secretary)
     champion = league.teams[0]
-    services.team_update(team=champion, name="Renamed Rockets")
+    team_services.team_update(team=champion, name="Renamed Rockets")
     page = client.get(reverse("league-honours", args=[league.season.league.slug]))
     assert page.status_code == 200
     html = page.content.decode()

@@ -108,10 +108,10 @@ def test_ical_feed_lists_every_fixture_with_venue(client, league):
 
 
 def test_postponed_fixture_is_marked_in_lists_and_calendar(client, league):
-    from leagues import services
+    from leagues.fixtures import services as fixture_services
 
     fixture = Fixture.objects.filter(home=league.teams[0]).first()
-    services.fixture_postpone(fixture=fixture, reason="Snow")
+    fixture_services.fixture_postpone(fixture=fixture, reason="Snow")
     html = client.get(league_reverse("team-detail", args=[league.teams[0].pk])).content.decode()
     assert "postponed" in html
     ics = client.get(league_reverse("team-ical", args=[league.teams[0].pk])).content.decode()
@@ -132,7 +132,8 @@ def test_captain_edits_roster_through_the_page(client, league):
 
 
 def test_roster_page_shows_the_drafted_rule_error_beside_the_form(client, league):
-    from leagues import services
+    from leagues.teams import services as team_services
+    from marker.errors import DomainError
 
     other_player = league.teams[1].registrations.first().player
     client.force_login(league.captain)
@@ -143,8 +144,8 @@ def test_roster_page_shows_the_drafted_rule_error_beside_the_form(client, league
     assert response.status_code == 400
     assert "This field is required" in response.content.decode()
     assert league.teams[0].registrations.count() == before
-    with pytest.raises(services.DomainError):
-        services.roster_add_player(team=league.teams[0], player=other_player)
+    with pytest.raises(DomainError):
+        team_services.roster_add_player(team=league.teams[0], player=other_player)
 
 
 def test_captain_cannot_edit_another_teams_roster(client, league):
@@ -237,13 +238,13 @@ def test_removing_a_player_can_be_undone(client, league):
 
 
 def test_a_captain_cannot_remove_themself(client, league):
-    from leagues import services
+    from leagues.teams import services as team_services
 
     team = league.teams[0]
-    me = services.players_named("Cap Tain").first() or PlayerFactory(
+    me = team_services.players_named("Cap Tain").first() or PlayerFactory(
         name="Cap Tain", user=league.captain
     )
-    mine = services.roster_add_player(team=team, player=me)
+    mine = team_services.roster_add_player(team=team, player=me)
     client.force_login(league.captain)
     url = league_reverse("team-roster", args=[team.pk])
     page = html.unescape(client.get(url).content.decode())

@@ -17,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues import publishing, services
+from leagues import publication_job, publishing
+from leagues.fixtures import services as fixture_services
 from leagues.models import (
     Fixture,
     Publication,
@@ -25,6 +26,7 @@ from leagues.models import (
     Subscription,
     TableSnapshot,
 )
+from marker.errors import DomainError
 from tests.conftest import make_league
 from tests.factories import UserFactory, make_secretary
 from tests.leagues.mail_backends import Counting
@@ -35,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 
 def result(fixture, hf, af, hs=1000, as_=900, at=None):
-    return services.fixture_record_result(
+    return fixture_services.fixture_record_result(
         fixture=fixture,
         home_frames=Decimal(hf),
         away_frames=Decimal(af),
@@ -135,7 +137,7 @@ def test_a_captain_gets_the_tables_of_their_division_a_subscriber_every_table(
 def test_the_job_run_twice_has_one_effect(small, django_capture_on_commit_callbacks):
     publication = publish(small.season, small.secretary, django_capture_on_commit_callbacks)
     sent = len(mail.outbox)
-    assert publishing.publication_run(publication_id=publication.pk) == "skipped"
+    assert publication_job.publication_run(publication_id=publication.pk) == "skipped"
     assert TableSnapshot.objects.filter(publication=publication).count() == 2
     assert len(mail.outbox) == sent
     # Asking again while one is running returns the running one.
@@ -150,10 +152,10 @@ def test_claim_is_exclusive_unless_the_heartbeat_is_stale(small):
     publication = Publication.objects.create(
         season=small.season, as_of=now, created_at=now, heartbeat_at=now
     )
-    assert publishing.publication_claim(publication_id=publication.pk, now=now)
-    assert not publishing.publication_claim(publication_id=publication.pk, now=now)
-    later = now + publishing.PUBLICATION_STALE_AFTER + timedelta(seconds=1)
-    assert publishing.publication_claim(publication_id=publication.pk, now=later)
+    assert publication_job.publication_claim(publication_id=publication.pk, now=now)
+    assert not publication_job.publication_claim(publication_id=publication.pk, now=now)
+    later = now + publication_job.PUBLICATION_STALE_AFTER + timedelta(seconds=1)
+    assert publication_job.publication_claim(publication_id=publication.pk, now=later)
     publication.refresh_from_db()
     assert publication.attempts == 2 and publication.state == Publication.State.RUNNING
 
@@ -167,11 +169,11 @@ def test_sweeper_heals_a_publication_whose_worker_died_mid_job(
     publication = Publication.objects.create(
         season=small.season, as_of=then, created_at=then, heartbeat_at=then
     )
-    assert publishing.publication_claim(publication_id=publication.pk, now=then)
+    assert publication_job.publication_claim(publication_id=publication.pk, now=then)
     from leagues.standings import tables
 
     first = tables(small.season, as_of=then)[0]
-    kept = publishing._snapshot(publication, first, then)
+    kept = publication_job._snapshot(publication, first, then)
     done_already = sorted(recipients(small))[:2]
     for email in done_already:
         SentNotification.objects.create(
@@ -227,7 +229,7 @@ def test_a_failure_is_recorded_and_a_retry_finishes_without_repeating(
     assert publication.state == Publication.State.DONE
     sends = [m.to[0] for m in mail.outbox]
     assert sorted(sends) == sorted(recipients(small))  # each exactly once
-    with pytest.raises(services.DomainError):
+    with pytest.raises(DomainError):
         publishing.publication_retry(publication=publication)
 
 
@@ -237,7 +239,7 @@ def test_a_failure_is_recorded_and_a_retry_finishes_without_repeating(
 def test_csv_has_every_division_and_exact_values(small, django_capture_on_commit_callbacks):
     publication = publish(small.season, small.secretary, django_capture_on_commit_callbacks)
     rows = list(csv.reader(io.StringIO(publication.csv)))
-    assert rows[0] == publishing.CSV_HEADER
+    assert rows[0] == publication_job.CSV_HEADER
     assert len(rows) == 1 + 8
     premier = [r for r in rows[1:] if r[0] == small.premier.name]
     assert len(premier) == 4
@@ -398,7 +400,9 @@ def test_subscribe_and_unsubscribe(small):
     assert anon.post(off, {"confirm": "on"}).status_code == 200
     subscription.refresh_from_db()
     assert not subscription.active
-    assert publishing.table_recipients(small.season) == [(e, "") for e in sorted(recipients(small))]
+    assert publication_job.table_recipients(small.season) == [
+        (e, "") for e in sorted(recipients(small))
+    ]
 
 
 def _count(fn) -> int:

@@ -7,7 +7,8 @@ from datetime import date, timedelta
 import pytest
 from django.core import mail
 
-from leagues import services, tasks
+from leagues.fixtures import services as fixture_services
+from leagues.fixtures import tasks
 from leagues.models import Fixture, SentNotification
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ def test_captains_of_tomorrows_fixtures_are_reminded_once(league):
 
 def test_vice_captain_is_reminded_too_and_the_email_says_where(league):
     fixture = Fixture.objects.filter(home=league.teams[0]).order_by("date").first()
-    services.reminders_send(day=fixture.date)
+    fixture_services.reminders_send(day=fixture.date)
     to_vice = [m for m in mail.outbox if m.to == [league.vice_captain.email]]
     assert len(to_vice) == 1
     assert fixture.venue.name in to_vice[0].body
@@ -53,17 +54,17 @@ def test_vice_captain_is_reminded_too_and_the_email_says_where(league):
 def test_postponed_and_played_fixtures_and_other_days_are_not_reminded(league):
     night = Fixture.objects.filter(season=league.season).order_by("date").first().date
     fixtures = list(Fixture.objects.filter(season=league.season, date=night).order_by("id"))
-    services.fixture_postpone(fixture=fixtures[0])
+    fixture_services.fixture_postpone(fixture=fixtures[0])
     for f in fixtures[1:]:
         Fixture.objects.filter(pk=f.pk).update(status=Fixture.Status.PLAYED)
-    assert services.reminders_send(day=night) == 0
-    assert services.reminders_send(day=date(2030, 1, 1)) == 0
+    assert fixture_services.reminders_send(day=night) == 0
+    assert fixture_services.reminders_send(day=date(2030, 1, 1)) == 0
     assert mail.outbox == []
 
 
 def test_default_day_is_tomorrow(league, monkeypatch):
     seen = []
-    monkeypatch.setattr(services, "reminders_send", lambda *, day: seen.append(day) or 0)
+    monkeypatch.setattr(fixture_services, "reminders_send", lambda *, day: seen.append(day) or 0)
     tasks.send_fixture_reminders()
     from django.utils import timezone
 

@@ -13,8 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from leagues import rollover, services
+from leagues import rollover
+from leagues.fixtures import services as fixture_services
 from leagues.models import Division, Fixture, Registration, Season, Team
+from leagues.teams import services as team_services
 from marker.errors import DomainError
 from tests.factories import (
     DivisionFactory,
@@ -52,7 +54,7 @@ def three_divisions(*, finished: bool = True):
         ]
         for team in teams:
             for _ in range(2):
-                services.roster_add_player(team=team, player=PlayerFactory())
+                team_services.roster_add_player(team=team, player=PlayerFactory())
         for h in teams:
             for a in teams:
                 if h == a:
@@ -68,7 +70,7 @@ def three_divisions(*, finished: bool = True):
                 )
                 if finished or h != teams[0] or a != teams[1]:
                     home_wins = h.name < a.name
-                    services.fixture_record_result(
+                    fixture_services.fixture_record_result(
                         fixture=fixture,
                         home_frames=Decimal(6 if home_wins else 3),
                         away_frames=Decimal(3 if home_wins else 6),
@@ -191,8 +193,8 @@ def test_pending_registrations_are_confirmed_by_the_captain():
     new = rollover.season_rollover(season=season, actor=secretary, name="Next")
     team = Team.objects.get(season=new, name="Premier 1")
     first, second = Registration.objects.filter(team=team).order_by("id")
-    services.registration_confirm(registration=first)
-    services.registration_confirm(registration=second, accept=False)
+    team_services.registration_confirm(registration=first)
+    team_services.registration_confirm(registration=second, accept=False)
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.status == Registration.Status.ACTIVE
@@ -200,9 +202,9 @@ def test_pending_registrations_are_confirmed_by_the_captain():
     # Rule 8: a player already on another roster this season cannot be confirmed here.
     other = Team.objects.get(season=new, name="Premier 2")
     pending = Registration.objects.filter(team=other).first()
-    services.roster_add_player(team=team, player=pending.player)
+    team_services.roster_add_player(team=team, player=pending.player)
     with pytest.raises(DomainError) as err:
-        services.registration_confirm(registration=pending)
+        team_services.registration_confirm(registration=pending)
     assert err.value.code == "plays_for_another_team"
 
 
@@ -299,7 +301,7 @@ def test_the_rollover_page_makes_the_same_queries_for_any_number_of_teams(client
     for h in extra:
         for a in extra:
             if h != a:
-                services.fixture_record_result(
+                fixture_services.fixture_record_result(
                     fixture=Fixture.objects.create(
                         season=season, division=second, round=2, home=h, away=a, venue=venue
                     ),

@@ -7,8 +7,9 @@ from django.core import mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from leagues import invitations, services
+from leagues import invitations, tasks
 from leagues.models import Invitation, Registration, Season
+from leagues.teams import services as team_services
 from marker.errors import DomainError
 from tests.factories import PlayerFactory, SeasonFactory, TeamFactory, UserFactory, VenueFactory
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def test_captain_registers_team_and_is_on_its_roster():
     season = SeasonFactory()
     user = UserFactory(username="cap", first_name="Carol", last_name="Cubitt")
-    team = services.team_register(
+    team = team_services.team_register(
         season=season, name="The Crown", venue=VenueFactory(), captain=user
     )
     assert team.captain == user
@@ -29,18 +30,20 @@ def test_captain_registers_team_and_is_on_its_roster():
 def test_team_cannot_register_for_a_season_that_is_not_open():
     season = SeasonFactory(status=Season.Status.RUNNING)
     with pytest.raises(DomainError) as err:
-        services.team_register(season=season, name="X", venue=VenueFactory(), captain=UserFactory())
+        team_services.team_register(
+            season=season, name="X", venue=VenueFactory(), captain=UserFactory()
+        )
     assert err.value.code == "season_closed"
     assert season.teams.count() == 0
 
 
 def test_duplicate_team_name_in_a_season_is_refused_case_insensitively():
     season = SeasonFactory()
-    services.team_register(
+    team_services.team_register(
         season=season, name="The Crown", venue=VenueFactory(), captain=UserFactory()
     )
     with pytest.raises(DomainError) as err:
-        services.team_register(
+        team_services.team_register(
             season=season, name="the crown", venue=VenueFactory(), captain=UserFactory()
         )
     assert err.value.code == "name_taken"
@@ -51,9 +54,9 @@ def test_player_on_one_roster_cannot_join_another_and_message_names_the_team():
     a = TeamFactory(name="The Crown")
     b = TeamFactory(name="The Anchor", division=a.division, season=a.season)
     player = PlayerFactory(name="Dan Dye")
-    services.roster_add_player(team=a, player=player)
+    team_services.roster_add_player(team=a, player=player)
     with pytest.raises(DomainError) as err:
-        services.roster_add_player(team=b, player=player)
+        team_services.roster_add_player(team=b, player=player)
     assert err.value.code == "plays_for_another_team"
     assert "The Crown" in err.value.message and "Dan Dye" in err.value.message
     assert not Registration.objects.filter(team=b).exists()
@@ -63,14 +66,14 @@ def test_player_who_played_can_never_play_for_another_team_that_season():
     a = TeamFactory(name="The Crown")
     b = TeamFactory(name="The Anchor", division=a.division, season=a.season)
     player = PlayerFactory()
-    reg = services.roster_add_player(team=a, player=player)
-    services.registration_mark_played(team=a, player=player, now=timezone.now())
-    services.roster_remove_player(registration=reg)
+    reg = team_services.roster_add_player(team=a, player=player)
+    team_services.registration_mark_played(team=a, player=player, now=timezone.now())
+    team_services.roster_remove_player(registration=reg)
     with pytest.raises(DomainError) as err:
-        services.roster_add_player(team=b, player=player)
+        team_services.roster_add_player(team=b, player=player)
     assert err.value.extra["other_team"] == "The Crown"
     with pytest.raises(DomainError):
-        services.registration_mark_played(team=b, player=player)
+        team_services.registration_mark_played(team=b, player=player)
 
 
 def test_database_refuses_a_second_team_for_a_player_who_played():
@@ -88,9 +91,9 @@ def test_removed_player_who_never_played_may_join_another_team():
     a = TeamFactory()
     b = TeamFactory(division=a.division, season=a.season)
     player = PlayerFactory()
-    reg = services.roster_add_player(team=a, player=player)
-    services.roster_remove_player(registration=reg)
-    services.roster_add_player(team=b, player=player)
+    reg = team_services.roster_add_player(team=a, player=player)
+    team_services.roster_remove_player(registration=reg)
+    team_services.roster_add_player(team=b, player=player)
     assert Registration.objects.get(team=b, player=player).status == "active"
 
 
@@ -99,10 +102,10 @@ def test_same_player_may_play_for_another_team_next_season():
     next_season = SeasonFactory(league=a.season.league)
     next_season_team = TeamFactory(division__season=next_season)
     player = PlayerFactory()
-    services.roster_add_player(team=a, player=player)
-    services.registration_mark_played(team=a, player=player)
-    services.roster_add_player(team=next_season_team, player=player)
-    played = services.registration_mark_played(team=next_season_team, player=player)
+    team_services.roster_add_player(team=a, player=player)
+    team_services.registration_mark_played(team=a, player=player)
+    team_services.roster_add_player(team=next_season_team, player=player)
+    played = team_services.registration_mark_played(team=next_season_team, player=player)
     assert next_season_team.season != a.season
     assert next_season_team.season.league == a.season.league
     assert played.team == next_season_team and played.season == next_season
@@ -116,25 +119,25 @@ def test_same_player_may_play_for_another_team_next_season():
 def test_drafted_player_is_recorded_as_drafted_when_playing_off_roster():
     a = TeamFactory()
     player = PlayerFactory()
-    reg = services.registration_mark_played(team=a, player=player)
+    reg = team_services.registration_mark_played(team=a, player=player)
     assert reg.kind == "drafted" and reg.first_played_at is not None
 
 
 def test_adding_a_player_already_on_the_roster_is_refused():
     a = TeamFactory()
     player = PlayerFactory()
-    services.roster_add_player(team=a, player=player)
+    team_services.roster_add_player(team=a, player=player)
     with pytest.raises(DomainError) as err:
-        services.roster_add_player(team=a, player=player)
+        team_services.roster_add_player(team=a, player=player)
     assert err.value.code == "already_registered"
 
 
 def test_readding_a_removed_player_reactivates_the_same_registration():
     a = TeamFactory()
     player = PlayerFactory()
-    reg = services.roster_add_player(team=a, player=player)
-    services.roster_remove_player(registration=reg)
-    again = services.roster_add_player(team=a, player=player)
+    reg = team_services.roster_add_player(team=a, player=player)
+    team_services.roster_remove_player(registration=reg)
+    again = team_services.roster_add_player(team=a, player=player)
     assert again.pk == reg.pk and again.status == "active"
 
 
@@ -148,7 +151,7 @@ def test_invitation_email_is_sent_once_even_when_the_task_runs_twice(
         )
     assert inv.email == "ann@example.org"
     assert len(mail.outbox) == 1  # eager: sent on commit
-    assert invitations.send_invitation(inv.pk) is False
+    assert tasks.send_invitation(inv.pk) is False
     assert len(mail.outbox) == 1
     assert "The Crown" in mail.outbox[0].subject
     assert inv.token in mail.outbox[0].body
@@ -183,14 +186,14 @@ def test_a_name_already_in_the_league_is_that_player_until_the_captain_says_othe
     a = TeamFactory(name="The Crown")
     b = TeamFactory(name="The Anchor", division=a.division, season=a.season)
     dan = PlayerFactory(name="Dan Dye")
-    services.roster_add_player(team=a, player=dan)
+    team_services.roster_add_player(team=a, player=dan)
     with pytest.raises(DomainError) as err:
-        services.roster_add_player(team=b, name="  dan   DYE ")
+        team_services.roster_add_player(team=b, name="  dan   DYE ")
     assert err.value.code == "same_name" and err.value.field == "name"
     assert err.value.extra["players"] == [{"id": dan.pk, "name": "Dan Dye", "team": "The Crown"}]
     assert not Registration.objects.filter(team=b).exists()
     # Confirmed as someone else: a new record, on b's roster.
-    reg = services.roster_add_player(team=b, name="Dan Dye", someone_else=True)
+    reg = team_services.roster_add_player(team=b, name="Dan Dye", someone_else=True)
     assert reg.player != dan and reg.team == b
 
 
@@ -198,7 +201,7 @@ def test_an_invitation_to_someone_who_plays_elsewhere_is_refused_by_email_or_nam
     a = TeamFactory(name="The Crown")
     b = TeamFactory(name="The Anchor", division=a.division, season=a.season)
     dan = PlayerFactory(name="Dan Dye", email="dan@example.org")
-    services.roster_add_player(team=a, player=dan)
+    team_services.roster_add_player(team=a, player=dan)
     with pytest.raises(DomainError) as err:
         invitations.invitation_create(
             team=b, invited_by=b.captain, name="Daniel", email="DAN@example.org"
@@ -221,11 +224,11 @@ def test_accepting_an_invitation_links_the_existing_player_so_rule_8_sees_them()
     inv = invitations.invitation_create(
         team=b, invited_by=b.captain, name="Dan Dye", email="dan@example.org"
     )
-    services.roster_add_player(team=a, player=dan)
+    team_services.roster_add_player(team=a, player=dan)
     user = UserFactory()
     with pytest.raises(DomainError) as err:
         invitations.invitation_accept(token=inv.token, user=user)
     assert err.value.code == "plays_for_another_team"
-    services.roster_remove_player(registration=a.registrations.get(player=dan))
+    team_services.roster_remove_player(registration=a.registrations.get(player=dan))
     reg = invitations.invitation_accept(token=inv.token, user=user)
     assert reg.player == dan and reg.player.user == user

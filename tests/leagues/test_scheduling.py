@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues import services
+from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture
 from leagues.scheduling import (
     ScheduleError,
@@ -129,7 +129,7 @@ def test_blackout_dates_are_skipped_and_nights_fall_on_the_match_night():
 @pytest.mark.django_db
 def test_generated_fixtures_obey_the_rules_and_skip_blackouts(league):
     blackout = date(2026, 9, 15)
-    fixtures = services.fixtures_generate(
+    fixtures = fixture_services.fixtures_generate(
         season=league.season, start_date=date(2026, 9, 1), blackout_dates=[blackout]
     )
     assert fixtures
@@ -146,7 +146,7 @@ def test_moving_one_fixture_leaves_the_others_alone(league):
     before = {f.pk: (f.date, f.status) for f in Fixture.objects.filter(season=league.season)}
     target = Fixture.objects.filter(season=league.season).order_by("date").first()
     free_night = max(d for d, _ in before.values()) + timedelta(days=7)
-    services.fixture_move(fixture=target, new_date=free_night, reason="Pub closed")
+    fixture_services.fixture_move(fixture=target, new_date=free_night, reason="Pub closed")
     target.refresh_from_db()
     assert target.date == free_night and target.original_date == before[target.pk][0]
     after = {f.pk: (f.date, f.status) for f in Fixture.objects.filter(season=league.season)}
@@ -161,7 +161,7 @@ def test_moving_a_fixture_onto_a_night_a_team_already_plays_is_refused(league):
     )
     first, second = fixtures[0], fixtures[1]
     with pytest.raises(DomainError) as err:
-        services.fixture_move(fixture=first, new_date=second.date)
+        fixture_services.fixture_move(fixture=first, new_date=second.date)
     assert err.value.code == "team_busy"
     first.refresh_from_db()
     assert first.original_date is None
@@ -185,7 +185,7 @@ def test_moving_a_fixture_to_a_full_one_table_pub_is_refused(league):
         date=free_night,
     )
     with pytest.raises(DomainError) as err:
-        services.fixture_move(fixture=a, new_date=free_night)
+        fixture_services.fixture_move(fixture=a, new_date=free_night)
     assert err.value.code == "venue_full"
     a.refresh_from_db()
     assert a.date != free_night
@@ -194,8 +194,8 @@ def test_moving_a_fixture_to_a_full_one_table_pub_is_refused(league):
 @pytest.mark.django_db
 def test_postponed_fixture_keeps_its_original_date(league):
     f = Fixture.objects.filter(season=league.season).first()
-    services.fixture_postpone(fixture=f, reason="Snow")
+    fixture_services.fixture_postpone(fixture=f, reason="Snow")
     f.refresh_from_db()
     assert f.status == "postponed" and f.original_date == f.date and f.note == "Snow"
     with pytest.raises(DomainError):
-        services.fixture_postpone(fixture=f)
+        fixture_services.fixture_postpone(fixture=f)

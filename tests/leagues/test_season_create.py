@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from frames.matchnight import drawing, nominating, seeding, signoff, squads
 from frames.models import Frame, Match
-from leagues import services
 from leagues.models import Division, Fixture, League, LeagueRole, Registration, Season, Team
+from leagues.seasons import services as season_services
 from marker.errors import DomainError
 from tests.conftest import make_league
 from tests.factories import UserFactory, make_secretary, make_site_admin
@@ -47,7 +47,7 @@ def create(lg, **changes):
         "divisions": ["Premier", "First"],
     }
     data.update(changes)
-    return services.season_create(**data)
+    return season_services.season_create(**data)
 
 
 # --------------------------------------------------------------------------- the service
@@ -73,7 +73,7 @@ def test_a_secretary_starts_a_season_with_its_divisions_in_order(league):
         ("First Division", 2),
         ("Second", 3),
     ]
-    added = services.division_add(season=season, actor=league.secretary, name="Third")
+    added = season_services.division_add(season=season, actor=league.secretary, name="Third")
     assert added.rank == 4
 
 
@@ -128,10 +128,10 @@ def test_only_this_leagues_secretary_starts_a_season(league):
 
 def test_a_division_added_twice_or_by_a_stranger_is_refused(league):
     with pytest.raises(DomainError) as err:
-        services.division_add(season=league.season, actor=league.secretary, name="premier")
+        season_services.division_add(season=league.season, actor=league.secretary, name="premier")
     assert err.value.code == "duplicate_division"
     with pytest.raises(DomainError) as err:
-        services.division_add(season=league.season, actor=league.captain, name="Third")
+        season_services.division_add(season=league.season, actor=league.captain, name="Third")
     assert err.value.code == "not_secretary"
     assert league.season.divisions.count() == 2
 

@@ -12,9 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from leagues import services, standings
+from leagues import standings
+from leagues.fixtures import services as fixture_services
 from leagues.models import Division, Fixture, Season, Team
 from leagues.standings import Row, rank
+from leagues.tables import services as table_services
 from marker.errors import DomainError
 from tests.factories import (
     DivisionFactory,
@@ -60,7 +62,7 @@ def make_division(names, *, season: Season | None = None, rank_: int = 1, **sche
 
 def play(division, home, away, hf, af, hs=0, as_=0, at=NOW):
     fixture = Fixture.objects.get(division=division, home__name=home, away__name=away)
-    return services.fixture_record_result(
+    return fixture_services.fixture_record_result(
         fixture=fixture,
         home_frames=D(str(hf)),
         away_frames=D(str(af)),
@@ -215,7 +217,7 @@ def test_table_before_any_result_has_everyone_sharing_first():
 
 def test_points_for_match_wins_and_draws_and_frames():
     division = make_division(["Anchor", "Bell", "Crown"])
-    services.season_set_points_scheme(
+    table_services.season_set_points_scheme(
         season=division.season,
         points_per_frame=1,
         points_per_match_win=3,
@@ -232,7 +234,7 @@ def test_points_for_match_wins_and_draws_and_frames():
 
 def test_bonus_for_winning_margin_and_higher_aggregate():
     division = make_division(["Anchor", "Bell", "Crown"])
-    services.season_set_points_scheme(
+    table_services.season_set_points_scheme(
         season=division.season,
         points_per_frame=0,
         points_per_match_win=2,
@@ -258,15 +260,17 @@ def test_bonus_margin_off_gives_no_bonus():
 def test_scheme_service_refuses_unknown_or_repeated_tie_breakers():
     season = SeasonFactory()
     with pytest.raises(DomainError) as err:
-        services.season_set_points_scheme(season=season, tie_breakers=["points", "luck"])
+        table_services.season_set_points_scheme(season=season, tie_breakers=["points", "luck"])
     assert err.value.code == "bad_tie_breakers"
     with pytest.raises(DomainError):
-        services.season_set_points_scheme(season=season, tie_breakers=["points", "points"])
+        table_services.season_set_points_scheme(season=season, tie_breakers=["points", "points"])
     with pytest.raises(DomainError):
-        services.season_set_points_scheme(season=season, tie_breakers=[])
+        table_services.season_set_points_scheme(season=season, tie_breakers=[])
     with pytest.raises(DomainError):
-        services.season_set_points_scheme(season=season, points_per_frame="-1")
-    services.season_set_points_scheme(season=season, tie_breakers=["frame_difference", "points"])
+        table_services.season_set_points_scheme(season=season, points_per_frame="-1")
+    table_services.season_set_points_scheme(
+        season=season, tie_breakers=["frame_difference", "points"]
+    )
     season.refresh_from_db()
     assert season.tie_breakers == ["frame_difference", "points"]
 
@@ -279,7 +283,7 @@ def test_deduction_lowers_points_and_is_explained_on_the_table():
     play(division, "Anchor", "Bell", 5, 4)
     anchor = Team.objects.get(name="Anchor", division=division)
     secretary = make_secretary(division.season)
-    services.point_deduction_add(
+    table_services.point_deduction_add(
         team=anchor, points=2, reason="result sheet sent late", by=secretary, now=NOW
     )
     t = table(division)
@@ -301,8 +305,8 @@ def test_points_below_zero_print_as_people_write_them():
     """A team deducted more than it has earned reads -1½ on the table, not -1.5."""
     division = make_division(["Anchor", "Bell"])
     anchor = Team.objects.get(name="Anchor", division=division)
-    services.point_deduction_add(team=anchor, points="1.5", reason="no-show", now=NOW)
-    services.point_deduction_add(
+    table_services.point_deduction_add(team=anchor, points="1.5", reason="no-show", now=NOW)
+    table_services.point_deduction_add(
         team=Team.objects.get(name="Bell", division=division), points="0.5", reason="late", now=NOW
     )
     rows = {row["team"]: row for row in (r.as_dict() for r in table(division).rows)}
@@ -314,17 +318,17 @@ def test_points_below_zero_print_as_people_write_them():
 def test_deduction_needs_a_reason_and_positive_points():
     team = make_division(["Anchor", "Bell"]).teams.first()
     with pytest.raises(DomainError):
-        services.point_deduction_add(team=team, points=1, reason="  ")
+        table_services.point_deduction_add(team=team, points=1, reason="  ")
     with pytest.raises(DomainError):
-        services.point_deduction_add(team=team, points=0, reason="x")
+        table_services.point_deduction_add(team=team, points=0, reason="x")
     with pytest.raises(DomainError):
-        services.point_deduction_add(team=team, points="0.3", reason="x")
+        table_services.point_deduction_add(team=team, points="0.3", reason="x")
 
 
 def test_walkover_and_conceded_count_with_their_reasons():
     division = make_division(["Anchor", "Bell", "Crown"])
     walkover = Fixture.objects.get(division=division, home__name="Anchor", away__name="Bell")
-    services.fixture_award(
+    table_services.fixture_award(
         fixture=walkover,
         outcome="walkover",
         home_frames=9,
@@ -333,7 +337,7 @@ def test_walkover_and_conceded_count_with_their_reasons():
         now=NOW,
     )
     conceded = Fixture.objects.get(division=division, home__name="Bell", away__name="Crown")
-    services.fixture_award(
+    table_services.fixture_award(
         fixture=conceded,
         outcome="conceded",
         home_frames=2,
@@ -360,22 +364,22 @@ def test_award_needs_a_reason_and_a_winner_and_never_overwrites_a_played_result(
     division = make_division(["Anchor", "Bell"])
     fixture = Fixture.objects.get(division=division, home__name="Anchor")
     with pytest.raises(DomainError) as err:
-        services.fixture_award(
+        table_services.fixture_award(
             fixture=fixture, outcome="walkover", home_frames=9, away_frames=0, reason=""
         )
     assert err.value.code == "required"
     with pytest.raises(DomainError) as err:
-        services.fixture_award(
+        table_services.fixture_award(
             fixture=fixture, outcome="walkover", home_frames=4, away_frames=4, reason="x"
         )
     assert err.value.code == "no_winner"
     with pytest.raises(DomainError):
-        services.fixture_award(
+        table_services.fixture_award(
             fixture=fixture, outcome="played", home_frames=9, away_frames=0, reason="x"
         )
     play(division, "Anchor", "Bell", 5, 4)
     with pytest.raises(DomainError) as err:
-        services.fixture_award(
+        table_services.fixture_award(
             fixture=fixture, outcome="conceded", home_frames=9, away_frames=0, reason="x"
         )
     assert err.value.code == "has_result"
@@ -528,7 +532,7 @@ def test_as_of_excludes_later_results_and_deductions():
     division = make_division(["Anchor", "Bell"])
     play(division, "Anchor", "Bell", 6, 3, at=NOW)
     play(division, "Bell", "Anchor", 7, 2, at=NOW + timedelta(days=7))
-    services.point_deduction_add(
+    table_services.point_deduction_add(
         team=Team.objects.get(name="Anchor"), points=1, reason="x", now=NOW + timedelta(days=8)
     )
     division = Division.objects.select_related("season").get(pk=division.pk)
@@ -560,7 +564,7 @@ def test_random_season_agrees_with_hand_written_sql(seed):
             fixture.result_confirmed_at = NOW
             fixture.save()
     team = Team.objects.filter(division=division).first()
-    services.point_deduction_add(team=team, points="1.5", reason="late")
+    table_services.point_deduction_add(team=team, points="1.5", reason="late")
     assert_agrees_with_sql(division)
 
 

@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from leagues import services
+from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture, Publication
+from leagues.tables import services as table_services
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_publish_over_the_api_and_read_the_published_table(
     league, django_capture_on_commit_callbacks
 ):
     fixture = Fixture.objects.filter(division=league.premier).first()
-    services.fixture_record_result(
+    fixture_services.fixture_record_result(
         fixture=fixture,
         home_frames=Decimal(6),
         away_frames=Decimal(3),
@@ -60,7 +61,7 @@ def test_publish_over_the_api_and_read_the_published_table(
     assert table["rows"][0]["points"] == "6.0"
     assert table["provisional_results"] == []
     later = Fixture.objects.filter(division=league.premier, result_confirmed_at__isnull=True)[0]
-    services.fixture_award(
+    table_services.fixture_award(
         fixture=later, outcome="walkover", home_frames=9, away_frames=0, reason="no show"
     )
     table = api().get(reverse("api-division-table", args=[league.premier.pk])).json()

@@ -14,8 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from frames.pad.selectors import frames_for_user
-from leagues import services, tenancy
-from leagues.models import League, LeagueRole, OfficerInvitation
+from leagues import tenancy
+from leagues.models import Invitation, League, LeagueRole
+from leagues.teams import services as team_services
 from marker.errors import DomainError
 from marker.permissions import (
     allowed,
@@ -188,7 +189,7 @@ def test_a_first_secretary_without_an_account_is_invited_and_makes_one(
     admin = make_site_admin()
     with django_capture_on_commit_callbacks(execute=True):
         league, invitation = create(admin, secretary="new.sec@example.org")
-    assert isinstance(invitation, OfficerInvitation)
+    assert isinstance(invitation, Invitation) and invitation.kind == Invitation.Kind.OFFICER
     assert len(mail.outbox) == 1 and invitation.get_absolute_url() in mail.outbox[0].body
     response = client.post(
         invitation.get_absolute_url(), {"username": "newsec", "password": "a-long-pass-phrase-9"}
@@ -197,6 +198,40 @@ def test_a_first_secretary_without_an_account_is_invited_and_makes_one(
     role = LeagueRole.objects.get(league=league, user__username="newsec")
     assert role.role == "secretary" and role.user.email == "new.sec@example.org"
     assert client.get(reverse("league-officers", args=[league.slug])).status_code == 200
+
+
+def test_an_invitation_is_accepted_only_at_the_address_of_its_kind(
+    client, league, django_capture_on_commit_callbacks
+):
+    from leagues import invitations
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _, officer = create(make_site_admin(), secretary="kind.sec@example.org")
+        roster = invitations.invitation_create(
+            team=league.teams[0],
+            invited_by=league.captain,
+            name="Kit Kind",
+            email="kit.kind@example.org",
+        )
+    assert len(mail.outbox) == 2  # one task sends both kinds
+    assert client.get(reverse("invitation-accept", args=[officer.token])).status_code == 404
+    assert client.get(reverse("officer-invitation-accept", args=[roster.token])).status_code == 404
+    with pytest.raises(DomainError):
+        invitations.invitation_accept(token=officer.token, username="x", password="long-pass-9x")
+    with pytest.raises(DomainError):
+        tenancy.officer_invitation_accept(token=roster.token, username="y", password="long-pass-9y")
+
+
+def test_an_invitation_is_to_a_roster_or_to_an_office_never_both(league):
+    from django.db import IntegrityError, transaction
+
+    for fields in (
+        {"kind": "officer", "league": league.season.league, "role": "", "email": "a@example.org"},
+        {"kind": "officer", "team": league.teams[0], "role": "secretary", "email": "b@e.org"},
+        {"kind": "roster", "league": league.season.league, "email": "c@example.org"},
+    ):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Invitation.objects.create(**fields)
 
 
 @pytest.mark.parametrize(
@@ -371,7 +406,7 @@ def test_league_pages_live_under_the_league_and_old_addresses_redirect(two, clie
 def test_one_person_one_player_page_with_teams_in_every_league(two, client):
     a, b = two
     reg = a.teams[0].registrations.select_related("player").first()
-    services.roster_add_player(team=b.teams[0], player=reg.player)
+    team_services.roster_add_player(team=b.teams[0], player=reg.player)
     html = client.get(reg.player.get_absolute_url()).content.decode()
     assert a.teams[0].get_absolute_url() in html and b.teams[0].get_absolute_url() in html
 

@@ -22,9 +22,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from leagues import honours, services
+from leagues.fixtures import services as fixture_services
 from leagues.models import Division, League, LeagueRole, Player, Season, Venue
-from marker.errors import DomainError
+from leagues.teams import services as team_services
 from marker.formats import PRESETS
 
 DEMO_PASSWORD = "marker-demo"
@@ -145,7 +145,7 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
             slug = team_name.lower().replace(" ", "-")
             first, last = names.pop().split(" ", 1)
             captain = _user(f"captain-{slug}", first, last)
-        team = services.team_register(
+        team = team_services.team_register(
             season=season,
             name=team_name,
             venue=venues[pub],
@@ -153,15 +153,14 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
             division=divisions[division],
         )
         for _ in range(rng.randint(5, 7)):  # with the captain: 6–8 a team (9 with the referee)
-            services.roster_add_player(team=team, name=names.pop(), someone_else=True)
+            team_services.roster_add_player(team=team, name=names.pop(), someone_else=True)
         if index == 0:
             referee = _user("referee", "Rita", "Rix")
             player = Player.objects.create(user=referee, name="Rita Rix", email=referee.email)
-            services.roster_add_player(team=team, player=player)
-    services.fixtures_generate(season=season, start_date=start)
+            team_services.roster_add_player(team=team, player=player)
+    fixture_services.fixtures_generate(season=season, start_date=start)
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
-    define_demo_awards(season, secretary)
     return league
 
 
@@ -208,12 +207,12 @@ def build_demo_bagatelle_league(*, seed: int = 7, today: date | None = None) -> 
         else:
             first, last = names.pop().split(" ", 1)
             captain = _user(f"captain-chester-{index}", first, last)
-        team = services.team_register(
+        team = team_services.team_register(
             season=season, name=pub, venue=venue, captain=captain, division=division
         )
         for _ in range(rng.randint(3, 4)):  # with the captain: 4–5 a team
-            services.roster_add_player(team=team, name=names.pop(), someone_else=True)
-    services.fixtures_generate(season=season, start_date=start)
+            team_services.roster_add_player(team=team, name=names.pop(), someone_else=True)
+    fixture_services.fixtures_generate(season=season, start_date=start)
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
     return league
@@ -221,20 +220,3 @@ def build_demo_bagatelle_league(*, seed: int = 7, today: date | None = None) -> 
 
 #: The demo's leagues: (slug, builder). Another league joins with its own builder.
 DEMO_LEAGUES = [("norwich", build_demo_league), (CHESTER_SLUG, build_demo_bagatelle_league)]
-
-
-def define_demo_awards(season: Season, secretary) -> None:
-    """The season's awards, with the eligibility rules a league would set (docs/honours.md);
-    those from statistics only when the season's game declares them."""
-    half = {"min_fixtures_percent": 50}
-    awards = [
-        {"name": "Highest break", "measure": "stat", "stat": "high_break", **half},
-        {"name": "Most 200s", "measure": "stat", "stat": "pots_200", **half},
-        {"name": "Best win rate", "measure": "win_rate", "min_frames": 4, **half},
-        {"name": "Best average", "measure": "average", **half},
-    ]
-    for award in awards:
-        try:
-            honours.award_define(season=season, actor=secretary, **award)
-        except DomainError:
-            continue  # a game without that statistic

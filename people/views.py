@@ -12,8 +12,8 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from leagues import services as league_services
 from leagues.models import Player
+from leagues.teams import services as team_services
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
@@ -36,7 +36,7 @@ def my_data(request):
             status = 400
         else:
             try:
-                league_services.player_set_private_name(
+                team_services.player_set_private_name(
                     player=player, private=request.POST.get("private_name") == "1"
                 )
             except DomainError as exc:
@@ -58,7 +58,7 @@ def my_data(request):
     }
     return render(
         request,
-        "frames/people/my_data.html",
+        "people/my_data.html",
         {"player": player, "counts": counts, "data": data},
         status=status,
     )
@@ -99,7 +99,7 @@ def person_erase(request, pk: int):
                 return redirect("player-detail", pk=player.pk)
     return render(
         request,
-        "frames/people/erase.html",
+        "people/erase.html",
         {"player": player, "error": error},
         status=status,
     )

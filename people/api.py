@@ -11,9 +11,9 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues import services as league_services
 from leagues.models import Player
 from leagues.serializers import ErrorSerializer
+from leagues.teams import services as team_services
 from marker.errors import DomainError
 
 from . import erasure, export
@@ -68,7 +68,7 @@ class MyPrivacyView(APIView):
         player = Player.objects.filter(user=request.user).first()
         if player is None:
             raise DomainError("no_player", "Your account has no player record.", status=404)
-        player = league_services.player_set_private_name(
+        player = team_services.player_set_private_name(
             player=player, private=data.validated_data["private_name"]
         )
         return Response(PrivacyAnswerSerializer(player).data)

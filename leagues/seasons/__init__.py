@@ -1,0 +1,1 @@
+"""Seasons and their divisions."""

@@ -1,0 +1,1 @@
+"""What counts in the tables besides played results, and who receives them."""
