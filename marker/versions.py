@@ -95,9 +95,9 @@ def bump(*keys: str) -> None:
     answer.)"""
     if not keys:
         return
-    connection = transaction.get_connection()
+    connection = transaction.get_connection()  # looked up once: the shot pays for it
     if not connection.in_atomic_block:
-        transaction.on_commit(lambda: _store(set(keys)))
+        connection.on_commit(lambda: _store(set(keys)))  # autocommit: at once
         return
     gathered = getattr(connection, "marker_version_bumps", None)
     # The transaction's callback, while it is still due: a commit runs it, a rollback (of
@@ -110,7 +110,7 @@ def bump(*keys: str) -> None:
     ):
         gathered = _Bumps()
         connection.marker_version_bumps = gathered
-        transaction.on_commit(gathered)
+        connection.on_commit(gathered)
     gathered.keys.update(keys)
 
 
