@@ -1,9 +1,10 @@
 """Version tokens in the shared cache: what a poll compares instead of building its body.
 
 A writer calls `bump(key, ...)` for what it changed; each key gets a new random token once
-the transaction commits (a transaction's keys are gathered and stored in one trip). A reader calls `read(key, ...)` and derives its ETag from the
-tokens: a client that holds that ETag gets 304 without a query. A body built for a set of
-tokens can be kept under them (`remember`/`recall`), shared by every client.
+the transaction commits (a transaction's keys are gathered and stored in one trip). A
+reader calls `read(key, ...)` and derives its ETag from the tokens: a client that holds
+that ETag gets 304 without a query. A body built for a set of tokens can be kept under
+them (`remember`/`recall`), shared by every client.
 
 What keeps the answers right:
 
