@@ -90,12 +90,11 @@ class FrameWriteView(APIView):
         super().initial(request, *args, **kwargs)
 
 
-_UNREAD = object()
-
-
 def _frame_for_write(view: APIView, request, pk: int) -> Frame:
-    frame = getattr(request._request, "_marker_write_frame", _UNREAD)
-    if frame is _UNREAD:
+    frame: Frame | None
+    if hasattr(request._request, "_marker_write_frame"):  # read in `FrameWriteView.initial`
+        frame = request._request._marker_write_frame
+    else:
         frame = selectors.frame_for_write(pk)
     if frame is None:
         raise exceptions.NotFound("No such frame.")
