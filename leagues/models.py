@@ -20,8 +20,9 @@ from leagues import links
 from marker.formats import FormatError, default_format, effective_format, parse_format
 from marker.formats import MatchFormat as MatchFormatSpec
 from rules import registry
-from rules.core import RuleError, validate_setup
 from rules.registry import default_game_id
+from rules.validate import validate_setup
+from rules.vocabulary import RuleError
 
 
 class Weekday(models.IntegerChoices):

@@ -20,26 +20,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from rules.core import (
+from rules.core import Game, Outcome, Stat
+from rules.layout import TableMap, bed_spots
+from rules.registry import register
+from rules.seating import Participants, Seating
+from rules.validate import start_scores, validate_event, validate_setup
+from rules.vocabulary import (
     FOULS,
     EventType,
     Field,
     Foul,
-    Game,
     IllegalEvent,
     InvalidEvent,
     Option,
-    Outcome,
-    Participants,
     RuleError,
-    Seating,
-    Stat,
-    start_scores,
-    validate_event,
-    validate_setup,
 )
-from rules.layout import TableMap, bed_spots
-from rules.registry import register
 
 __all__ = ["BBState", "BarBilliards", "Last", "HOLES", "ENDGAME_HOLES"]
 

@@ -12,7 +12,7 @@ from frames.engine import frame_outcome, side_result, side_setup
 from frames.models import Frame, Friendly
 from marker.errors import DomainError
 from marker.permissions import require
-from rules.core import RuleError
+from rules.vocabulary import RuleError
 
 from ..common import log, resolve_now
 from ..models import Tie, TieFrame

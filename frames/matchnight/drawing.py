@@ -32,7 +32,7 @@ from leagues.models import Player
 from leagues.teams.services import registration_mark_played
 from marker import commit_reveal
 from marker.errors import DomainError
-from rules.core import RuleError
+from rules.vocabulary import RuleError
 
 from .common import (
     BOTH,

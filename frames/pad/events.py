@@ -49,7 +49,7 @@ from frames.results import frame_result_recorded, match_update_result
 from marker.errors import DomainError
 from marker.prepared import prepared_cursor
 from rules import registry
-from rules.core import RuleError
+from rules.vocabulary import RuleError
 
 from .selectors import (
     events_since,

@@ -45,8 +45,8 @@ from leagues.models import (
     public_name_of,
 )
 from rules import registry
-from rules.core import RuleError
 from rules.layout import TableMap
+from rules.vocabulary import RuleError
 
 from .services import DEFAULT_PROVISIONAL, counted_frames, last_states, model, played_on_expr
 

@@ -19,7 +19,8 @@ from playwright.sync_api import Page, expect
 from frames.models import Frame, FrameEvent
 from frames.pad.views import pyodide_available
 from rules import registry
-from rules.core import replay, setup_for
+from rules.core import replay
+from rules.seating import setup_for
 from rules.simulate import simulate_game
 from tests.frames.pad_helpers import make_frame, make_match, referee_player
 

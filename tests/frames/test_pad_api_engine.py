@@ -18,7 +18,7 @@ import rules
 from frames.models import Frame, Friendly
 from frames.pad import views
 from rules import registry
-from rules.core import setup_for
+from rules.seating import setup_for
 from tests.frames.test_pad_api import client_for
 
 pytestmark = pytest.mark.django_db

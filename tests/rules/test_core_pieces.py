@@ -344,7 +344,7 @@ def plausible_game(game: Game[Any], seed: int) -> tuple[dict[str, Any], list[dic
     from rules.simulate import simulate_game
 
     if needs_table(game):  # the family's own generator deals the table as well
-        family = importlib.import_module(type(game).__module__)
+        family = importlib.import_module(f"rules.simulate.{game.family}")
         return family.simulate(game, random.Random(seed), 300)
     setup = setup_for(game, ["Ann", "Bob"])
     return setup, simulate_game(game, setup, seed=seed)

@@ -64,7 +64,7 @@ def test_pocket_tables_are_drawn_from_the_pockets_the_game_declares():
 
 
 def test_a_pocket_outside_the_known_tables_draws_nothing():
-    from rules.core import EventType, Field
+    from rules.vocabulary import EventType, Field
 
     pot = Field("pot", "object", "p", fields=(Field("pocket", "str", "q", choices=("corner",)),))
     event = EventType("stroke", "s", (Field("pots", "list", "p", item=pot),))
