@@ -128,7 +128,10 @@ def _check_invariants(game: RoundOfBalls, before: BagatelleState, after: Bagatel
     if v["over"]:
         assert v["at_table"] is None and v["next"] == "none" and v["playoff"] == []
         in_play = [cfg.names[i] for i in range(n) if i not in after.out]
-        scores = {p: v["scores"][p] for p in in_play}
+        # After a play-off the test is made among its players alone (1.3): their play-off
+        # points are added to their totals, so where the lowest loses they may pass others.
+        contenders = game.view(before)["playoff"] or in_play
+        scores = {p: v["scores"][p] for p in contenders}
         if v["shared"]:
             assert v["winner"] is None and v["loser"] is None
         elif rules.lowest_loses:
