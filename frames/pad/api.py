@@ -183,7 +183,7 @@ class FrameStateView(APIView):
         if request.method == "GET" and not wants_html(request):
             who = session_identity(request)
             tag = selectors.live_tokens(live.frame_key(kwargs["pk"])) if who else None
-            if tag is not None:
+            if who and tag is not None:
                 self.live_etag = selectors.frame_state_etag(kwargs["pk"], tag, who)
                 self.live_tag = tag
                 if _not_modified(request, self.live_etag):
