@@ -5,6 +5,9 @@ STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | cksu
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# The pad's JavaScript checks (eslint, node's test runner): npm's dev dependencies, installed
+# again whenever package-lock.json changes. `make run` needs none of it.
+NPM_STAMP := node_modules/.installed-$(shell cat package-lock.json 2>/dev/null | cksum | cut -d' ' -f1)
 
 .PHONY: run test check install lint bench clean lock pyodide
 
@@ -16,6 +19,12 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 install: $(STAMP) pyodide
+install: $(NPM_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	rm -f node_modules/.installed-*
+	touch $(NPM_STAMP)
 
 # Pyodide for the pad's offline engine (npm; skipped with a note when npm is missing).
 pyodide:
@@ -30,18 +39,22 @@ run: $(STAMP) pyodide
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP) pyodide check
+	node --test tests/js/
 	@bash scripts/ensure-browser
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 # The house checks (also run by pre-commit): lint, formatting, import contracts, types, and
 # no model change without its migration.
 check: $(STAMP)
+	node_modules/.bin/eslint
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 	DEBUG=1 DATABASE_URL=sqlite:///:memory: $(PY) manage.py makemigrations --check --dry-run
 	DEBUG=1 DATABASE_URL=sqlite:///:memory: $(PY) manage.py spectacular --fail-on-warn --file /dev/null
+
+check: $(NPM_STAMP)
 
 lint: check
 
@@ -55,3 +68,4 @@ lock: $(STAMP)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .hypothesis
+	rm -rf node_modules

@@ -4,7 +4,7 @@ Run from the repository root: ``.venv/bin/python bench/bench_bagatelle.py [secon
 
 For each of the eighteen games:
 
-* events/second replaying long random legal games (``rules.bagatelle.simulate``: the
+* events/second replaying long random legal games (``rules.simulate.bagatelle.simulate``: the
   target or the number of rounds raised so that a game lasts about 1,000 events; the
   games of one fixed round are made long with many players);
 * the web app's path, the cost of one more event applied to ``load(dump(state))`` (JSON
@@ -29,7 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import replay  # noqa: E402 - after the path fix
-from rules.bagatelle import GAMES, RoundOfBalls, simulate  # noqa: E402
+from rules.bagatelle import GAMES, RoundOfBalls  # noqa: E402
+from rules.simulate.bagatelle import simulate  # noqa: E402
 
 LONG = 1000
 

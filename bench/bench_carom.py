@@ -4,7 +4,7 @@ Run from the repository root: ``.venv/bin/python bench/bench_carom.py [--quick]`
 
 For each of the fifteen games of the carom scoring language:
 
-* events/second replaying long random legal games (``rules.carom.simulate``: counts,
+* events/second replaying long random legal games (``rules.simulate.carom.simulate``: counts,
   misses, fouls, pots, pins, spaces as each game has them), validation included;
 * the web app's path: the cost of one more stroke applied to ``load(dump(state))`` of a
   game 10 events long and of one 1,000 events long, and their ratio (flat: ~1).
@@ -28,8 +28,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import get, replay  # noqa: E402 - after the path fix
-from rules.carom import GAMES, simulate  # noqa: E402
+from rules.carom import GAMES  # noqa: E402
 from rules.simulate import simulate_frame  # noqa: E402
+from rules.simulate.carom import simulate  # noqa: E402
 
 TARGET = 100_000
 #: rules/README.md's figure for 4-pin bar billiards on a quiet machine (events/s): the

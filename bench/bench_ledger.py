@@ -4,7 +4,7 @@ Run from the repository root: ``.venv/bin/python bench/bench_ledger.py``.
 
 For each game of the ledger scoring language:
 
-* events/second replaying long random legal games (``rules.ledger.simulate``; a low
+* events/second replaying long random legal games (``rules.simulate.ledger.simulate``; a low
   skill keeps the cue games going, a deep cave keeps a Bouillotte deal raising);
 * the web app's path: the cost of one more event applied to ``load(dump(state))`` (JSON
   text in and out) of a game 10 events long and of one 1,000 events long, and their
@@ -26,8 +26,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import get  # noqa: E402 - after the path fix
-from rules.ledger import simulate  # noqa: E402
 from rules.simulate import simulate_frame  # noqa: E402
+from rules.simulate.ledger import simulate  # noqa: E402
 
 IDS = ("snookers_pool_1908", "snooker_pool_hoyle", "english_pyramids", "bouillotte")
 TARGET = 100_000

@@ -4,7 +4,7 @@ Run from the repository root: ``.venv/bin/python bench/bench_pocket.py``.
 
 For each of the nine games of the pocket scoring language:
 
-* events/second replaying random legal games (``rules.pocket.simulate``, long games:
+* events/second replaying random legal games (``rules.simulate.pocket.simulate``, long games:
   low skill, up to 1,000 events each), validation included;
 * the web app's path: the cost of one more event applied to ``load(dump(state))`` (the
   stored JSON text parsed, the event applied, the new dump written as text) for a game 10
@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import get, replay  # noqa: E402 - after the path fix
-from rules.pocket import (  # noqa: E402
+from rules.pocket import (
     GAMES,
     BBCPool,
     ColourBallPool,
@@ -37,12 +37,9 @@ from rules.pocket import (  # noqa: E402
     NumberedPool,
     PocketGame,
     TwoBallPool,
-    is_over,
-    plausible_event,
-    random_setup,
-    simulate,
 )
 from rules.simulate import simulate_frame  # noqa: E402
+from rules.simulate.pocket import is_over, plausible_event, random_setup, simulate
 
 GAMES_PER_RUN = 20
 LONG = 1000

@@ -70,7 +70,7 @@ def league_setup(game: Game[Any]) -> dict[str, Any] | None:
         pass
     if any(option["required"] for option in game.describe()["setup"]):
         # what only the table can tell (the cards dealt): the family's generator deals it
-        family = importlib.import_module(type(game).__module__)
+        family = importlib.import_module(f"rules.simulate.{game.family}")
         setup, _ = family.simulate(game, random.Random(0), 10)
         return dict(setup)
     return None

@@ -217,14 +217,13 @@ def generate(seed: int) -> dict:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from frames.models import Frame, FramePlayer, Match
+    from frames.models import Frame, FramePlayer, Match, PlayerFrameStat
     from leagues.models import (
         Division,
         Fixture,
         League,
         LeagueRole,
         Player,
-        PlayerFrameStat,
         PointDeduction,
         Registration,
         Season,

@@ -4,7 +4,7 @@ Run from the repository root: ``.venv/bin/python bench/bench_target.py [--quick]
 
 For each of the twelve games:
 
-* events/second replaying long seeded random legal games (:func:`rules.target.simulate`,
+* events/second replaying long seeded random legal games (:func:`rules.simulate.target.simulate`,
   steered away from the end so they run to the length asked);
 * the web app's path, one more event applied to ``load(dump(state))`` (JSON text in and
   out) after 10 events and after 1,000 events of the same game: it should be flat (ratio
@@ -29,7 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import get, replay  # noqa: E402 - after the path fix
-from rules.target import GAMES, simulate  # noqa: E402
+from rules.simulate.target import simulate  # noqa: E402
+from rules.target import GAMES  # noqa: E402
 
 LONG = 2000  # events in a replayed game
 DEEP = 1000  # the "long game" for the one-more-event cost

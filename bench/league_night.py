@@ -275,7 +275,7 @@ def start_gunicorn(port: int, env: dict[str, str]) -> subprocess.Popen:
 def start_nginx(app_port: int, https_port: int) -> tuple[Path, subprocess.Popen]:
     """A private nginx running the production site (deploy/nginx/marker.conf, as
     deploy/rehearse runs it) on `https_port`, in front of the app server on `app_port`."""
-    from deploy.rehearse import find_nginx, nginx_site, wait_port
+    from deploy.nginx_site import find_nginx, nginx_site, wait_port
 
     workdir = Path(tempfile.mkdtemp(prefix="marker-night-"))
     workdir.chmod(0o755)  # nginx's workers (nobody) read the certificate

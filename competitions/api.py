@@ -16,9 +16,14 @@ from rest_framework.views import APIView
 from leagues.models import Season
 from leagues.serializers import ErrorSerializer
 
-from . import selectors, services
+from . import selectors
 from . import serializers as s
 from .models import Competition, Entry, Round, Tie
+from .services.draws import draw_commit, draw_perform, draw_reveal, knockout_draw_from_groups
+from .services.entries import entry_create, entry_mark_paid, entry_set_start, entry_withdraw
+from .services.pad import tie_confirm, tie_frame_open
+from .services.setup import competition_create
+from .services.ties import round_set_dates, tie_award, tie_record_paper, tie_walkover, tie_withdraw
 
 ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
 CONFLICT = {
@@ -49,7 +54,7 @@ class SeasonCompetitionsView(APIView):
     def post(self, request, pk: int):
         data = s.CompetitionCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        competition = services.competition_create(
+        competition = competition_create(
             actor=request.user, season=get_object_or_404(Season, pk=pk), **data.validated_data
         )
         return Response(s.CompetitionSerializer(competition).data, status=status.HTTP_201_CREATED)
@@ -77,9 +82,7 @@ class EntriesView(APIView):
         competition = get_object_or_404(Competition, pk=pk)
         data = s.EntryCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = services.entry_create(
-            actor=request.user, competition=competition, **data.validated_data
-        )
+        entry = entry_create(actor=request.user, competition=competition, **data.validated_data)
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -108,7 +111,7 @@ class EntryWithdrawView(_EntryCommand):
 
     @extend_schema(request=None, responses={200: s.EntrySerializer, **ERRORS})
     def post(self, request, pk: int):
-        entry = services.entry_withdraw(actor=request.user, entry=self.entry())
+        entry = entry_withdraw(actor=request.user, entry=self.entry())
         return Response(s.EntrySerializer(entry).data)
 
 
@@ -121,7 +124,7 @@ class EntryPaidView(_EntryCommand):
     def post(self, request, pk: int):
         data = s.PaidSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = services.entry_mark_paid(
+        entry = entry_mark_paid(
             actor=request.user, entry=self.entry(), paid=data.validated_data["paid"]
         )
         return Response(s.EntrySerializer(entry).data)
@@ -136,7 +139,7 @@ class EntryStartView(_EntryCommand):
     def post(self, request, pk: int):
         data = s.StartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = services.entry_set_start(
+        entry = entry_set_start(
             actor=request.user, entry=self.entry(), start=data.validated_data["start"]
         )
         return Response(s.EntrySerializer(entry).data)
@@ -156,7 +159,7 @@ class DrawCommitView(_SecretaryCommand):
     def post(self, request, pk: int):
         data = s.CommitSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        competition = services.draw_commit(
+        competition = draw_commit(
             actor=request.user, competition=self.get_permission_object(), **data.validated_data
         )
         return Response(s.DrawSerializer(competition).data)
@@ -169,7 +172,7 @@ class DrawRevealView(_SecretaryCommand):
     def post(self, request, pk: int):
         data = s.RevealSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        competition = services.draw_reveal(
+        competition = draw_reveal(
             actor=request.user, competition=self.get_permission_object(), **data.validated_data
         )
         return Response(s.DrawSerializer(competition).data)
@@ -185,9 +188,7 @@ class DrawView(_SecretaryCommand):
 
     @extend_schema(request=None, responses={200: s.DrawSerializer, **CONFLICT})
     def post(self, request, pk: int):
-        competition = services.draw_perform(
-            actor=request.user, competition=self.get_permission_object()
-        )
+        competition = draw_perform(actor=request.user, competition=self.get_permission_object())
         return Response(s.DrawSerializer(competition).data)
 
 
@@ -196,7 +197,7 @@ class KnockoutDrawView(_SecretaryCommand):
 
     @extend_schema(request=None, responses={200: s.DrawSerializer, **CONFLICT})
     def post(self, request, pk: int):
-        competition = services.knockout_draw_from_groups(
+        competition = knockout_draw_from_groups(
             actor=request.user, competition=self.get_permission_object()
         )
         return Response(s.DrawSerializer(competition).data)
@@ -239,7 +240,7 @@ class RoundView(APIView):
     def post(self, request, pk: int):
         data = s.RoundDatesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        rnd = services.round_set_dates(
+        rnd = round_set_dates(
             actor=request.user,
             round=get_object_or_404(Round.objects.select_related("competition"), pk=pk),
             **data.validated_data,
@@ -283,7 +284,7 @@ class TieResultView(_TieCommand):
     def post(self, request, pk: int):
         data = s.PaperResultSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.tie_record_paper(
+        tie_record_paper(
             actor=request.user,
             tie=self.get_permission_object(),
             frames=data.validated_data["frames"],
@@ -296,7 +297,7 @@ class TieConfirmView(_TieCommand):
 
     @extend_schema(request=None, responses={200: s.TieDetailSerializer, **CONFLICT})
     def post(self, request, pk: int):
-        services.tie_confirm(actor=request.user, tie=self.get_permission_object())
+        tie_confirm(actor=request.user, tie=self.get_permission_object())
         return Response(s.TieDetailSerializer(selectors.tie_detail(pk)).data)
 
 
@@ -305,7 +306,7 @@ class TieFrameOpenView(_TieCommand):
 
     @extend_schema(request=None, responses={201: s.TieFrameSerializer, **CONFLICT})
     def post(self, request, pk: int):
-        tf = services.tie_frame_open(actor=request.user, tie=self.get_permission_object())
+        tf = tie_frame_open(actor=request.user, tie=self.get_permission_object())
         return Response(s.TieFrameSerializer(tf).data, status=status.HTTP_201_CREATED)
 
 
@@ -323,9 +324,7 @@ class TieAwardView(_TieSecretaryCommand):
     def post(self, request, pk: int):
         data = s.AwardSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tie = services.tie_award(
-            actor=request.user, tie=self.get_permission_object(), **data.validated_data
-        )
+        tie = tie_award(actor=request.user, tie=self.get_permission_object(), **data.validated_data)
         return Response(s.TieSerializer(tie).data)
 
 
@@ -336,7 +335,7 @@ class TieWalkoverView(_TieSecretaryCommand):
     def post(self, request, pk: int):
         data = s.AwardSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tie = services.tie_walkover(
+        tie = tie_walkover(
             actor=request.user, tie=self.get_permission_object(), **data.validated_data
         )
         return Response(s.TieSerializer(tie).data)
@@ -349,7 +348,7 @@ class TieWithdrawView(_TieSecretaryCommand):
     def post(self, request, pk: int):
         data = s.WithdrawSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tie = services.tie_withdraw(
+        tie = tie_withdraw(
             actor=request.user, tie=self.get_permission_object(), **data.validated_data
         )
         return Response(s.TieSerializer(tie).data)

@@ -6,4 +6,4 @@ class CompetitionsConfig(AppConfig):
     verbose_name = "Cups, singles and pairs"
 
     def ready(self) -> None:
-        from . import hooks, permissions  # noqa: F401  (registers predicates and the result hook)
+        from . import permissions  # noqa: F401  (registers the predicates)

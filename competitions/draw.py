@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from frames.draw import commitment, derive_seed
+from marker.commit_reveal import MAX_SEED, commitment, derive_seed
 
 __all__ = [
     "ALGORITHM_VERSION",
@@ -61,7 +61,6 @@ __all__ = [
 
 #: Stored with every draw; changed whenever the same seed and entrants could draw differently.
 ALGORITHM_VERSION = "marker-cup-draw-1"
-MAX_SEED = 2**63 - 1
 MAX_ENTRANTS = 1024
 
 

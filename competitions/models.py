@@ -12,6 +12,7 @@ paper, and signed off. A confirmed tie's winner goes through to the next round.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import models
@@ -125,6 +126,12 @@ class Competition(models.Model):
     )
     drawn_at = models.DateTimeField(null=True, blank=True)
     knockout_seed = models.BigIntegerField(null=True, blank=True)
+    # A group event's knock-out has its own commit–reveal, made once the groups are
+    # decided: the group draw's secrets are public by then.
+    knockout_secretary_commitment = models.CharField(max_length=64, blank=True)
+    knockout_server_commitment = models.CharField(max_length=64, blank=True)
+    knockout_secretary_secret = models.CharField(max_length=128, blank=True)
+    knockout_server_secret = models.CharField(max_length=128, blank=True)
     winner = models.ForeignKey(
         "Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -295,8 +302,19 @@ class GroupMember(models.Model):
         return f"{self.entry} in {self.group}"
 
 
+class TieResult(NamedTuple):
+    """Frames won (a shared frame of a team match is half each) and aggregate score."""
+
+    home_frames: Decimal | None
+    away_frames: Decimal | None
+    home_score: int | None
+    away_score: int | None
+
+
 class Tie(models.Model):
-    """One tie: of a knock-out round (`round`, `slot`) or a group match (`group`)."""
+    """One tie: of a knock-out round (`round`, `slot`) or a group match (`group`). Its result
+    is not stored on it: a team tie's is its cup fixture's, an individual tie's its frames'
+    (`result`)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for its entrants"
@@ -336,10 +354,6 @@ class Tie(models.Model):
     fixture = models.OneToOneField(
         Fixture, null=True, blank=True, on_delete=models.SET_NULL, related_name="cup_tie"
     )
-    home_frames = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
-    away_frames = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
-    home_score = models.IntegerField(null=True, blank=True)
-    away_score = models.IntegerField(null=True, blank=True)
     home_confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -389,6 +403,50 @@ class Tie(models.Model):
     @property
     def decided(self) -> bool:
         return self.status in self.DECIDED
+
+    @property
+    def result(self) -> TieResult:
+        """The tie's result, read where it is stored: a team tie's on its cup fixture, an
+        individual tie's in its frames (frames won, aggregate score; nothing until a frame
+        has a winner). `selectors.with_result` adds the frames' sums to a queryset, so a
+        page of ties reads them in its own query; without them, the (prefetched) frames."""
+        if self.fixture_id is not None:
+            f = self.fixture
+            assert f is not None
+            return TieResult(f.home_frames, f.away_frames, f.home_score, f.away_score)
+        won = getattr(self, "won_frames", None)
+        if won is not None:
+            sums = tuple(
+                getattr(self, n) for n in ("home_won", "away_won", "home_total", "away_total")
+            )
+        else:
+            frames = [tf for tf in self.frames.all() if tf.winner in ("home", "away")]
+            won = len(frames)
+            sums = (
+                sum(1 for tf in frames if tf.winner == "home"),
+                sum(1 for tf in frames if tf.winner == "away"),
+                sum(tf.home_score or 0 for tf in frames),
+                sum(tf.away_score or 0 for tf in frames),
+            )
+        if not won:
+            return TieResult(None, None, None, None)
+        return TieResult(Decimal(sums[0]), Decimal(sums[1]), sums[2] or 0, sums[3] or 0)
+
+    @property
+    def home_frames(self) -> Decimal | None:
+        return self.result.home_frames
+
+    @property
+    def away_frames(self) -> Decimal | None:
+        return self.result.away_frames
+
+    @property
+    def home_score(self) -> int | None:
+        return self.result.home_score
+
+    @property
+    def away_score(self) -> int | None:
+        return self.result.away_score
 
     @property
     def season(self):

@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from .models import Competition, Entry, Group, GroupMember, Round, Tie
 from .standings import GroupTable, rank_group
@@ -19,6 +19,19 @@ TIE_JOINS = (
     "fixture",
     "round",
 )
+
+
+def with_result(ties: QuerySet[Tie]) -> QuerySet[Tie]:
+    """The ties with their frames' tally (`Tie.result` of an individual tie), in the same
+    query."""
+    won = Q(frames__winner__in=("home", "away"))
+    return ties.annotate(
+        won_frames=Count("frames", filter=won),
+        home_won=Count("frames", filter=Q(frames__winner="home")),
+        away_won=Count("frames", filter=Q(frames__winner="away")),
+        home_total=Sum("frames__home_score", filter=won),
+        away_total=Sum("frames__away_score", filter=won),
+    )
 
 
 def competitions_of(season: Any) -> QuerySet[Competition]:
@@ -47,7 +60,7 @@ def bracket(competition: Competition) -> Bracket:
     """Every knock-out round with its ties in slot order, entrants and results joined:
     three queries, whatever the number of entrants."""
     rounds = list(Round.objects.filter(competition=competition).order_by("number"))
-    ties = (
+    ties = with_result(
         Tie.objects.filter(competition=competition, round__isnull=False)
         .select_related(*TIE_JOINS)
         .order_by("round_id", "slot")
@@ -85,7 +98,10 @@ def group_tables(competition: Competition) -> list[GroupTable]:
                     *(f"entry__{j}" for j in ENTRY_JOINS)
                 ).order_by("position"),
             ),
-            Prefetch("ties", queryset=Tie.objects.select_related(*TIE_JOINS).order_by("slot")),
+            Prefetch(
+                "ties",
+                queryset=with_result(Tie.objects.select_related(*TIE_JOINS).order_by("slot")),
+            ),
         )
     )
     tables = []
@@ -101,7 +117,7 @@ def group_table(group: Group) -> GroupTable:
             *(f"entry__{j}" for j in ENTRY_JOINS)
         )
     )
-    return rank_group(group, members, Tie.objects.filter(group=group))
+    return rank_group(group, members, with_result(Tie.objects.filter(group=group)))
 
 
 def tie_detail(tie_id: int) -> Tie:

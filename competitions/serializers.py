@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from rest_framework import serializers
 
 from frames.models import Side
 from leagues.models import Player, Team
+from marker import commit_reveal
 from marker.api_inputs import StrictPrimaryKeyRelatedField
 
 from .models import Competition, Entry, Round, Tie, TieFrame
@@ -87,7 +89,9 @@ class CompetitionCreateSerializer(serializers.Serializer):
     )
     entry_mode = serializers.ChoiceField(choices=Competition.EntryMode.choices, default="secretary")
     entries_close_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    fee = serializers.DecimalField(max_digits=6, decimal_places=2, min_value=0, default=0)
+    fee = serializers.DecimalField(
+        max_digits=6, decimal_places=2, min_value=Decimal(0), default=Decimal(0)
+    )
     require_registered = serializers.BooleanField(default=True)
     eligibility_label = serializers.CharField(
         max_length=60, required=False, allow_blank=True, default=""
@@ -172,6 +176,7 @@ class RevealSerializer(serializers.Serializer):
 
 class DrawSerializer(serializers.ModelSerializer):
     replay = serializers.SerializerMethodField()
+    knockout_replay = serializers.SerializerMethodField()
 
     class Meta:
         model = Competition
@@ -183,18 +188,26 @@ class DrawSerializer(serializers.ModelSerializer):
             "secretary_secret",
             "server_secret",
             "seed",
+            "knockout_secretary_commitment",
+            "knockout_server_commitment",
+            "knockout_secretary_secret",
+            "knockout_server_secret",
             "knockout_seed",
             "algorithm",
             "drawn_at",
             "draw_record",
             "replay",
+            "knockout_replay",
         ]
         read_only_fields = fields
 
     def to_representation(self, instance: Competition) -> dict[str, Any]:
         data = super().to_representation(instance)
-        if instance.seed is None:  # no secret is shown before the draw
-            data["secretary_secret"] = data["server_secret"] = ""
+        # No secret is shown before its draw, to anyone (marker/commit_reveal.py).
+        for prefix, seed in (("", instance.seed), ("knockout_", instance.knockout_seed)):
+            for who in ("secretary", "server"):
+                key = f"{prefix}{who}_secret"
+                data[key] = commit_reveal.shown(data[key], drawn=seed is not None)
         return data
 
     def get_replay(self, obj: Competition) -> str:
@@ -204,6 +217,14 @@ class DrawSerializer(serializers.ModelSerializer):
         keys = ",".join(sorted((obj.draw_record or {}).get("entrants", {})))
         groups = f" --groups {obj.group_size}" if obj.has_groups else ""
         return f"python -m competitions.draw --entrants {keys} --seed {obj.seed}{groups}"
+
+    def get_knockout_replay(self, obj: Competition) -> str:
+        """The command that replays a group event's knock-out by hand, once drawn."""
+        if obj.knockout_seed is None:
+            return ""
+        qualifiers = (obj.draw_record or {}).get("knockout", {}).get("qualifiers", [])
+        keys = ",".join(sorted(qualifiers))
+        return f"python -m competitions.draw --entrants {keys} --seed {obj.knockout_seed}"
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -225,10 +246,23 @@ class TieFrameSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+def _frames() -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=4, decimal_places=1, read_only=True, allow_null=True)
+
+
+def _score() -> serializers.IntegerField:
+    return serializers.IntegerField(read_only=True, allow_null=True)
+
+
 class TieSerializer(serializers.ModelSerializer):
     home_name = serializers.SerializerMethodField()
     away_name = serializers.SerializerMethodField()
     round_number = serializers.IntegerField(source="round.number", allow_null=True, default=None)
+    # the result, read from where it is stored (`Tie.result`): the fixture, or the frames
+    home_frames = _frames()
+    away_frames = _frames()
+    home_score = _score()
+    away_score = _score()
 
     class Meta:
         model = Tie
@@ -284,7 +318,7 @@ class PaperFrameSerializer(serializers.Serializer):
 
 
 class PaperResultSerializer(serializers.Serializer):
-    frames = PaperFrameSerializer(many=True, max_length=99)
+    frames = PaperFrameSerializer(many=True, max_length=99)  # type: ignore[call-arg]  # (stubs)
 
 
 class AwardSerializer(serializers.Serializer):
@@ -338,4 +372,4 @@ class GroupTableSerializer(serializers.Serializer):
     ties = serializers.SerializerMethodField()
 
     def get_ties(self, obj: Any) -> list[dict[str, Any]]:
-        return TieSerializer(list(obj.group.ties.all()), many=True).data  # prefetched
+        return list(TieSerializer(list(obj.group.ties.all()), many=True).data)  # prefetched

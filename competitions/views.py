@@ -16,9 +16,11 @@ from leagues.models import Player, Season, Team
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import selectors, services
+from . import selectors
 from .ical import player_ties, team_ties, ties_calendar
 from .models import Competition, Tie
+from .services.pad import tie_frame_open
+from .services.ties import tie_deadline
 
 
 @require_safe
@@ -84,7 +86,7 @@ def tie_detail(request, pk: int):
             "competition": tie.competition,
             "frames": frames,
             "match": match,
-            "deadline": services.tie_deadline(tie),
+            "deadline": tie_deadline(tie),
             "can_play": request.user.has_perm("competitions.play_tie", tie),
         },
     )
@@ -103,7 +105,7 @@ def tie_pad(request, pk: int):
     )
     require_perm(request.user, "competitions.play_tie", tie)
     try:
-        tie_frame = services.tie_frame_open(actor=request.user, tie=tie)
+        tie_frame = tie_frame_open(actor=request.user, tie=tie)
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("tie-detail", pk=tie.pk)

@@ -84,6 +84,7 @@ def _m2m_links(field: models.ManyToManyField, ids: list[int]) -> dict[int, list[
 
 def _dump_row(obj: models.Model, part: Part, full: bool, accounts: dict[int, dict]) -> dict:
     row: dict[str, Any] = {"id": obj.pk}
+    sealed = part.sealed(obj) if part.sealed is not None else ()
     for f in _fields(part.model):
         value = getattr(obj, f.attname)
         if f.is_relation and f.related_model is User:
@@ -91,7 +92,7 @@ def _dump_row(obj: models.Model, part: Part, full: bool, accounts: dict[int, dic
                 accounts.setdefault(value, {"id": value})
             elif not full:
                 value = None
-        elif f.name in part.scrub and not full:
+        elif (f.name in part.scrub and not full) or f.name in sealed:
             value = f.get_default()
         row[f.attname] = _json_value(value)
     return row

@@ -35,7 +35,6 @@ from competitions.models import (
     TieFrame,
 )
 from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, MatchLog, Presence
-from frames.people.erasure import former_name
 from frames.ratings.services import ratings_recompute
 from frames.stats.record import stats_rebuild
 from leagues.models import (
@@ -57,6 +56,7 @@ from leagues.models import (
     Team,
     Venue,
 )
+from marker.personal_data import former_name
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,10 @@ class Part:
     #: Unique fields given a new value (from the callable) when the instance already has
     #: the archive's (a league restored beside its original: shot ids, email tokens).
     renew: tuple[tuple[str, Callable[[], Any]], ...] = ()
+    #: The fields of a row blanked in every archive, a full backup too: a draw's secrets
+    #: and commitments before its draw (marker/commit_reveal.py), so that a restored
+    #: round starts again rather than draw from secrets someone has read.
+    sealed: Callable[[Any], tuple[str, ...]] | None = None
     #: Rewrites a restored row's values that hold keys inside text (an honour's source,
     #: "competition:5"), given the old → new keys of every part restored so far.
     remap: Callable[[dict[str, Any], dict[str, dict[int, int]]], None] | None = None
@@ -96,6 +100,15 @@ class Section:
     #: with the restored league).
     rebuild: Callable[[League], None] | None = None
     description: str = ""
+
+
+#: A draw round's fields, sealed in archives until its draw (marker/commit_reveal.py).
+_MATCH_ROUND: tuple[str, ...] = tuple(
+    f"{who}_{part}" for who in ("home", "away", "server") for part in ("commitment", "secret")
+)
+_CUP_ROUND: tuple[str, ...] = tuple(
+    f"{who}_{part}" for who in ("secretary", "server") for part in ("commitment", "secret")
+)
 
 
 def _of_league_frames(league: League, prefix: str = "") -> Q:
@@ -269,7 +282,11 @@ MATCH_NIGHTS = Section(
     "their shot logs, sign-off. Players' statistics and ratings are recomputed from "
     "them on restore.",
     parts=(
-        Part(Match, lambda lg: Match.objects.filter(fixture__season__league=lg)),
+        Part(
+            Match,
+            lambda lg: Match.objects.filter(fixture__season__league=lg),
+            sealed=lambda m: () if m.seed is not None else _MATCH_ROUND,
+        ),
         Part(MatchLog, lambda lg: MatchLog.objects.filter(match__fixture__season__league=lg)),
         Part(Presence, lambda lg: Presence.objects.filter(match__fixture__season__league=lg)),
         Part(Frame, lambda lg: Frame.objects.filter(match__fixture__season__league=lg)),
@@ -285,6 +302,14 @@ MATCH_NIGHTS = Section(
     ),
     rebuild=_rebuild_statistics,
 )
+
+
+def _competition_sealed(competition: Competition) -> tuple[str, ...]:
+    """A competition's draw round(s) not yet drawn: the draw's, the knock-out's."""
+    sealed = () if competition.seed is not None else _CUP_ROUND
+    if competition.knockout_seed is None:
+        sealed += tuple(f"knockout_{name}" for name in _CUP_ROUND)
+    return sealed
 
 
 def _cup(league: League) -> Q:
@@ -320,7 +345,11 @@ COMPETITIONS = Section(
             ),
             renew=(("event_id", uuid.uuid4),),
         ),
-        Part(Competition, lambda lg: Competition.objects.filter(season__league=lg)),
+        Part(
+            Competition,
+            lambda lg: Competition.objects.filter(season__league=lg),
+            sealed=_competition_sealed,
+        ),
         Part(Entry, lambda lg: Entry.objects.filter(competition__season__league=lg)),
         Part(Round, lambda lg: Round.objects.filter(competition__season__league=lg)),
         Part(Group, lambda lg: Group.objects.filter(competition__season__league=lg)),

@@ -1,6 +1,9 @@
 from django.contrib import admin
 
-from .models import Frame, FramePlayer, Match, MatchLog, Presence
+from leagues.admin import ReadOnlyAdmin
+from marker.commit_reveal import sealed_label
+
+from .models import Frame, FramePlayer, Match, MatchLog, PlayerFrameStat, Presence
 
 
 class PresenceInline(admin.TabularInline):
@@ -67,9 +70,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @staticmethod
     def _sealed(match: Match, side: str) -> str:
-        if match.seed is None:
-            return "sealed until the draw"
-        return getattr(match, f"{side}_secret") or "–"
+        return sealed_label(getattr(match, f"{side}_secret"), drawn=match.seed is not None)
 
     @admin.display(description="home secret")
     def home_secret_sealed(self, match: Match) -> str:
@@ -109,3 +110,10 @@ class MatchLogAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(PlayerFrameStat)
+class PlayerFrameStatAdmin(ReadOnlyAdmin):
+    list_display = ["player", "fixture", "frame_number", "won", "score", "game_id"]
+    list_filter = ["season"]
+    raw_id_fields = ["player", "fixture", "team"]

@@ -8,4 +8,4 @@ class FramesConfig(AppConfig):
     def ready(self) -> None:
         from . import live, permissions  # noqa: F401  (registers the predicates)
 
-        live.connect()  # the live page's and the pad's versions follow every write
+        live.connect()  # names the live page shows (the match-night rows track themselves)

@@ -15,7 +15,9 @@ from typing import Any
 
 from frames.models import SIDES, Frame, FramePlayer, Side
 from rules import registry
-from rules.core import STARTS, Game, Outcome, setup_for
+from rules.core import Game, Outcome
+from rules.seating import setup_for
+from rules.validate import STARTS
 
 
 def game_of(frame: Frame) -> Game[Any]:

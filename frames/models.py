@@ -17,8 +17,10 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from leagues.models import Fixture, League, Player, Team
+from frames.live import Tracked, TrackedQuerySet
+from leagues.models import Division, Fixture, League, Player, Season, Team
 from marker.formats import MatchFormat, effective_format
+from rules.registry import default_game_id
 
 
 class Side(models.TextChoices):
@@ -34,7 +36,7 @@ def other_side(side: str) -> str:
     return Side.AWAY if side == Side.HOME else Side.HOME
 
 
-class Match(models.Model):
+class Match(Tracked, models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Squads being marked"
         DRAWN = "drawn", "Drawn"
@@ -104,6 +106,8 @@ class Match(models.Model):
     dispute_reason = models.TextField(blank=True)
     disputed_at = models.DateTimeField(null=True, blank=True)
 
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+
     class Meta:
         verbose_name_plural = "matches"
 
@@ -151,7 +155,7 @@ class MatchLog(models.Model):
         )
 
 
-class Presence(models.Model):
+class Presence(Tracked, models.Model):
     """A player marked present for a side on the night (registered or drafted)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
@@ -162,6 +166,8 @@ class Presence(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     marked_at = models.DateTimeField()
+
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
 
     class Meta:
         ordering = ["side", "player__name"]
@@ -199,7 +205,7 @@ class Friendly(models.Model):
         return reverse("friendly-detail", args=[self.pk])
 
 
-class Frame(models.Model):
+class Frame(Tracked, models.Model):
     class Kind(models.TextChoices):
         SINGLES = "singles", "Singles"
         DOUBLES = "doubles", "Doubles"
@@ -257,6 +263,8 @@ class Frame(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+
     class Meta:
         ordering = ["match", "order"]
         constraints = [
@@ -278,13 +286,15 @@ class Frame(models.Model):
         return reverse("frame-pad", args=[self.pk])
 
 
-class FramePlayer(models.Model):
+class FramePlayer(Tracked, models.Model):
     """Who plays a frame for which side, in order (partners alternate visits in doubles)."""
 
     frame = models.ForeignKey(Frame, on_delete=models.CASCADE, related_name="players")
     side = models.CharField(max_length=4, choices=Side.choices)
     position = models.PositiveSmallIntegerField(default=1)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="frame_slots")
+
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
 
     class Meta:
         ordering = ["frame", "side", "position"]
@@ -297,7 +307,7 @@ class FramePlayer(models.Model):
         return f"{self.player} ({self.side})"
 
 
-class FrameEvent(models.Model):
+class FrameEvent(Tracked, models.Model):
     """One entry of a frame's append-only log: a game event, or an undo of the last one.
 
     `seq` runs 1, 2, 3… per frame with no gaps (the frame's `last_seq` advances by a
@@ -329,6 +339,8 @@ class FrameEvent(models.Model):
     )
     device_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField()
+
+    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
 
     class Meta:
         ordering = ["frame", "seq"]
@@ -476,3 +488,59 @@ class RatingRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} since {self.since or 'the start'} ({self.state})"
+
+
+class PlayerFrameStat(models.Model):
+    """One player's line for one frame of a league match (or of a team cup tie).
+
+    Derived from the frame's shot log by `frames.stats.record`, the way a match result is
+    written onto its fixture: leaderboards, awards and the player page aggregate these
+    rows in the database. `source_seq` is the log's head when the line was computed, so a
+    stale line can be found and recomputed. The table keeps the name it had when the
+    model lived in leagues (`leagues_playerframestat`).
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    # None for a frame of a cup tie (its fixture has no division).
+    division = models.ForeignKey(
+        Division, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="player_stats")
+    frame_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="frame_stats")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(max_length=4)
+    doubles = models.BooleanField(default=False)
+    played_on = models.DateField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    shared = models.BooleanField(default=False)
+    score = models.IntegerField(default=0, help_text="The side's score in the frame.")
+    opponent_score = models.IntegerField(default=0)
+    has_shots = models.BooleanField(default=False, help_text="Scored shot by shot on the pad.")
+    game_id = models.CharField(max_length=60, default=default_game_id)
+    values = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The statistics the game declares (name → number), from the shot log.",
+    )
+    source_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "leagues_playerframestat"
+        ordering = ["fixture", "frame_number", "side"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["fixture", "frame_number", "player"], name="one_line_per_player_frame"
+            ),
+            models.CheckConstraint(
+                condition=~(Q(won=True) & Q(shared=True)), name="frame_line_won_or_shared"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["division", "player"], name="frame_stat_division"),
+            models.Index(fields=["season", "player"], name="frame_stat_season"),
+            models.Index(fields=["player", "played_on"], name="frame_stat_player_form"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in frame {self.frame_number} of {self.fixture}"

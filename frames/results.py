@@ -1,7 +1,8 @@
 """A match's result follows its frames. The one place that adds frames up (the tally), keeps
 a match's result and status in step when a frame starts, ends or is corrected, and writes
-a confirmed result onto its fixture. The pad, match night and paper entry all call it;
-it calls nothing above it."""
+a confirmed result onto its fixture (a cup fixture's then decides its tie, through the
+competitions core). The pad, match night and paper entry all call it; it calls nothing
+above it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from competitions.results import tie_fixture_result
 from leagues.fixtures.services import fixture_record_result
 from marker.formats import sections_won
 
@@ -198,12 +200,13 @@ def match_sections(match: Match) -> tuple[Decimal, Decimal]:
 
 
 def record_result(match: Match, actor: User, now: datetime, how: str) -> Match:
-    """The result counts: the match is confirmed and written onto its fixture."""
+    """The result counts: the match is confirmed and written onto its fixture, and a cup
+    fixture's result decides its tie, in this transaction (a refusal undoes the result)."""
     match.status = Match.Status.CONFIRMED
     match.confirmed_at = now
     match.save(update_fields=["status", "confirmed_at"])
     home_sections, away_sections = match_sections(match)
-    fixture_record_result(
+    fixture = fixture_record_result(
         fixture=match.fixture,
         home_frames=match.home_frames,
         away_frames=match.away_frames,
@@ -213,6 +216,7 @@ def record_result(match: Match, actor: User, now: datetime, how: str) -> Match:
         home_sections=home_sections,
         away_sections=away_sections,
     )
+    tie_fixture_result(fixture)
     match_result_counted(match, how)  # the ratings from its day on, after commit
     MatchLog.add(
         match,

@@ -7,7 +7,6 @@ from .models import (
     League,
     LeagueRole,
     Player,
-    PlayerFrameStat,
     PointDeduction,
     Publication,
     Registration,
@@ -147,10 +146,3 @@ class SubscriptionAdmin(admin.ModelAdmin):
 class SentNotificationAdmin(ReadOnlyAdmin):
     list_display = ["kind", "recipient", "fixture", "publication", "sent_at"]
     list_filter = ["kind"]
-
-
-@admin.register(PlayerFrameStat)
-class PlayerFrameStatAdmin(ReadOnlyAdmin):
-    list_display = ["player", "fixture", "frame_number", "won", "score", "game_id"]
-    list_filter = ["season"]
-    raw_id_fields = ["player", "fixture", "team"]

@@ -1,4 +1,4 @@
-"""The roll of honour and the season's awards (their definitions).
+"""The roll of honour: the winners and runners-up of every division and competition.
 
 The roll of honour keeps the winners and runners-up of every division and competition of
 a league, season after season:
@@ -13,8 +13,8 @@ a league, season after season:
 Recording is idempotent: an honour is keyed by its `source` ("division:12",
 "competition:5") and position, so a final settled again replaces its line.
 
-Awards are defined here (name, measure, statistic, eligibility); their standings need the
-frames' statistics and are computed in `frames.stats.awards`.
+The season's awards (their model, `Award`, is the league's) are defined and computed
+next to the statistics they rank, in `frames.stats.awards`.
 """
 
 from __future__ import annotations
@@ -30,12 +30,9 @@ from django.utils import timezone
 
 from marker.errors import DomainError
 from marker.permissions import require
-from rules import registry
 
 from . import standings
 from .models import (
-    MAX_FRAME_SCORE,
-    Award,
     Division,
     Fixture,
     Honour,
@@ -281,99 +278,3 @@ def player_honours(player: Player) -> list[Honour]:
         .distinct()
         .order_by("-season_id", "order", "title", "position")
     )
-
-
-# -------------------------------------------------------------------------- awards
-
-
-def _statistics(season: Season) -> dict[str, str]:
-    try:
-        return {s.name: s.agg for s in registry.get(season.game_id).statistics}
-    except registry.UnknownGame:
-        return {}
-
-
-@transaction.atomic
-def award_define(
-    *,
-    season: Season,
-    actor,
-    name: str,
-    measure: str,
-    stat: str = "",
-    threshold: int | None = None,
-    min_fixtures_percent: int = 0,
-    min_frames: int = 0,
-    now: datetime | None = None,
-) -> Award:
-    """Define a season award from the statistics, with its eligibility rules: a share of
-    the team's fixtures played (0–100 %) and a number of frames."""
-    require(
-        actor,
-        "leagues.manage_league",
-        season,
-        message="Only the league's secretary can define the season's awards.",
-    )
-    name = " ".join((name or "").split())
-    if not name:
-        raise DomainError("bad_value", "Give the award a name.", field="name")
-    if measure not in Award.Measure.values:
-        raise DomainError(
-            "bad_value",
-            f"Choose the measure from: {', '.join(Award.Measure.values)}.",
-            field="measure",
-        )
-    if measure in (Award.Measure.STAT, Award.Measure.AT_LEAST):
-        declared = _statistics(season)
-        if stat not in declared:
-            raise DomainError(
-                "unknown_stat",
-                f"{season.game_id} declares no statistic {stat!r}; choose from: "
-                f"{', '.join(declared) or 'none'}.",
-                field="stat",
-            )
-    else:
-        stat = ""
-    if measure == Award.Measure.AT_LEAST:
-        if threshold is None or not 0 < threshold <= MAX_FRAME_SCORE:
-            raise DomainError(
-                "bad_value",
-                f"Give the threshold a frame's statistic must reach (1 to {MAX_FRAME_SCORE}).",
-                field="threshold",
-            )
-    else:
-        threshold = None
-    if not 0 <= min_fixtures_percent <= 100:
-        raise DomainError(
-            "bad_value", "The share of fixtures is 0 to 100 %.", field="min_fixtures_percent"
-        )
-    if not 0 <= min_frames <= MAX_MIN_FRAMES:
-        raise DomainError(
-            "bad_value", f"The frames needed are 0 to {MAX_MIN_FRAMES}.", field="min_frames"
-        )
-    if Award.objects.filter(season=season, name=name).exists():
-        raise DomainError(
-            "award_exists", f"{season} already has an award named {name!r}.", field="name"
-        )
-    return Award.objects.create(
-        season=season,
-        name=name,
-        measure=measure,
-        stat=stat,
-        threshold=threshold,
-        min_fixtures_percent=min_fixtures_percent,
-        min_frames=min_frames,
-        order=Award.objects.filter(season=season).count(),
-        created_at=now or timezone.now(),
-    )
-
-
-@transaction.atomic
-def award_delete(*, award: Award, actor) -> None:
-    require(
-        actor,
-        "leagues.manage_league",
-        award.season,
-        message="Only the league's secretary can remove an award.",
-    )
-    award.delete()

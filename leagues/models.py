@@ -20,8 +20,9 @@ from leagues import links
 from marker.formats import FormatError, default_format, effective_format, parse_format
 from marker.formats import MatchFormat as MatchFormatSpec
 from rules import registry
-from rules.core import RuleError, validate_setup
 from rules.registry import default_game_id
+from rules.validate import validate_setup
+from rules.vocabulary import RuleError
 
 
 class Weekday(models.IntegerChoices):
@@ -790,60 +791,6 @@ class SentNotification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} → {self.recipient}"
-
-
-class PlayerFrameStat(models.Model):
-    """One player's line for one frame of a league match.
-
-    Derived from the frame's shot log by `frames.stats` (leagues never reads the log),
-    the way a match result is written onto its fixture: leaderboards and the player page
-    aggregate these rows in the database. `source_seq` is the log's head when the line was
-    computed, so a stale line can be found and recomputed.
-    """
-
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
-    # None for a frame of a cup tie (its fixture has no division).
-    division = models.ForeignKey(
-        Division, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="player_stats")
-    frame_number = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="frame_stats")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    side = models.CharField(max_length=4)
-    doubles = models.BooleanField(default=False)
-    played_on = models.DateField(null=True, blank=True)
-    won = models.BooleanField(default=False)
-    shared = models.BooleanField(default=False)
-    score = models.IntegerField(default=0, help_text="The side's score in the frame.")
-    opponent_score = models.IntegerField(default=0)
-    has_shots = models.BooleanField(default=False, help_text="Scored shot by shot on the pad.")
-    game_id = models.CharField(max_length=60, default=default_game_id)
-    values = models.JSONField(
-        default=dict,
-        blank=True,
-        help_text="The statistics the game declares (name → number), from the shot log.",
-    )
-    source_seq = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["fixture", "frame_number", "side"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["fixture", "frame_number", "player"], name="one_line_per_player_frame"
-            ),
-            models.CheckConstraint(
-                condition=~(Q(won=True) & Q(shared=True)), name="frame_line_won_or_shared"
-            ),
-        ]
-        indexes = [
-            models.Index(fields=["division", "player"], name="frame_stat_division"),
-            models.Index(fields=["season", "player"], name="frame_stat_season"),
-            models.Index(fields=["player", "played_on"], name="frame_stat_player_form"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player} in frame {self.frame_number} of {self.fixture}"
 
 
 # ---------------------------------------------------------------- honours and awards

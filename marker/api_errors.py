@@ -37,14 +37,14 @@ from marker.errors import DomainError
 API_PREFIX = "/api/"
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """Every error the API answers with (4xx and 5xx): a stable code and a message."""
 
     error = serializers.CharField(help_text="A stable machine code.")
     message = serializers.CharField(help_text="What went wrong, for people.")
     field = serializers.CharField(required=False, help_text="The input field at fault, if one.")
 
-    def get_fields(self):
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         fields = super().get_fields()
         # `fields` names a Serializer attribute: declared here instead.
         fields["fields"] = serializers.DictField(
@@ -109,7 +109,7 @@ def _message_of(data: Any) -> str:
     return str(data)
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=exc.status)
     exc = _as_api_exception(exc)

@@ -10,6 +10,7 @@ import codecs
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -38,7 +39,12 @@ class JSONParser(parsers.JSONParser):
     interpreter's recursion), NUL characters and lone surrogates in strings (PostgreSQL
     cannot store them), and numbers that are not finite (`1e999`)."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         parser_context = parser_context or {}
         encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
         try:
@@ -109,7 +115,7 @@ def int_param(request: Request, name: str) -> int | None:
     return int(raw)
 
 
-class StrictPrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField):
+class StrictPrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField[models.Model]):
     """An id: a JSON integer (or a string of digits, from a form) from 1 to 2⁶³−1.
 
     DRF's field hands anything to the ORM, which truncates `3.7` to 3 and takes `true` for
@@ -124,10 +130,11 @@ class StrictPrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField):
             data = int(data)
         if not 1 <= data <= BIGINT_MAX:
             self.fail("does_not_exist", pk_value=data)
-        return super().to_internal_value(data)
+        model: models.Model = super().to_internal_value(data)
+        return model
 
 
-def id_list_field(queryset, *, max_length: int, **kwargs: Any) -> serializers.ListField:
+def id_list_field(queryset: Any, *, max_length: int, **kwargs: Any) -> serializers.ListField:
     """A list of at most `max_length` ids of `queryset`."""
     return serializers.ListField(
         child=StrictPrimaryKeyRelatedField(queryset=queryset), max_length=max_length, **kwargs

@@ -30,7 +30,9 @@ ERROR_DESCRIPTIONS = {
 
 
 class AutoSchema(SpectacularAutoSchema):
-    def get_operation(self, path, path_regex, path_prefix, method, registry):
+    def get_operation(
+        self, path: str, path_regex: str, path_prefix: str, method: str, registry: Any
+    ) -> Any:
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is not None:
             self._add_errors(operation)

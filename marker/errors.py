@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class DomainError(Exception):
     """A refused command. `code` is stable (clients branch on it); `message` is for people.
@@ -17,7 +19,7 @@ class DomainError(Exception):
         *,
         field: str | None = None,
         status: int = 400,
-        extra: dict | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -26,7 +28,7 @@ class DomainError(Exception):
         self.status = status
         self.extra = extra or {}
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         body = {"error": self.code, "message": self.message}
         if self.field:
             body["field"] = self.field

@@ -18,9 +18,12 @@ night's frames out from it. docs/formats.md is the user's guide; the short versi
 * **points**: per frame won, per section won, per match won. ``frame`` or ``match`` left
   ``null`` take the season's points scheme (its bonuses and draw points stay the season's).
 
+A format is data: what differs between formats is declared (its substitution rule's
+:class:`SubstitutionRule`, whether it uses the hat, who nominates), never tested by name.
+
 >>> fmt = parse_format(PRESETS["norwich"])
->>> fmt.is_norwich, fmt.frame_count, [fmt.kind_of(n) for n in (1, 6, 7, 9)]
-(True, 9, ['singles', 'singles', 'doubles', 'doubles'])
+>>> fmt.rule_draw, fmt.rule_name, fmt.frame_count, [fmt.kind_of(n) for n in (1, 6, 7, 9)]
+(True, 'rule 8', 9, ['singles', 'singles', 'doubles', 'doubles'])
 >>> format_problems({"name": "", "sections": []})[0]
 ('name', 'Give the format a name.')
 """
@@ -48,6 +51,7 @@ __all__ = [
     "MatchFormat",
     "Points",
     "Section",
+    "SubstitutionRule",
     "default_format",
     "effective_format",
     "format_problems",
@@ -66,10 +70,6 @@ SELECTIONS = {
     FIXED: "fixed order from the captains' numbered lineups",
 }
 NORWICH_FIVE, MAX_PER_SECTION = "norwich_five", "max_per_section"
-SUBSTITUTIONS = {
-    NORWICH_FIVE: "Norwich rule 8 (a side of five: one player plays two singles, one two doubles)",
-    MAX_PER_SECTION: "at most {k} frame{s} a player in each section",
-}
 ROTATION, NO_REFEREE, NAMED = "norwich_rotation", "none", "named"
 REFEREES = {
     ROTATION: "home and away referee in turn, drawn with the seed",
@@ -78,6 +78,54 @@ REFEREES = {
 }
 MAX_FRAMES = 30
 MAX_SECTIONS = 10
+
+
+@dataclass(frozen=True)
+class SubstitutionRule:
+    """What a substitution rule declares, so that nothing else asks which rule it is.
+
+    ``words`` describes it (``{k}``: frames a player, ``{s}``: its plural). A rule with
+    ``frames_per_player`` fixes that number (else the format's ``max_per_section`` does);
+    ``shape`` and ``selection``, when set, are the only sections and selection it fits;
+    ``min_players``, the players a side needs under it; ``misfit`` says what it fits. ``name`` is what a refusal cites
+    and ``own_referee`` the referee rule of the rule's own draw (``frames.draw.hat``):
+    a format asking for exactly that (``MatchFormat.rule_draw``) is drawn and replayed
+    without its format; a rule with no own draw (``name`` empty) never is.
+    """
+
+    key: str
+    words: str
+    name: str = ""
+    frames_per_player: int | None = None
+    shape: tuple[tuple[str, int], ...] | None = None
+    selection: str | None = None
+    min_players: int | None = None
+    own_referee: str | None = None
+    misfit: str = ""
+
+    @property
+    def has_own_draw(self) -> bool:
+        return bool(self.name)
+
+
+SUBSTITUTION_RULES = {
+    NORWICH_FIVE: SubstitutionRule(
+        key=NORWICH_FIVE,
+        words="Norwich rule 8 (a side of five: one player plays two singles, one two doubles)",
+        name="rule 8",
+        frames_per_player=1,
+        shape=((SINGLES, 6), (DOUBLES, 3)),
+        selection=HAT,
+        min_players=5,
+        own_referee=ROTATION,
+        misfit="Norwich's five-player rule (norwich_five) fits only 6 singles then 3 doubles "
+        "drawn from the hat; use max_per_section for other formats.",
+    ),
+    MAX_PER_SECTION: SubstitutionRule(
+        key=MAX_PER_SECTION, words="at most {k} frame{s} a player in each section"
+    ),
+}
+SUBSTITUTIONS = {key: rule.words for key, rule in SUBSTITUTION_RULES.items()}
 
 _PAIRING = re.compile(r"^\s*(\d+(?:\s*\+\s*\d+)*)\s*v\s*(\d+(?:\s*\+\s*\d+)*)\s*$", re.I)
 
@@ -145,16 +193,42 @@ class MatchFormat:
         return sum(s.frames for s in self.sections)
 
     @property
-    def is_norwich(self) -> bool:
-        """Norwich's shape, hat, rule 8 and rotation: the draw is the original one, bit
-        for bit (``frames.draw.draw_match`` without a format)."""
+    def rule(self) -> SubstitutionRule:
+        """What the format's substitution rule declares."""
+        return SUBSTITUTION_RULES[self.substitution]
+
+    @property
+    def rule_draw(self) -> bool:
+        """The night is its substitution rule's own draw and nothing more (Norwich's: rule
+        8 with the rotation), drawn and replayed without the format
+        (``frames.draw.draw_match`` without one), bit for bit."""
+        rule = self.rule
         return (
-            [(s.kind, s.frames) for s in self.sections] == [(SINGLES, 6), (DOUBLES, 3)]
-            and self.selection == HAT
-            and self.substitution == NORWICH_FIVE
-            and self.referee == ROTATION
-            and self.min_players == 5
+            rule.has_own_draw
+            and self.referee == rule.own_referee
+            and self.min_players == rule.min_players
         )
+
+    @property
+    def rule_name(self) -> str:
+        """What lets a short side play by agreement: the rule's name for its own draw,
+        else ``the format``."""
+        return self.rule.name if self.rule_draw else "the format"
+
+    @property
+    def rule_citation(self) -> str:
+        """:attr:`rule_name`, naming the format when it is the format."""
+        return self.rule.name if self.rule_draw else f"the format ({self.name})"
+
+    @property
+    def uses_hat(self) -> bool:
+        """Players are drawn from the hat with the seed (no nominations)."""
+        return self.selection == HAT
+
+    @property
+    def nominated(self) -> bool:
+        """Each captain nominates (blind) or gives a numbered lineup (fixed order)."""
+        return self.selection in (BLIND, FIXED)
 
     def numbers(self, index: int) -> range:
         """The frame numbers of section ``index`` (1-based, through the sections)."""
@@ -180,7 +254,7 @@ class MatchFormat:
 
     def frames_per_player(self) -> int:
         """Most frames one player may play in a section."""
-        return 1 if self.substitution == NORWICH_FIVE else self.max_per_section
+        return self.rule.frames_per_player or self.max_per_section
 
     def describe(self) -> list[str]:
         """The format in words, for the season and match pages."""
@@ -416,6 +490,7 @@ def _build(data: object) -> MatchFormat:  # noqa: C901 - one check per field, in
             "substitution",
             f"The substitution rule is 'norwich_five' or 'max_per_section', not {substitution!r}.",
         )
+    rule = SUBSTITUTION_RULES.get(str(substitution), SUBSTITUTION_RULES[MAX_PER_SECTION])
     k = data.get("max_per_section", 1)
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_FRAMES:
         bad(
@@ -502,7 +577,7 @@ def _build(data: object) -> MatchFormat:  # noqa: C901 - one check per field, in
                 for label, side_index in (("home", 0), ("away", 1)):
                     used = Counter(p for pair in pairings for p in pair[side_index])
                     over = sorted(p for p, n in used.items() if n > k)
-                    if over and substitution == MAX_PER_SECTION:
+                    if over and rule.frames_per_player is None:
                         bad(
                             f"{where}.pairings",
                             f"Section {i} ({s_name}): {label} number {over[0]} plays {used[over[0]]} frames, "
@@ -518,16 +593,12 @@ def _build(data: object) -> MatchFormat:  # noqa: C901 - one check per field, in
     if total > MAX_FRAMES:
         bad("sections", f"A match has at most {MAX_FRAMES} frames; these sections have {total}.")
 
-    if substitution == NORWICH_FIVE and sections:
-        shape = [(s.kind, s.frames) for s in sections]
-        if shape != [(SINGLES, 6), (DOUBLES, 3)] or selection != HAT:
-            bad(
-                "substitution",
-                "Norwich's five-player rule (norwich_five) fits only 6 singles then 3 doubles "
-                "drawn from the hat; use max_per_section for other formats.",
-            )
+    if rule.shape is not None and sections:
+        shape = tuple((s.kind, s.frames) for s in sections)
+        if shape != rule.shape or (rule.selection is not None and selection != rule.selection):
+            bad("substitution", rule.misfit)
 
-    per = 1 if substitution == NORWICH_FIVE else k
+    per = rule.frames_per_player or k
     needed = max((math.ceil(s.frames * s.size / per) for s in sections), default=1)
     needed = max([needed] + [s.size for s in sections])
     if selection == FIXED and sections:
@@ -535,8 +606,8 @@ def _build(data: object) -> MatchFormat:  # noqa: C901 - one check per field, in
             needed,
             max((p for s in sections for pr in s.pairings for side in pr for p in side), default=0),
         )
-    if substitution == NORWICH_FIVE:
-        needed = 5
+    if rule.min_players is not None:
+        needed = rule.min_players
     raw_min = data.get("min_players", needed)
     if isinstance(raw_min, bool) or not isinstance(raw_min, int) or not 1 <= raw_min <= 40:
         bad(

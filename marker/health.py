@@ -18,7 +18,7 @@ def _database() -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-            return cursor.fetchone() == (1,)
+            return bool(cursor.fetchone() == (1,))
     except Exception:
         return False
 
@@ -27,7 +27,7 @@ def _cache() -> bool:
     key = f"healthz:{uuid.uuid4().hex}"
     try:
         cache.set(key, 1, timeout=5)
-        ok = cache.get(key) == 1
+        ok = bool(cache.get(key) == 1)
         cache.delete(key)
         return ok
     except Exception:

@@ -15,7 +15,7 @@ from django.conf import settings
 MAX_USERNAME = 150
 
 
-def axes_username(request: Any, credentials: dict | None = None) -> str | None:
+def axes_username(request: Any, credentials: dict[str, Any] | None = None) -> str | None:
     field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")
     if credentials:
         username = credentials.get(field)

@@ -93,7 +93,9 @@ class CSPMiddleware(csp_middleware.CSPMiddleware):
             cls._built = (build_policy(), build_policy(report_only=True))
         return cls._built
 
-    def process_response(self, request: HttpRequest, response: HttpResponseBase):
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
         if getattr(request, "_csp_nonce", None) is not None or any(
             getattr(response, name, None) is not None for name in self._OWN
         ):

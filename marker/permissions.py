@@ -18,12 +18,16 @@ per user object and cached on it. A site administrator (`is_superuser`) holds ev
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from rest_framework import permissions as drf_permissions
 
 from marker.errors import DomainError
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 Predicate = Callable[[Any, Any], bool]
 
@@ -95,10 +99,10 @@ def league_id_of(obj: Any, _depth: int = 0) -> int | None:
             return found
     meta = getattr(obj, "_meta", None)
     if meta is not None and meta.label_lower == LEAGUE_LABEL:
-        return obj.pk
+        return int(obj.pk)
     league_id = getattr(obj, "league_id", None)
     if league_id is not None:
-        return league_id
+        return int(league_id)
     if meta is None and getattr(obj, "league", None) is not None:
         return league_id_of(obj.league, _depth + 1)
     for attr in LEAGUE_PATH:
@@ -260,7 +264,7 @@ class ReadOnlyOrPredicate(drf_permissions.BasePermission):
     check it against `get_permission_object()` when the view defines one.
     """
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         if request.method in drf_permissions.SAFE_METHODS:
             return True
         perm = getattr(view, "write_permission", None)
@@ -270,11 +274,11 @@ class ReadOnlyOrPredicate(drf_permissions.BasePermission):
             return False
         get_obj = getattr(view, "get_permission_object", None)
         if get_obj is not None:
-            return request.user.has_perm(perm, get_obj())
+            return bool(request.user.has_perm(perm, get_obj()))
         return True
 
-    def has_object_permission(self, request, view, obj) -> bool:
+    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
         if request.method in drf_permissions.SAFE_METHODS:
             return True
         perm = getattr(view, "write_permission", None)
-        return perm is not None and request.user.has_perm(perm, obj)
+        return perm is not None and bool(request.user.has_perm(perm, obj))

@@ -34,14 +34,16 @@ if psycopg is not None:
             self.query = text.encode()
 
     class _PreparingCursor(psycopg.Cursor):
-        def execute(self, query: Any, params: Any = None, *, prepare: Any = None, **kwargs: Any):
+        def execute(
+            self, query: Any, params: Any = None, *, prepare: Any = None, **kwargs: Any
+        ) -> Any:
             result = super().execute(query, params, prepare=True, **kwargs)
             if self._query is None and isinstance(query, str):
                 self._query = _Logged(query)  # type: ignore[assignment]  # read as text only
             return result
 
 
-def prepared_cursor():
+def prepared_cursor() -> Any:
     """A cursor (use it as a context manager) that prepares what it executes."""
     if connection.vendor != "postgresql" or psycopg is None:
         return connection.cursor()
@@ -52,4 +54,4 @@ def prepared_cursor():
         # a threshold never reached keeps every other statement unprepared (Django's
         # client-side binding cursors never prepare anyway) and lets ours ask.
         raw.prepare_threshold = 2**31 - 1
-    return connection._prepare_cursor(_PreparingCursor(raw))
+    return connection._prepare_cursor(_PreparingCursor(raw))  # type: ignore[attr-defined]

@@ -25,10 +25,11 @@ from django.contrib.auth import (
     load_backend,
 )
 from django.contrib.auth.backends import ModelBackend
+from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
 
-def session_user_id(request) -> Any | None:
+def session_user_id(request: HttpRequest) -> Any | None:
     """The pk the session names, when it was signed in through ModelBackend; else None
     (anonymous, or a backend whose `get_user` we do not mirror). No database query."""
     session = getattr(request, "session", None)
@@ -50,7 +51,7 @@ def session_user_id(request) -> Any | None:
         return None
 
 
-def session_identity(request) -> str | None:
+def session_identity(request: HttpRequest) -> str | None:
     """Who the session says is signed in, for an ETag: "anon", "u<pk>", or None when the
     session names a user through a backend we do not mirror. No database query; no
     session read at all for a request without a session cookie."""
@@ -63,7 +64,7 @@ def session_identity(request) -> str | None:
     return None if user_id is None else f"u{user_id}"
 
 
-def accept_session_user(request, user: Any | None) -> bool:
+def accept_session_user(request: HttpRequest, user: Any | None) -> bool:
     """Check `user` (a row the caller read) against the session as Django's `get_user`
     does and, when it holds, make it `request.user`. False when it does not: the caller
     leaves `request.user` to Django (which will say anonymous, flushing the session)."""

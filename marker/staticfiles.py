@@ -8,7 +8,7 @@ from __future__ import annotations
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 
-class StaticFilesStorage(CompressedManifestStaticFilesStorage):
+class StaticFilesStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]  # untyped
     patterns = tuple(
         (glob, rules)
         for glob, rules in CompressedManifestStaticFilesStorage.patterns

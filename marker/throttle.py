@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import ipaddress
+from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_lockout_parameters
@@ -21,7 +22,7 @@ from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.db.models import Sum
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 
 def _address(text: str) -> str | None:
@@ -66,14 +67,14 @@ def client_ip(request: HttpRequest) -> str | None:
     return _address(chain[-(trusted + 1)]) or remote
 
 
-class Handler(AxesDatabaseHandler):
+class Handler(AxesDatabaseHandler):  # type: ignore[misc]  # axes is untyped
     """axes' database handler, with a limit per lock-out parameter: the address on its own
     (`"ip_address"`) has AXES_ADDRESS_FAILURE_LIMIT, every other parameter (username and
     address together) AXES_FAILURE_LIMIT. Counts are scaled to AXES_FAILURE_LIMIT, which
     axes compares them with: count × limit ÷ own limit reaches the limit exactly when the
     count reaches its own."""
 
-    def get_failures(self, request, credentials: dict | None = None) -> int:
+    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
         limit = int(settings.AXES_FAILURE_LIMIT)
         address_limit = int(getattr(settings, "AXES_ADDRESS_FAILURE_LIMIT", limit))
         parameters = get_lockout_parameters(request, credentials)
@@ -86,7 +87,9 @@ class Handler(AxesDatabaseHandler):
             worst = max(worst, count * limit // max(own, 1))
         return worst
 
-    def reset_user_attempts(self, request, credentials: dict | None = None) -> int:
+    def reset_user_attempts(
+        self, request: HttpRequest, credentials: dict[str, Any] | None = None
+    ) -> int:
         """A successful login forgets that username's failures at this address, never the
         address's count across usernames: one good password must not wipe out a spray."""
         parameters = get_lockout_parameters(request, credentials)
@@ -104,7 +107,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     a locked account is never a denial of service for its owner, who proves themself with
     the emailed link."""
 
-    def form_valid(self, form):
+    def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
         axes_reset(username=form.user.get_username())
         return response

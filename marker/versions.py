@@ -1,7 +1,7 @@
 """Version tokens in the shared cache: what a poll compares instead of building its body.
 
 A writer calls `bump(key, ...)` for what it changed; each key gets a new random token once
-the transaction commits. A reader calls `read(key, ...)` and derives its ETag from the
+the transaction commits (a transaction's keys are gathered and stored in one trip). A reader calls `read(key, ...)` and derives its ETag from the
 tokens: a client that holds that ETag gets 304 without a query. A body built for a set of
 tokens can be kept under them (`remember`/`recall`), shared by every client.
 
@@ -75,10 +75,43 @@ def _token() -> int:
     return secrets.randbits(48)
 
 
+class _Bumps:
+    """The keys one transaction bumped: stored together, in one trip, when it commits."""
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+        self.stored = False
+
+    def __call__(self) -> None:
+        self.stored = True
+        _store(set(self.keys))
+
+
 def bump(*keys: str) -> None:
-    """New tokens for `keys` once the current transaction commits (at once outside one)."""
-    if keys:
+    """New tokens for `keys` once the current transaction commits (at once outside one).
+    A transaction's bumps are gathered: each key is stored once, in one trip, on commit;
+    a rolled-back transaction stores none. (A key bumped in a savepoint that rolls back
+    may still be stored with the others: a spare bump costs one rebuild, never a stale
+    answer.)"""
+    if not keys:
+        return
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
         transaction.on_commit(lambda: _store(set(keys)))
+        return
+    gathered = getattr(connection, "marker_version_bumps", None)
+    # The transaction's callback, while it is still due: a commit runs it, a rollback (of
+    # the transaction, or of the savepoint it was registered in) drops it, and the next
+    # bump then starts anew.
+    if (
+        gathered is None
+        or gathered.stored
+        or not any(entry[1] is gathered for entry in connection.run_on_commit)
+    ):
+        gathered = _Bumps()
+        connection.marker_version_bumps = gathered
+        transaction.on_commit(gathered)
+    gathered.keys.update(keys)
 
 
 def _store(keys: set[str]) -> bool:

@@ -7,33 +7,24 @@
 200
 """
 
-from rules.core import (
+from rules.core import Game, Outcome, Stat, Timeline, aggregate, replay
+from rules.registry import GAME_MODULES, UnknownGame, games, get, register
+from rules.seating import Participants, Seating, setup_for
+from rules.validate import fill_defaults, validate_event, validate_setup
+from rules.vocabulary import (
     FOULS,
     JSON_TYPES,
     EventType,
     Field,
     Foul,
-    Game,
     IllegalEvent,
     InvalidEvent,
     Option,
-    Outcome,
-    Participants,
     RuleError,
-    Seating,
-    Stat,
-    Timeline,
-    aggregate,
     field_as_dict,
-    fill_defaults,
     jsonable,
     player_field,
-    replay,
-    setup_for,
-    validate_event,
-    validate_setup,
 )
-from rules.registry import GAME_MODULES, UnknownGame, games, get, register
 
 __all__ = [
     "FOULS",

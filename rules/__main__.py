@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from rules import docgen
-from rules.core import Game, RuleError, replay
+from rules.core import Game, replay
 from rules.registry import UnknownGame, games, get
+from rules.vocabulary import RuleError
 
 __all__ = ["DOCUMENT_KEYS", "USAGE", "main"]
 

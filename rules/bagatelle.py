@@ -2,17 +2,17 @@
 another at cups, holes, arches or receptacles that carry values (the bagatelle scoring language).
 
 Eighteen games, all run by one state machine, :class:`RoundOfBalls`, built on the core
-pieces: the seating and rotation (:class:`~rules.core.Seating`: individuals in rotation,
+pieces: the seating and rotation (:class:`~rules.seating.Seating`: individuals in rotation,
 sides whose members take the turns, players put out, play-offs among the tied), the
 participants declaration, union field types and setup-dependent choices (the board's cups,
-arches, pockets; checked by :func:`~rules.core.validate_event`), a typed
+arches, pockets; checked by :func:`~rules.validate.validate_event`), a typed
 :class:`~rules.core.Outcome`, declared statistics and what a pad displays.
 
 The machine keeps what the family shares: the allotment of balls (a turn of N balls, or
 single balls alternating until each has played N), the table set afresh each turn or each
 round, the end of a round, the end of the game (target with equal turns, fixed rounds,
 target at once, or after a count), the winner or the loser, and play-offs among the tied
-only. A game is a frozen :class:`Rules` run by one of a few subclasses that override named
+only. A game is a frozen :class:`BagatelleRules` run by one of a few subclasses that override named
 hooks where behaviour truly differs: :meth:`RoundOfBalls.play` (what one ball does),
 :meth:`RoundOfBalls.required`, :meth:`RoundOfBalls.fresh_table`,
 :meth:`RoundOfBalls.extra_view` and :meth:`RoundOfBalls.other_event`.
@@ -27,7 +27,7 @@ hooks where behaviour truly differs: :meth:`RoundOfBalls.play` (what one ball do
 | :class:`Devil` | Devil-among-the-tailors |
 | :class:`ShuffleBoard` | shuffle-board (weights, and the count of a roll) |
 
-State is a :class:`BState` (a NamedTuple of counters: the seating, balls per kind on the
+State is a :class:`BagatelleState` (a NamedTuple of counters: the seating, balls per kind on the
 table, balls per cup; never a history), so an event costs the same at the 10th and the
 10,000th event.
 
@@ -42,48 +42,28 @@ table, balls per cup; never a history), so an event costs the same at the 10th a
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rules.core import (
-    EventType,
-    Field,
-    Foul,
-    Game,
-    IllegalEvent,
-    InvalidEvent,
-    Option,
-    Outcome,
-    Participants,
-    RuleError,
-    Seating,
-    Stat,
-    Timeline,
-    kept_by_setup,
-    plain_json,
-    start_scores,
-    validate_event,
-    validate_setup,
-)
+from rules.core import Game, Outcome, Stat
 from rules.registry import register
-from rules.simulators import register_simulator
+from rules.seating import Participants, Seating
+from rules.validate import kept_by_setup, plain_json, start_scores, validate_event, validate_setup
+from rules.vocabulary import EventType, Field, Foul, IllegalEvent, InvalidEvent, Option, RuleError
 
 __all__ = [
     "GAMES",
     "ArchGame",
-    "BState",
+    "BagatelleState",
     "BoardGame",
     "Devil",
     "Parepa",
     "PigeonHole",
     "ReceptacleGame",
     "RoundOfBalls",
-    "Rules",
+    "BagatelleRules",
     "ShuffleBoard",
-    "random_event",
-    "simulate",
 ]
 
 TABLE, BACK, OFF = "table", "back", "off"
@@ -93,7 +73,7 @@ BALL, COUNT, NONE = "ball", "count", "none"
 
 
 @dataclass(frozen=True)
-class Rules:
+class BagatelleRules:
     """One game of the family as parameters (the bagatelle scoring language, the game's section).
 
     ``balls``: balls (shots, spins, weights) a seat plays in a round (None: no allotment,
@@ -150,19 +130,19 @@ class Rules:
 # ------------------------------------------------------------------------- the state
 
 
-class BState(NamedTuple):
+class BagatelleState(NamedTuple):
     """The internal state (immutable).
 
-    ``seats`` is the core :class:`~rules.core.Seating` (whose turn, each side's member
+    ``seats`` is the core :class:`~rules.seating.Seating` (whose turn, each side's member
     due, players put out, the play-off). ``round`` is the game's round (§1.2: every seat
     in play taking its turns; shuffle-board's roll). ``played``: balls played in this
     round by all (games where single balls alternate). ``scores`` and ``drops`` (balls
     each party's strokes sent into cups, for statistics) are per party. ``table`` counts
-    balls per kind of ``Rules.kinds`` (per party in shuffle-board), ``cups`` balls per cup,
+    balls per kind of ``BagatelleRules.kinds`` (per party in shuffle-board), ``cups`` balls per cup,
     ``extra`` the game's own counters (see each class). ``out``: the parties put out, in
     order. ``winner``/``loser`` are party indexes."""
 
-    cfg: Cfg
+    cfg: BagatelleConfig
     seats: Seating
     scores: tuple[int, ...]
     round: int
@@ -191,7 +171,7 @@ class BState(NamedTuple):
         return self.seats.turn
 
 
-class Cfg:
+class BagatelleConfig:
     """A game's setup, checked and with defaults filled in, plus what is derived from it
     (the board's numbers, multipliers, the choice sets). Two configs are equal when their
     setups are (``key`` is the setup as JSON)."""
@@ -215,7 +195,7 @@ class Cfg:
         "v",
     )
 
-    def __init__(self, setup: dict[str, Any], seats: Seating, rules: Rules) -> None:
+    def __init__(self, setup: dict[str, Any], seats: Seating, rules: BagatelleRules) -> None:
         self.setup = setup
         self.v = setup
         self.key = json.dumps(setup, sort_keys=True)
@@ -248,13 +228,13 @@ class Cfg:
         }
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Cfg) and other.key == self.key
+        return isinstance(other, BagatelleConfig) and other.key == self.key
 
     def __hash__(self) -> int:
         return hash(self.key)
 
     def __repr__(self) -> str:
-        return f"Cfg({self.key})"
+        return f"BagatelleConfig({self.key})"
 
 
 def _bad(message: str) -> InvalidEvent:
@@ -297,7 +277,7 @@ def place_field(
     return Field(name, "union", doc, required=required, variants=(number, word))
 
 
-def _players_option(rules: Rules) -> Field:
+def _players_option(rules: BagatelleRules) -> Field:
     variants = [
         Field("names", "list", "the players' names", item=Field("name", "str", "a name")),
         Field("count", "int", 'how many: "P1" ... "Pn"', minimum=1),
@@ -436,7 +416,7 @@ STATISTICS: tuple[Stat, ...] = (
 # ------------------------------------------------------------------------ the machine
 
 
-class RoundOfBalls(Game[BState]):
+class RoundOfBalls(Game[BagatelleState]):
     """The machinery every game of the family shares (the bagatelle scoring language §1): the
     allotment, rounds and turns on the core seating, the table, the end of the game, ties
     and play-offs, the view, the outcome and the statistics.
@@ -450,10 +430,11 @@ class RoundOfBalls(Game[BState]):
     fouls: tuple[Foul, ...] = ()
     additive_score = True  # a handicap start is points on the score from the first shot
     statistics = STATISTICS
+    best_stat = "best_turn"
     choice_set_doc = CHOICE_SET_DOC
     extra_display: tuple[tuple[str, str], ...] = ()
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: BagatelleRules) -> None:
         self.rules = rules
         self.id = rules.id
         self.name = rules.name
@@ -502,8 +483,8 @@ class RoundOfBalls(Game[BState]):
         self.display = (*DISPLAY, *self.extra_display)
         self._kind_pos = {k: i for i, k in enumerate(rules.kinds)}
         self._colours = len(rules.played) > 1
-        self._cfgs: dict[str, Cfg] = {}
-        self._setups: dict[str, tuple[Cfg, Seating]] = {}
+        self._cfgs: dict[str, BagatelleConfig] = {}
+        self._setups: dict[str, tuple[BagatelleConfig, Seating]] = {}
         self.state_doc = self._state_doc()
 
     # -- hooks ---------------------------------------------------------------
@@ -520,7 +501,9 @@ class RoundOfBalls(Game[BState]):
         """Event types besides ``ball``."""
         return ()
 
-    def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def fresh_table(
+        self, cfg: BagatelleConfig
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """(table, cups, extra) when the table is set up afresh."""
         counts = dict(self.rules.spot)
         return (
@@ -529,26 +512,28 @@ class RoundOfBalls(Game[BState]):
             (),
         )
 
-    def required(self, state: BState) -> str | None:
+    def required(self, state: BagatelleState) -> str | None:
         """What the next ball must strike first (the state key ``required``)."""
         return None
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+    def play(
+        self, state: BagatelleState, event: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int, bool]:
         """One ``ball`` event, already checked against the vocabulary: (the changed state
         fields, e.g. ``scores`` and ``table``; the balls used; whether the turn ends now
         whatever is left)."""
         raise NotImplementedError
 
-    def other_event(self, state: BState, event: Mapping[str, Any]) -> BState:
+    def other_event(self, state: BagatelleState, event: Mapping[str, Any]) -> BagatelleState:
         """An event type other than ``ball`` (already checked against the vocabulary)."""
         raise InvalidEvent("unknown_type", f"no event type {event['type']!r}")
 
-    def turn_extra(self, state: BState) -> tuple[int, ...] | None:
+    def turn_extra(self, state: BagatelleState) -> tuple[int, ...] | None:
         """``extra`` at the start of a turn when the table is not set up afresh (None:
         as it stands)."""
         return None
 
-    def extra_view(self, state: BState) -> dict[str, Any]:
+    def extra_view(self, state: BagatelleState) -> dict[str, Any]:
         """The keys the game's section adds to the state."""
         return {}
 
@@ -558,10 +543,10 @@ class RoundOfBalls(Game[BState]):
 
     # -- setup ---------------------------------------------------------------
 
-    def config(self, setup: Mapping[str, Any] | None) -> tuple[Cfg, Seating]:
+    def config(self, setup: Mapping[str, Any] | None) -> tuple[BagatelleConfig, Seating]:
         """The checked setup and the seating (``bad_setup``, index -1, for anything
         malformed). Both are a pure function of the setup, so a setup made of plain JSON
-        values (exact types, see :func:`~rules.core.plain_json`) is checked once and the answer kept,
+        values (exact types, see :func:`~rules.validate.plain_json`) is checked once and the answer kept,
         keyed by its JSON text (only accepted setups are kept)."""
         key = json.dumps(setup, sort_keys=True) if plain_json(setup) else None
         if key is not None:
@@ -575,7 +560,7 @@ class RoundOfBalls(Game[BState]):
             self._setups[key] = found
         return found
 
-    def _config(self, setup: Mapping[str, Any] | None) -> tuple[Cfg, Seating]:
+    def _config(self, setup: Mapping[str, Any] | None) -> tuple[BagatelleConfig, Seating]:
         raw = {} if setup is None else setup
         if not isinstance(raw, Mapping):
             raise InvalidEvent("bad_setup", "the setup must be a JSON object", -1)
@@ -597,7 +582,7 @@ class RoundOfBalls(Game[BState]):
         if cfg is None:
             if len(self._cfgs) > 256:
                 self._cfgs.clear()
-            cfg = self._cfgs[key] = Cfg(values, seats, self.rules)
+            cfg = self._cfgs[key] = BagatelleConfig(values, seats, self.rules)
         seats = Seating.of(seats.parties, seats.members, sides=seats.sides, balls=cfg.per_visit)
         return cfg, seats
 
@@ -616,16 +601,16 @@ class RoundOfBalls(Game[BState]):
             if "rounds" in values and target is None and values["rounds"] is None:
                 raise InvalidEvent("bad_setup", "at least one of target and rounds is needed", -1)
 
-    def initial(self, setup: Mapping[str, Any] | None) -> BState:
+    def initial(self, setup: Mapping[str, Any] | None) -> BagatelleState:
         """The state before the first event (the bagatelle scoring language §1.6); kept
-        for a plain setup (:func:`~rules.core.kept_by_setup`: it is immutable)."""
+        for a plain setup (:func:`~rules.validate.kept_by_setup`: it is immutable)."""
         return kept_by_setup(self, setup, self._initial)
 
-    def _initial(self, setup: Mapping[str, Any] | None) -> BState:
+    def _initial(self, setup: Mapping[str, Any] | None) -> BagatelleState:
         cfg, seats = self.config(setup)
         n = len(cfg.names)
         table, cups, extra = self.fresh_table(cfg)
-        return BState(
+        return BagatelleState(
             cfg=cfg,
             seats=seats,
             scores=start_scores(setup, seats.parties) if setup else (0,) * n,
@@ -645,17 +630,17 @@ class RoundOfBalls(Game[BState]):
             drops=(0,) * n,
         )
 
-    def seating(self, state: BState) -> Seating:
+    def seating(self, state: BagatelleState) -> Seating:
         """The core seating in the state."""
         return state.seats
 
-    def choice_sets(self, state: BState) -> dict[str, list[Any]]:
+    def choice_sets(self, state: BagatelleState) -> dict[str, list[Any]]:
         """The seating's sets plus ``numbers``, ``arches`` and ``compartments``."""
         return state.cfg.sets
 
     # -- events --------------------------------------------------------------
 
-    def apply(self, state: BState, event: Mapping[str, Any]) -> BState:
+    def apply(self, state: BagatelleState, event: Mapping[str, Any]) -> BagatelleState:
         """The state after one event; refused input raises and changes nothing. The end
         of the game is checked first, then the vocabulary (the core's checks, with the
         board's choice sets), then what cannot have happened."""
@@ -669,7 +654,9 @@ class RoundOfBalls(Game[BState]):
         changes, used, turn_over = self.play(state, event)
         return self.advance(state, changes, used, turn_over)
 
-    def advance(self, state: BState, changes: dict[str, Any], used: int, turn_over: bool) -> BState:
+    def advance(
+        self, state: BagatelleState, changes: dict[str, Any], used: int, turn_over: bool
+    ) -> BagatelleState:
         """After a ball: ``changes`` (what :meth:`play` changed) applied with the turn's
         score and the allotment; then the target, the next turn, the end of the round."""
         changes["events"] = state.events + 1
@@ -705,7 +692,7 @@ class RoundOfBalls(Game[BState]):
             changes["seats"] = seats._replace(balls_left=seats.balls_left - used)
         return state._replace(**changes)
 
-    def turn_changes(self, state: BState) -> dict[str, Any]:
+    def turn_changes(self, state: BagatelleState) -> dict[str, Any]:
         """A new turn: the turn's score, and the table if it is set up each turn."""
         changes: dict[str, Any] = {"turn_score": 0}
         if self.rules.reset == "turn":
@@ -717,7 +704,7 @@ class RoundOfBalls(Game[BState]):
                 changes["extra"] = kept
         return changes
 
-    def _end_round(self, state: BState, nxt: Seating | None = None) -> BState:
+    def _end_round(self, state: BagatelleState, nxt: Seating | None = None) -> BagatelleState:
         """Every seat in play has had its turns: the play-off's test, the count, the end
         of the game, or the next round (``nxt``: the seating moved on, if it was)."""
         cfg, rules = state.cfg, self.rules
@@ -736,7 +723,7 @@ class RoundOfBalls(Game[BState]):
             return self._settle(state, state.seats.remaining)
         return self.new_round(state, nxt)
 
-    def new_round(self, state: BState, nxt: Seating | None = None) -> BState:
+    def new_round(self, state: BagatelleState, nxt: Seating | None = None) -> BagatelleState:
         """The next round, everyone in play, the table set up afresh."""
         seats = nxt or state.seats
         if self.rules.rotate_start:
@@ -761,7 +748,7 @@ class RoundOfBalls(Game[BState]):
             next=BALL,
         )
 
-    def _settle(self, state: BState, group: Sequence[int]) -> BState:
+    def _settle(self, state: BagatelleState, group: Sequence[int]) -> BagatelleState:
         """The end test among ``group``: a single best (or worst) ends the game; a tie
         plays off among the tied (a new round, their seats in the usual order), or is
         shared."""
@@ -789,11 +776,11 @@ class RoundOfBalls(Game[BState]):
         )
 
     def _finish(
-        self, state: BState, winner: int | None, loser: int | None, shared: bool = False
-    ) -> BState:
+        self, state: BagatelleState, winner: int | None, loser: int | None, shared: bool = False
+    ) -> BagatelleState:
         return state._replace(next=NONE, winner=winner, loser=loser, shared=shared, turn_score=0)
 
-    def put_out(self, state: BState, who: int) -> BState:
+    def put_out(self, state: BagatelleState, who: int) -> BagatelleState:
         """Put party ``who`` out of the game (his turns are skipped); the last one left
         wins."""
         seats = state.seats.knock_out(who)
@@ -833,11 +820,11 @@ class RoundOfBalls(Game[BState]):
         doc.update(self.extra_doc())
         return doc
 
-    def on_table(self, state: BState) -> dict[str, int]:
+    def on_table(self, state: BagatelleState) -> dict[str, int]:
         """The ``on_table`` key: kind -> balls resting on the table (none left out)."""
         return {k: c for k, c in zip(self.rules.kinds, state.table, strict=False) if c}
 
-    def balls_left(self, state: BState) -> int | None:
+    def balls_left(self, state: BagatelleState) -> int | None:
         """The ``balls_left`` key."""
         if self.rules.balls is None:
             return None
@@ -847,7 +834,7 @@ class RoundOfBalls(Game[BState]):
             return self.rules.balls - state.played // len(state.seats.remaining)
         return state.seats.balls_left
 
-    def view(self, state: BState) -> dict[str, Any]:
+    def view(self, state: BagatelleState) -> dict[str, Any]:
         """The public state (the bagatelle scoring language §1.6)."""
         cfg = state.cfg
         names = cfg.names
@@ -878,7 +865,7 @@ class RoundOfBalls(Game[BState]):
         view.update(self.extra_view(state))
         return view
 
-    def outcome(self, state: BState) -> Outcome:
+    def outcome(self, state: BagatelleState) -> Outcome:
         """The result read from the state: ``loser`` is the lowest where the lowest total
         loses, else (two parties, a winner) the other party."""
         names = state.cfg.names
@@ -889,7 +876,7 @@ class RoundOfBalls(Game[BState]):
         scores = dict(zip(names, state.scores, strict=True))
         return Outcome(state.next == NONE, winner, loser, state.shared, scores)
 
-    def dump(self, state: BState) -> dict[str, Any]:
+    def dump(self, state: BagatelleState) -> dict[str, Any]:
         """The internal state as compact JSON; ``load(dump(s)) == s``."""
         return {
             "setup": state.cfg.setup,
@@ -897,12 +884,12 @@ class RoundOfBalls(Game[BState]):
             "s": [list(x) if isinstance(x, tuple) else x for x in state[2:]],
         }
 
-    def load(self, data: Mapping[str, Any]) -> BState:
+    def load(self, data: Mapping[str, Any]) -> BagatelleState:
         """The internal state back from :meth:`dump`."""
         setup = data["setup"]
         cfg = self._cfgs.get(json.dumps(setup, sort_keys=True)) or self.config(setup)[0]
         values: list[Any] = [tuple(x) if isinstance(x, list) else x for x in data["s"]]
-        return BState(cfg, Seating.load(data["seats"]), *values)
+        return BagatelleState(cfg, Seating.load(data["seats"]), *values)
 
     def player_statistics(
         self, setup: Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
@@ -959,8 +946,8 @@ class RoundOfBalls(Game[BState]):
 
 class BoardGame(RoundOfBalls):
     """The bagatelle boards (§2-§4.3): cups with a capacity, special balls that multiply,
-    a contact rule per board (``Rules.required_rule``) and what failing it costs
-    (``Rules.penalty``: ``"remove"`` the ball is taken out of play and scores nothing;
+    a contact rule per board (``BagatelleRules.required_rule``) and what failing it costs
+    (``BagatelleRules.penalty``: ``"remove"`` the ball is taken out of play and scores nothing;
     ``"foul_points"`` Sans Egal's forfeit; ``"void"`` nothing scores; ``"forfeit"``
     Carombolette's miss, one more ball used).
 
@@ -1046,7 +1033,7 @@ class BoardGame(RoundOfBalls):
             )
         return tuple(fields)
 
-    def required(self, state: BState) -> str | None:
+    def required(self, state: BagatelleState) -> str | None:
         rule = self.rules.required_rule
         if rule is None:
             return None
@@ -1072,7 +1059,7 @@ class BoardGame(RoundOfBalls):
             return "white"
         return "cushion"
 
-    def played_kind(self, state: BState) -> str:
+    def played_kind(self, state: BagatelleState) -> str:
         """The kind of ball the party at the table plays."""
         played = self.rules.played
         return played[state.seats.turn % len(played)]
@@ -1082,7 +1069,7 @@ class BoardGame(RoundOfBalls):
         return [(o["ball"], o["to"]) for o in event.get("others") or ()]
 
     def check_table(
-        self, state: BState, first: str | None, others: Sequence[tuple[str, Any]], to: Any
+        self, state: BagatelleState, first: str | None, others: Sequence[tuple[str, Any]], to: Any
     ) -> None:
         """``not_on_table``, ``nothing_struck`` and ``cup_full``."""
         pos, table = self._kind_pos, state.table
@@ -1115,16 +1102,19 @@ class BoardGame(RoundOfBalls):
                 if state.cups[state.cfg.cup_pos[cup]] + k > cap:
                     raise IllegalEvent("cup_full", f"to: cup {cup} already holds {cap} ball(s)")
 
-    def value(self, cfg: Cfg, kind: str, place: Any) -> int:
+    def value(self, cfg: BagatelleConfig, kind: str, place: Any) -> int:
         """What a ball of ``kind`` dropping at ``place`` (a cup, or a side pocket) scores."""
+        factor: int = cfg.mult.get(kind, 1)
         if type(place) is int:
-            return place * cfg.mult.get(kind, 1)
+            return place * factor
         pockets = cfg.v.get("pockets")
         if isinstance(pockets, Mapping) and place in pockets:
-            return int(pockets[place]) * cfg.mult.get(kind, 1)
+            return int(pockets[place]) * factor
         return 0
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+    def play(
+        self, state: BagatelleState, event: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int, bool]:
         r = self.rules
         cfg = state.cfg
         to = event["to"]
@@ -1156,7 +1146,7 @@ class BoardGame(RoundOfBalls):
 
     def resolve(
         self,
-        state: BState,
+        state: BagatelleState,
         to: Any,
         first: str | None,
         others: Sequence[tuple[str, Any]],
@@ -1172,7 +1162,7 @@ class BoardGame(RoundOfBalls):
 
     def resolve_all(
         self,
-        state: BState,
+        state: BagatelleState,
         to: Any,
         first: str | None,
         others: Sequence[tuple[str, Any]],
@@ -1245,7 +1235,13 @@ class BoardGame(RoundOfBalls):
         return changes, 2 if penalty == "forfeit" else 1, False
 
     def _single(
-        self, state: BState, to: Any, first: str | None, met: bool, nominated: Any, pins: int
+        self,
+        state: BagatelleState,
+        to: Any,
+        first: str | None,
+        met: bool,
+        nominated: Any,
+        pins: int,
     ) -> tuple[dict[str, Any], int, bool]:
         """:meth:`resolve` for a stroke that moved no other ball (the same rules, fewer
         steps: the commonest event of every board game)."""
@@ -1275,7 +1271,9 @@ class BoardGame(RoundOfBalls):
             changes["flag"] = True
         return changes, 2 if penalty == "forfeit" else 1, False
 
-    def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def fresh_table(
+        self, cfg: BagatelleConfig
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         table, cups, _ = super().fresh_table(cfg)
         extra = (0,) * len(self.rules.kinds) if self._colours else ()
         return table, cups, extra
@@ -1306,11 +1304,13 @@ class PigeonHole(BoardGame):
             ),
         )
 
-    def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def fresh_table(
+        self, cfg: BagatelleConfig
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         table, cups, _ = super().fresh_table(cfg)
         return table, cups, (0,)
 
-    def can_respot(self, state: BState) -> bool:
+    def can_respot(self, state: BagatelleState) -> bool:
         """Whether ``respot_red`` is allowed now."""
         return (
             state.next == BALL
@@ -1320,7 +1320,7 @@ class PigeonHole(BoardGame):
             and state.seats.balls_left > 0
         )
 
-    def other_event(self, state: BState, event: Mapping[str, Any]) -> BState:
+    def other_event(self, state: BagatelleState, event: Mapping[str, Any]) -> BagatelleState:
         if not self.can_respot(state):
             raise IllegalEvent(
                 "cannot_respot",
@@ -1331,7 +1331,9 @@ class PigeonHole(BoardGame):
         table = _with(state.table, self._kind_pos["red"], 1)
         return state._replace(cups=cups, table=table, extra=(0,), events=state.events + 1)
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+    def play(
+        self, state: BagatelleState, event: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int, bool]:
         to, first = event["to"], event.get("first_hit")
         others = self.others(event)
         self.check_table(state, first, others, to)
@@ -1347,13 +1349,15 @@ class PigeonHole(BoardGame):
         changes["extra"] = (red_cup,)
         return changes, used, end
 
-    def advance(self, state: BState, changes: dict[str, Any], used: int, turn_over: bool) -> BState:
+    def advance(
+        self, state: BagatelleState, changes: dict[str, Any], used: int, turn_over: bool
+    ) -> BagatelleState:
         if used == -1:  # deliberate_off: the stroke is void and the player is out
             after = state._replace(events=state.events + 1, turn_score=0)
             return self.put_out(after, state.seats.turn)
         return super().advance(state, changes, used, turn_over)
 
-    def extra_view(self, state: BState) -> dict[str, Any]:
+    def extra_view(self, state: BagatelleState) -> dict[str, Any]:
         names = state.cfg.names
         return {"can_respot": self.can_respot(state), "out": [names[i] for i in state.out]}
 
@@ -1425,7 +1429,9 @@ class ArchGame(BoardGame):
             raise _bad(f"{path}to: the cups lie behind the arches: give the arch")
         return None, to
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+    def play(
+        self, state: BagatelleState, event: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int, bool]:
         cfg = state.cfg
         arch, to = self._route(event, "")
         first = event.get("first_hit")
@@ -1470,7 +1476,7 @@ class ArchGame(BoardGame):
             changes["scores"] = _add_scores(state.scores, gains)
         return changes, 1, False
 
-    def required(self, state: BState) -> str | None:
+    def required(self, state: BagatelleState) -> str | None:
         return "cushion" if self.rules.required_rule == "cushion" else None
 
 
@@ -1522,16 +1528,20 @@ class Parepa(RoundOfBalls):
             ),
         )
 
-    def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def fresh_table(
+        self, cfg: BagatelleConfig
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         return (1,) * 11, (), (0,) * 11
 
-    def cue_choices(self, state: BState) -> list[Any]:
+    def cue_choices(self, state: BagatelleState) -> list[Any]:
         """The balls the player may play now."""
         if not state.flag:
             return ["white"]
         return [b for b, k in zip(_PAREPA_BALLS, state.extra, strict=True) if k]
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+    def play(
+        self, state: BagatelleState, event: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int, bool]:
         index = _PAREPA_BALLS.index
         cue = index(event["cue"])
         to = event["to"]
@@ -1585,13 +1595,13 @@ class Parepa(RoundOfBalls):
             return changes, 0, True
         return changes, 0, False
 
-    def turn_changes(self, state: BState) -> dict[str, Any]:
+    def turn_changes(self, state: BagatelleState) -> dict[str, Any]:
         return {"turn_score": 0, "flag": False}
 
-    def on_table(self, state: BState) -> dict[str, int]:
+    def on_table(self, state: BagatelleState) -> dict[str, int]:
         return {str(b): 1 for b, k in zip(_PAREPA_BALLS, state.table, strict=True) if k}
 
-    def extra_view(self, state: BState) -> dict[str, Any]:
+    def extra_view(self, state: BagatelleState) -> dict[str, Any]:
         over = state.next == NONE
         return {
             "pocketed": [b for b, k in zip(_PAREPA_BALLS, state.extra, strict=True) if k],
@@ -1629,7 +1639,7 @@ class ReceptacleGame(RoundOfBalls):
     shot scores the place the ball stops in, plus (Klondike, Monte Carlo) one struck ball's
     place. No table is kept. ``extra`` is (failed launches in a row,)."""
 
-    def __init__(self, rules: Rules, places: Places) -> None:
+    def __init__(self, rules: BagatelleRules, places: Places) -> None:
         self.places = places
         self._values = dict(places.values)
         self._other_values = dict(places.other_values)
@@ -1675,13 +1685,17 @@ class ReceptacleGame(RoundOfBalls):
             )
         return tuple(fields)
 
-    def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def fresh_table(
+        self, cfg: BagatelleConfig
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         return (), (), (0,)
 
-    def turn_extra(self, state: BState) -> tuple[int, ...] | None:
+    def turn_extra(self, state: BagatelleState) -> tuple[int, ...] | None:
         return (0,)
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+    def play(
+        self, state: BagatelleState, event: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int, bool]:
         pl = self.places
         to = event["to"]
         others = event.get("others") or ()
@@ -1706,7 +1720,7 @@ class ReceptacleGame(RoundOfBalls):
             changes["drops"] = _with(state.drops, p, drops)
         return changes, 1, False
 
-    def extra_view(self, state: BState) -> dict[str, Any]:
+    def extra_view(self, state: BagatelleState) -> dict[str, Any]:
         if self.places.idle_limit is None:
             return {}
         return {"failed_launches": 0 if state.next == NONE else state.extra[0]}
@@ -1740,7 +1754,9 @@ class Devil(RoundOfBalls):
     def ball_doc(self) -> str:
         return "one spin of the top"
 
-    def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def fresh_table(
+        self, cfg: BagatelleConfig
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         return (), (), ()
 
     def check_setup(self, values: dict[str, Any]) -> None:
@@ -1749,7 +1765,9 @@ class Devil(RoundOfBalls):
             if not key.isdigit() or int(key) < 1:
                 raise InvalidEvent("bad_setup", "pin_counts: keys are compartment values", -1)
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+    def play(
+        self, state: BagatelleState, event: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int, bool]:
         counts = state.cfg.v["pin_counts"]
         black = state.cfg.v["black_pin"]
         points = 0
@@ -1836,13 +1854,17 @@ class ShuffleBoard(RoundOfBalls):
             ),
         )
 
-    def fresh_table(self, cfg: Cfg) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def fresh_table(
+        self, cfg: BagatelleConfig
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         return (0,) * len(cfg.names), (), ()
 
-    def on_table(self, state: BState) -> dict[str, int]:
+    def on_table(self, state: BagatelleState) -> dict[str, int]:
         return {n: k for n, k in zip(state.cfg.names, state.table, strict=True) if k}
 
-    def play(self, state: BState, event: Mapping[str, Any]) -> tuple[dict[str, Any], int, bool]:
+    def play(
+        self, state: BagatelleState, event: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int, bool]:
         names = state.cfg.names
         to = event.get("to") or "board"
         table = list(state.table)
@@ -1863,7 +1885,7 @@ class ShuffleBoard(RoundOfBalls):
             table[state.seats.turn] += 1
         return {"table": tuple(table)}, 1, False
 
-    def other_event(self, state: BState, event: Mapping[str, Any]) -> BState:
+    def other_event(self, state: BagatelleState, event: Mapping[str, Any]) -> BagatelleState:
         if state.next != COUNT:
             raise IllegalEvent("no_count_due", "no roll is waiting to be counted")
         names = state.cfg.names
@@ -1883,7 +1905,7 @@ class ShuffleBoard(RoundOfBalls):
         return self.new_round(after)
 
     def score_count(
-        self, state: BState, weights: list[tuple[int, Any, Any, bool]]
+        self, state: BagatelleState, weights: list[tuple[int, Any, Any, bool]]
     ) -> tuple[int, int]:
         """(the scorer, points) of a count; ``bad_count`` for a count that cannot be."""
         rank = {1: 1, 2: 2, 3: 3, "hanger": 4}
@@ -1948,7 +1970,7 @@ class ShuffleBoard(RoundOfBalls):
 _NINE = tuple(range(1, 10))
 _TIES = ("ties", "playoff")
 
-VICTORIAN = Rules(
+VICTORIAN = BagatelleRules(
     id="victorian_bagatelle",
     name='Victorian bagatelle ("according to Hoyle")',
     source="The Rules of Bagatelle (Masters Traditional Games), lines 4-15",
@@ -1963,7 +1985,7 @@ VICTORIAN = Rules(
     penalty="remove",
 )
 
-SANS_EGAL = Rules(
+SANS_EGAL = BagatelleRules(
     id="sans_egal",
     name="Sans Egal",
     source="The Rules of Bagatelle, lines 16-20",
@@ -1990,7 +2012,7 @@ SANS_EGAL = Rules(
     fixed_rounds=1,
 )
 
-SANS_EGAL_VARIANT = Rules(
+SANS_EGAL_VARIANT = BagatelleRules(
     **{
         **SANS_EGAL.__dict__,
         "id": "sans_egal_variant",
@@ -2008,7 +2030,7 @@ SANS_EGAL_VARIANT = Rules(
     }
 )
 
-NORTHERN = Rules(
+NORTHERN = BagatelleRules(
     id="northern_bagatelle",
     name="Northern (Chester) bagatelle",
     source="The Rules of Bagatelle, lines 24-28",
@@ -2030,7 +2052,7 @@ NORTHERN = Rules(
     penalty="remove",
 )
 
-SOUTHERN = Rules(
+SOUTHERN = BagatelleRules(
     id="southern_bagatelle",
     name="Southern bagatelle (two reds, side pockets)",
     source="The Rules of Bagatelle, lines 29-36",
@@ -2064,7 +2086,7 @@ _ARCH_DEFAULTS = (
     _TIES,
 )
 
-MISSISSIPPI = Rules(
+MISSISSIPPI = BagatelleRules(
     id="mississippi",
     name="Mississippi (arches, cushion first)",
     source="The Rules of Bagatelle, lines 37-43 and 46-47",
@@ -2075,7 +2097,7 @@ MISSISSIPPI = Rules(
     required_rule="cushion",
 )
 
-LA_TROU_MADAME = Rules(
+LA_TROU_MADAME = BagatelleRules(
     id="la_trou_madame",
     name="La Trou Madame (arches)",
     source="The Rules of Bagatelle, lines 44-47",
@@ -2086,7 +2108,7 @@ LA_TROU_MADAME = Rules(
     kinds=("white",),
 )
 
-BAGATELLE_1908 = Rules(
+BAGATELLE_1908 = BagatelleRules(
     id="bagatelle_1908",
     name="Bagatelle (1908 handbook)",
     source="Modern Billiards (1908), lines 1934-1948",
@@ -2108,7 +2130,7 @@ BAGATELLE_1908 = Rules(
     penalty="remove",
 )
 
-ENGLISH = Rules(
+ENGLISH = BagatelleRules(
     id="english_bagatelle",
     name="English bagatelle (king ball, optional pins)",
     source="Modern Billiards (1908), lines 1950-1964",
@@ -2132,7 +2154,7 @@ ENGLISH = Rules(
     extra_fields=("king_struck",),
 )
 
-CAROMBOLETTE = Rules(
+CAROMBOLETTE = BagatelleRules(
     id="carombolette",
     name="Carombolette (bagatelle mode, pool mode)",
     source="Modern Billiards (1908), lines 1966-1990",
@@ -2157,7 +2179,7 @@ CAROMBOLETTE = Rules(
     numbers="holes",
 )
 
-PIGEON_HOLE = Rules(
+PIGEON_HOLE = BagatelleRules(
     id="pigeon_hole_jenny_lind",
     name="Pigeon Hole and Jenny Lind",
     source="Modern Billiards (1908), lines 1900-1916",
@@ -2173,7 +2195,7 @@ PIGEON_HOLE = Rules(
     extra_fields=("fouls",),
 )
 
-PAREPA = Rules(
+PAREPA = BagatelleRules(
     id="parepa",
     name="Parepa",
     source="Modern Billiards (1908), lines 1918-1932",
@@ -2185,7 +2207,7 @@ PAREPA = Rules(
     numbers="pockets",
 )
 
-KLONDIKE = Rules(
+KLONDIKE = BagatelleRules(
     id="klondike",
     name="Klondike",
     source="Modern Billiards (1908), lines 2022-2035",
@@ -2196,7 +2218,7 @@ KLONDIKE = Rules(
     fixed_rounds=1,
 )
 
-DEVIL = Rules(
+DEVIL = BagatelleRules(
     id="devil_among_the_tailors",
     name="Devil-among-the-tailors (top and pins)",
     source="Modern Billiards (1908), lines 2037-2069",
@@ -2213,7 +2235,7 @@ DEVIL = Rules(
     numbers="",
 )
 
-MONTE_CARLO = Rules(
+MONTE_CARLO = BagatelleRules(
     id="monte_carlo",
     name="Monte Carlo",
     source="Modern Billiards (1908), lines 1889-1898",
@@ -2225,7 +2247,7 @@ MONTE_CARLO = Rules(
     fixed_rounds=1,
 )
 
-HIGH_NUMBER_POOL = Rules(
+HIGH_NUMBER_POOL = BagatelleRules(
     id="high_number_pool",
     name="High number pool (Parisian board)",
     source="Modern Billiards (1908), lines 1867-1873",
@@ -2235,7 +2257,7 @@ HIGH_NUMBER_POOL = Rules(
     fixed_rounds=1,
 )
 
-LA_BARRAQUE = Rules(
+LA_BARRAQUE = BagatelleRules(
     id="parisian_pool_la_barraque",
     name="Parisian pool (La Barraque)",
     source="Modern Billiards (1908), lines 1875-1887",
@@ -2246,7 +2268,7 @@ LA_BARRAQUE = Rules(
     defaults=(("target", 200), ("cups", tuple(range(1, 13))), _TIES),
 )
 
-SHUFFLE = Rules(
+SHUFFLE = BagatelleRules(
     id="shuffle_board",
     name="Shuffle-board",
     source="Modern Billiards (1908), lines 2071-2097",
@@ -2302,206 +2324,3 @@ GAMES: tuple[RoundOfBalls, ...] = (
 
 for _game in GAMES:
     register(_game)
-
-
-# ---------------------------------------------------------------- random play
-
-
-def _free_cups(state: BState) -> list[int]:
-    cap = state.cfg.capacity
-    return [c for c, k in zip(state.cfg.cups, state.cups, strict=False) if cap is None or k < cap]
-
-
-def _board_ball(game: BoardGame, state: BState, rng: Any) -> dict[str, Any]:
-    """A plausible legal ``ball`` for a board game."""
-    cfg, rules = state.cfg, game.rules
-    kinds = [k for k, c in zip(rules.kinds, state.table, strict=True) for _ in range(c)]
-    free = _free_cups(state)
-    rng.shuffle(free)
-    req = game.required(state)
-    ev: dict[str, Any] = {"type": BALL}
-    first: str | None = None
-    if kinds and rng.random() < 0.85:
-        if req in rules.kinds and req in kinds:
-            first = req
-        else:
-            first = rng.choice(kinds)
-    if first is not None:
-        ev["first_hit"] = first
-    if req == "cushion" or rng.random() < 0.3:
-        ev["cushion"] = req == "cushion" and rng.random() < 0.9 or rng.random() < 0.5
-    others = []
-    if first is not None:
-        pool = list(kinds)
-        pool.remove(first)
-        rng.shuffle(pool)
-        for kind in [first, *pool][: rng.choice((0, 0, 1, 1, 2))]:
-            r = rng.random()
-            if r < 0.7 and free:
-                others.append({"ball": kind, "to": free.pop()})
-            else:
-                others.append(
-                    {"ball": kind, "to": rng.choice([w for w in rules.words if w != TABLE])}
-                )
-    if others:
-        ev["others"] = others
-    r = rng.random()
-    if r < 0.55 and free:
-        ev["to"] = free.pop()
-    elif r < 0.62 and "left" in rules.words:
-        ev["to"] = rng.choice(("left", "right"))
-    else:
-        ev["to"] = rng.choice(rules.words)
-    if "nominated" in rules.extra_fields:
-        ev["nominated"] = (
-            ev["to"]
-            if rng.random() < 0.5 and ev["to"] not in (TABLE, BACK, OFF)
-            else rng.choice(cfg.cups)
-        )
-    if "king_struck" in rules.extra_fields:
-        if cfg.v["pins"]:
-            ev["pins"] = rng.randint(0, cfg.v["pins"])
-        if "king" in kinds and rng.random() < 0.05:
-            ev["king_struck"] = True
-    return ev
-
-
-def random_event(game: RoundOfBalls, state: BState, rng: Any) -> dict[str, Any]:
-    """A plausible legal next event for ``state`` (the family's random referee)."""
-    cfg = state.cfg
-    if isinstance(game, ShuffleBoard):
-        if state.next == COUNT:
-            weights = []
-            for who, k in enumerate(state.table):
-                weights += [who] * rng.randint(0, k)
-            rng.shuffle(weights)
-            zones = sorted(
-                (rng.choice(_ZONES[:3] + ("hanger",) * (rng.random() < 0.2)) for _ in weights),
-                key=lambda z: 4 if z == "hanger" else z,
-                reverse=True,
-            )
-            out = [{"player": cfg.names[w], "zone": z} for w, z in zip(weights, zones, strict=True)]
-            for i in range(1, len(out)):
-                if out[i]["zone"] == out[i - 1]["zone"] and rng.random() < 0.2:
-                    out[i]["level"] = True
-            if out and out[0]["zone"] == "hanger" and not (len(out) > 1 and out[1].get("level")):
-                if rng.random() < 0.5:
-                    out[0]["flip"] = rng.choice(("made", "failed"))
-            return {"type": COUNT, "weights": out}
-        ev: dict[str, Any] = {"type": BALL}
-        if rng.random() < 0.2:
-            ev["to"] = "out"
-        elif rng.random() < 0.2:
-            victims = [w for w, k in enumerate(state.table) if k]
-            if victims:
-                ev["others"] = [{"ball": cfg.names[rng.choice(victims)], "to": "out"}]
-        return ev
-    if isinstance(game, Devil):
-        counts = cfg.v["pin_counts"]
-        return {
-            "type": BALL,
-            "pins": {
-                **{k: rng.randint(0, n) for k, n in counts.items()},
-                "black": rng.randint(0, 1),
-            },
-        }
-    if isinstance(game, ReceptacleGame):
-        pl = game.places
-        places: list[Any] = [*cfg.cups, *game._values]
-        if pl.idle and rng.random() < 0.1:
-            return {"type": BALL, "to": pl.idle}
-        ev = {"type": BALL, "to": rng.choice(places)}
-        if pl.other and rng.random() < 0.3:
-            ev["others"] = [{"ball": pl.other, "to": rng.choice([*cfg.cups, *game._other_values])}]
-        return ev
-    if isinstance(game, Parepa):
-        cue = rng.choice(game.cue_choices(state))
-        cue_i = _PAREPA_BALLS.index(cue)
-        on = [b for i, b in enumerate(_PAREPA_BALLS) if (state.table[i] and i != cue_i)]
-        ev = {"type": BALL, "cue": cue, "to": rng.choice([*cfg.cups, TABLE, TABLE, TABLE])}
-        if on and rng.random() < 0.8:
-            ev["first_hit"] = rng.choice(on)
-            rng.shuffle(on)
-            k = rng.choice((0, 1, 1, 2))
-            if k:
-                ev["others"] = [{"ball": b, "to": rng.choice(cfg.cups)} for b in on[:k]]
-        return ev
-    if isinstance(game, ArchGame):
-        arches = sorted(cfg.arches)
-        free = _free_cups(state)
-        rng.shuffle(free)
-        ev = {"type": BALL, "cushion": rng.random() < 0.8}
-        if rng.random() < 0.5:
-            ev["arch"] = rng.choice(arches)
-            if free and rng.random() < 0.4:
-                ev["to"] = free.pop()
-        else:
-            ev["to"] = rng.choice((TABLE, TABLE, BACK, OFF))
-        if state.table[0] and rng.random() < 0.6:
-            ev["first_hit"] = "white"
-            if rng.random() < 0.5:
-                o: dict[str, Any] = {"ball": "white", "arch": rng.choice(arches)}
-                if free and rng.random() < 0.3:
-                    o["to"] = free.pop()
-                ev["others"] = [o]
-        return ev
-    if isinstance(game, PigeonHole):
-        if game.can_respot(state) and rng.random() < 0.5:
-            return {"type": "respot_red"}
-        ev = _board_ball(game, state, rng)
-        if ev["to"] == BACK:
-            ev["to"] = OFF
-        for o in ev.get("others", ()):
-            if o["to"] == BACK:
-                o["to"] = OFF
-        if rng.random() < 0.003 and (
-            ev["to"] == OFF or any(o["to"] == OFF for o in ev.get("others", ()))
-        ):
-            ev["fouls"] = ["deliberate_off"]
-        return ev
-    assert isinstance(game, BoardGame)
-    return _board_ball(game, state, rng)
-
-
-@register_simulator("bagatelle")
-def _simulator(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
-    """The family's generator for :func:`rules.simulate.simulate_game`."""
-    assert isinstance(game, RoundOfBalls)
-    return random_event(game, state, rng)
-
-
-def simulate(
-    game: RoundOfBalls, rng: Any, length: int, setup: Mapping[str, Any] | None = None
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A seeded plausible legal game: (setup, events), at most ``length`` events. Unless a
-    setup is given, the target (or the number of rounds) is set so that the game lasts
-    about ``length`` events where the game allows it.
-
-    >>> import random
-    >>> from rules import get, replay
-    >>> g = get("victorian_bagatelle")
-    >>> setup, events = simulate(g, random.Random(1), 50)
-    >>> replay(g, setup, events).events == len(events) <= 50
-    True
-    """
-    if setup is None:
-        setup = {}
-        names = dict(game.rules.defaults)
-        if "rounds" in names:
-            setup["rounds"] = length // max(1, game.rules.balls or 1) + 1
-            if "target" in names:
-                setup["target"] = None
-        elif "target" in names:
-            setup["target"] = length * 200
-    t = Timeline(game, setup)
-    events: list[dict[str, Any]] = []
-    misses = 0
-    while len(events) < length and not t.state.over and misses < 1000:
-        ev = random_event(game, t.state, rng)
-        try:
-            t.push(ev)
-        except RuleError:
-            misses += 1
-            continue
-        events.append(ev)
-    return dict(setup), events

@@ -20,25 +20,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from rules.core import (
+from rules.core import Game, Outcome, Stat
+from rules.layout import TableMap, bed_spots
+from rules.registry import register
+from rules.seating import Participants, Seating
+from rules.validate import start_scores, validate_event, validate_setup
+from rules.vocabulary import (
     FOULS,
     EventType,
     Field,
     Foul,
-    Game,
     IllegalEvent,
     InvalidEvent,
     Option,
-    Outcome,
-    Participants,
     RuleError,
-    Seating,
-    Stat,
-    start_scores,
-    validate_event,
-    validate_setup,
 )
-from rules.registry import register
 
 __all__ = ["BBState", "BarBilliards", "Last", "HOLES", "ENDGAME_HOLES"]
 
@@ -275,6 +271,8 @@ class BarBilliards(Game[BBState]):
     players = "2 sides, singles or doubles"
     participants = Participants(("sides",), min=2, max=2, per_side=(1, 2))
     additive_score = True  # a handicap start is points on the score from the first shot
+    score_step = 10  # every hole scores tens (the red doubles a hole)
+    best_stat = "high_break"
     statistics = (
         Stat("high_break", "High break", "max", "the highest break banked"),
         Stat("breaks", "Breaks", "sum", "breaks banked (more than 0)"),
@@ -356,6 +354,31 @@ class BarBilliards(Game[BBState]):
     )
     fouls = _FOULS
     state_doc = _STATE_DOC
+    over_label = "Frame over"
+    pad_hints = {
+        "values": {
+            "next": {
+                "break_off": "Break-off",
+                "play": "Play on",
+                "play_red": "Play the red",
+                "endgame": "Endgame: cushion first, 100 or 200 only",
+                "none": "Frame over",
+            }
+        },
+        "last": [
+            ["points", "+{}"],
+            ["lost", "lost {}"],
+            ["wiped", "wiped {}"],
+            ["banked", "banked {}"],
+        ],
+        "fields": {
+            "shot": {
+                "to_trough": {"more": True},  # the referee's tidying, rarely needed
+                "cushion": {"when": {"phase": "endgame"}},
+                "pots.hole": {"when": {"phase": "endgame"}, "open": list(ENDGAME_HOLES)},
+            }
+        },
+    }
 
     # ---------------------------------------------------------------- setup
 
@@ -521,7 +544,9 @@ class BarBilliards(Game[BBState]):
             else:
                 points += p["hole"]
         whites = len(pots) - reds
-        if reds and (reds > 1 or red != "table"):
+        if reds > 1:
+            raise IllegalEvent("not_on_table", f"{reds} reds potted but the set has one red")
+        if reds and red != "table":
             raise IllegalEvent("not_on_table", f"the red is not on the table (it is {_where(red)})")
         if whites > wt:
             raise IllegalEvent(
@@ -535,7 +560,11 @@ class BarBilliards(Game[BBState]):
         # 3. balls returned to the trough by the referee
         r_back = back.count("red")
         w_back = len(back) - r_back
-        if r_back and (r_back > 1 or red != "table"):
+        if r_back > 1:
+            raise IllegalEvent(
+                "not_on_table", f"to_trough: {r_back} reds given but the set has one red"
+            )
+        if r_back and red != "table":
             raise IllegalEvent(
                 "not_on_table", f"to_trough: the red is not on the table (it is {_where(red)})"
             )
@@ -748,6 +777,10 @@ class BarBilliards(Game[BBState]):
         )
 
     # ----------------------------------------------------------------- view
+
+    def table_map(self) -> TableMap:
+        """The bed of numbered holes the pots go into."""
+        return TableMap("shot", "pots", "hole", "bed", bed_spots(HOLES))
 
     def view(self, state: BBState) -> dict[str, Any]:
         """The public JSON state (the 4-pin bar billiards scoring language, plus documented extras).

@@ -21,7 +21,7 @@ run by a :class:`CaromGame`. The games differ in how a stroke is valued, and onl
 What every hook reads from a stroke (its first ball, a miss, a carom and where it was
 completed, the cushions before it) is worked out once by :func:`read_stroke`.
 
-Built on the core pieces: the players sit in a :class:`~rules.core.Seating` (Russian pool
+Built on the core pieces: the players sit in a :class:`~rules.seating.Seating` (Russian pool
 seats two or more; its ``visits`` are the innings begun, and the stroke that ends the game
 passes the table to no one), ``concede`` names its ``player`` with ``player_field`` and
 ``leads`` is checked with ``choices_from``; each game declares its ``participants``, its
@@ -50,25 +50,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rules.core import (
+from rules.core import Game, Outcome, Stat
+from rules.registry import register
+from rules.seating import Participants, Seating
+from rules.validate import validate_event, validate_setup
+from rules.vocabulary import (
     EventType,
     Field,
     Foul,
-    Game,
     IllegalEvent,
     InvalidEvent,
     Option,
-    Outcome,
-    Participants,
     RuleError,
-    Seating,
-    Stat,
     player_field,
-    validate_event,
-    validate_setup,
 )
-from rules.registry import register
-from rules.simulators import register_simulator
 
 __all__ = [
     "CAROM_FOULS",
@@ -85,9 +80,8 @@ __all__ = [
     "Score",
     "SpaceKind",
     "SpanishBilliards",
-    "Stroke",
+    "CaromStroke",
     "read_stroke",
-    "simulate",
 ]
 
 CUSHION = "cushion"
@@ -101,7 +95,6 @@ POCKETS = ("top_left", "top_right", "middle_left", "middle_right", "baulk_left",
 
 _NO_COUNT = "no_count"
 _NO_FOULS: frozenset[str] = frozenset()
-_LIST_FIELDS = frozenset({"contacts", "fouls", "off_table", "pins", "pins_before_ball"})
 
 #: The foul codes of every game of the family: the general foul rules (H 485-539) and the
 #: three-ball rules (H 571-575). In the carom games each means no count and the inning
@@ -302,7 +295,7 @@ class CaromRules:
 class CaromState(NamedTuple):
     """The internal state of a game of the family (immutable, constant size per player).
 
-    ``seats`` is the :class:`~rules.core.Seating` (the players in rotation; its ``visits``
+    ``seats`` is the :class:`~rules.seating.Seating` (the players in rotation; its ``visits``
     are the innings begun); ``run`` is what the player at the table has scored in this
     inning; ``next`` is ``"lay_off"``, ``"opening"``, ``"stroke"`` or ``"none"``;
     ``space`` where the object balls lie (a space name or None) and ``space_counts`` the
@@ -340,7 +333,7 @@ class CaromState(NamedTuple):
         return self.seats.visits
 
 
-class Stroke(NamedTuple):
+class CaromStroke(NamedTuple):
     """One ``stroke`` as the hooks read it (carom.md "Terms", all read from ``contacts``).
 
     ``touched``: the object balls in ``contacts``, in order; ``first``: the first of them
@@ -382,7 +375,7 @@ class Stroke(NamedTuple):
         return tuple(ball for ball, _ in self.pots)
 
 
-def read_stroke(event: Mapping[str, Any]) -> Stroke:
+def read_stroke(event: Mapping[str, Any]) -> CaromStroke:
     """What a (validated) ``stroke`` event says, with the terms every hook reads.
 
     >>> st = read_stroke({"type": "stroke", "contacts": ["red", "cushion", "red", "cushion",
@@ -414,7 +407,7 @@ def read_stroke(event: Mapping[str, Any]) -> Stroke:
     get = event.get
     raw_pots = get("pots")
     fouls = get("fouls")
-    return Stroke(
+    return CaromStroke(
         contacts,
         tuple(touched),
         first,
@@ -469,6 +462,7 @@ class CaromGame(Game[CaromState]):
     additive games override it (:meth:`check_stroke` adds their own refusals)."""
 
     family = "carom"
+    best_stat = "high_run"
     statistics = (
         Stat("points", "Points", "sum", "points scored (the opponent's misses included)"),
         Stat("innings", "Innings", "sum", "innings begun"),
@@ -498,14 +492,6 @@ class CaromGame(Game[CaromState]):
         self.options = self._options()
         self.events = self._events()
         self._fields = {e.type: frozenset(f.name for f in e.fields) | {"type"} for e in self.events}
-        self._allowed: dict[str, frozenset[str]] = {}
-        for f in self.events[0].fields:
-            choices = (
-                f.item.fields[0].choices
-                if f.name == "pots" and f.item
-                else (f.item.choices if f.item is not None else f.choices)
-            )
-            self._allowed[f.name] = frozenset(choices if isinstance(choices, tuple) else ())
         self.state_doc = dict(_STATE_DOC)
         if not rules.spaces:
             self.state_doc["space"] = "always null: this game has no restricted spaces"
@@ -752,7 +738,7 @@ class CaromGame(Game[CaromState]):
         >>> THREE_CUSHION_CAROM.initial({"target": 0})
         Traceback (most recent call last):
         ...
-        rules.core.InvalidEvent: bad_setup: target must be at least 1, or null (event -1)
+        rules.vocabulary.InvalidEvent: bad_setup: target must be at least 1, or null (event -1)
         """
         raw = {} if setup is None else setup
         no_target = isinstance(raw, Mapping) and "target" in raw and raw["target"] is None
@@ -814,46 +800,9 @@ class CaromGame(Game[CaromState]):
                             raise InvalidEvent("missing_field", f"pots[{i}].ball is required")
                         if self.rules.pocket_required and pot.get("pocket") is None:
                             raise InvalidEvent("missing_field", f"pots[{i}].pocket is required")
-            if self._stroke_values_ok(event):
-                return
         elif kind == "concede" and "player" not in event:
             raise InvalidEvent("missing_field", "concede: player is required")
         validate_event(self, event, state)
-
-    def _stroke_values_ok(self, event: Mapping[str, Any]) -> bool:
-        """A fast check that every value of a stroke is well formed; False sends the event
-        to :func:`validate_event`, which names the problem (so the messages are the core's)."""
-        allowed = self._allowed
-        for key, value in event.items():
-            if key == "type":
-                continue
-            choices = allowed[key]
-            if key == "pots":
-                if type(value) not in (list, tuple):
-                    return False
-                for pot in value:
-                    if type(pot) is not dict:
-                        return False
-                    ball, pocket = pot.get("ball"), pot.get("pocket")
-                    if type(ball) is not str or ball not in choices:
-                        return False
-                    if pocket is not None and (type(pocket) is not str or pocket not in POCKETS):
-                        return False
-            elif key in _LIST_FIELDS:
-                if type(value) not in (list, tuple):
-                    return False
-                for item in value:
-                    if type(item) is not str or item not in choices:
-                        return False
-            elif key == "returned":
-                if type(value) is not bool:
-                    return False
-            elif key == "space":
-                if value is not None and (type(value) is not str or value not in choices):
-                    return False
-            elif type(value) is not str or value not in choices:
-                return False
-        return True
 
     def apply(self, state: CaromState, event: Mapping[str, Any]) -> CaromState:
         """The state after one event; checks run in carom.md's order (the end of the game
@@ -867,7 +816,7 @@ class CaromGame(Game[CaromState]):
         >>> g.apply(s, {"type": "stroke", "off_table": ["red"]})
         Traceback (most recent call last):
         ...
-        rules.core.IllegalEvent: impossible: off_table: the red was forced off, but the cue \
+        rules.vocabulary.IllegalEvent: impossible: off_table: the red was forced off, but the cue \
 ball touched no object ball
         """
         if state.over:
@@ -898,7 +847,7 @@ ball touched no object ball
         other = state.players[1 - state.players.index(player)]
         return self._finish(done, other)
 
-    def _impossible(self, state: CaromState, st: Stroke) -> None:
+    def _impossible(self, state: CaromState, st: CaromStroke) -> None:
         """The ``impossible`` refusals of carom.md, in the page's order."""
         pots, off_table = st.pots, st.off_table
         if pots or off_table:
@@ -949,7 +898,7 @@ ball touched no object ball
                 "impossible", "returned: the balls were not in that space before the stroke"
             )
 
-    def check_stroke(self, state: CaromState, st: Stroke) -> None:
+    def check_stroke(self, state: CaromState, st: CaromStroke) -> None:
         """Refusals of this game's own (``not_now``), after the family's; none here."""
 
     def _stroke(self, state: CaromState, event: Mapping[str, Any]) -> CaromState:
@@ -1004,7 +953,7 @@ ball touched no object ball
         """The table passes to the next player in rotation, who begins an inning."""
         return state._replace(seats=state.seats.advance(), run=0, space_counts=0)
 
-    def score_stroke(self, state: CaromState, st: Stroke) -> Score:
+    def score_stroke(self, state: CaromState, st: CaromStroke) -> Score:
         """What a stroke is worth: the carom games' rule (carom.md steps 1-6).
 
         >>> g = THREE_CUSHION_CAROM
@@ -1204,7 +1153,7 @@ class EnglishBilliards(CaromGame):
     the non-striker choose between the miss and the foul."""
 
     @staticmethod
-    def _miss_points(st: Stroke) -> int:
+    def _miss_points(st: CaromStroke) -> int:
         if st.miss:
             m = 3 if CUE in st.potted or CUE in st.off_table else 1
         else:
@@ -1214,15 +1163,15 @@ class EnglishBilliards(CaromGame):
         return m
 
     @staticmethod
-    def _has_choice(st: Stroke, m: int) -> bool:
+    def _has_choice(st: CaromStroke, m: int) -> bool:
         return m > 0 and bool(st.fouls - {"not_out_of_balk"})
 
-    def check_stroke(self, state: CaromState, st: Stroke) -> None:
+    def check_stroke(self, state: CaromState, st: CaromStroke) -> None:
         """``choice`` only where the non-striker has one (a foul while giving a miss)."""
         if st.choice is not None and not self._has_choice(st, self._miss_points(st)):
             raise IllegalEvent("not_now", "choice: the non-striker has no choice on this stroke")
 
-    def score_stroke(self, state: CaromState, st: Stroke) -> Score:
+    def score_stroke(self, state: CaromState, st: CaromStroke) -> Score:
         """The sum of the stroke's items, or the miss points to the non-striker.
 
         >>> g = ENGLISH_BILLIARDS
@@ -1252,7 +1201,7 @@ class SpanishBilliards(CaromGame):
     """The Spanish game (H 931-942): pins 2 (the middle pin alone 5), the red 3, the white
     2, a carom 2; forfeits come off the striker's own score."""
 
-    def score_stroke(self, state: CaromState, st: Stroke) -> Score:
+    def score_stroke(self, state: CaromState, st: CaromStroke) -> Score:
         """Gains less forfeits, on the striker's score.
 
         >>> g = SPANISH_BILLIARDS
@@ -1318,7 +1267,7 @@ class AmericanFourBallPocket(CaromGame):
     def setup_options(self, values: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
         return (("carom_values", values["carom_values"]), ("penalty_to", values["penalty_to"]))
 
-    def score_stroke(self, state: CaromState, st: Stroke) -> Score:
+    def score_stroke(self, state: CaromState, st: CaromStroke) -> Score:
         """Gains, or a forfeit (which gains nothing).
 
         >>> g = AMERICAN_FOUR_BALL_POCKET
@@ -1359,12 +1308,12 @@ class RussianPool(CaromGame):
     """Russian pool (H 2131-2181): two or more players, one white; the cannon 2, each
     coloured ball plus or minus its value by pocket; penalties off the striker's score."""
 
-    def check_stroke(self, state: CaromState, st: Stroke) -> None:
+    def check_stroke(self, state: CaromState, st: CaromStroke) -> None:
         """The opening stroke is played at the red (H 2153)."""
         if state.next == OPENING and st.nominate != "red":
             raise IllegalEvent("not_now", "nominate: the opening stroke is played at the red")
 
-    def score_stroke(self, state: CaromState, st: Stroke) -> Score:
+    def score_stroke(self, state: CaromState, st: CaromStroke) -> Score:
         """Good and bad items, penalties, the saving clause of the cannon.
 
         >>> g = RUSSIAN_POOL
@@ -1586,116 +1535,3 @@ ENGLISH_BILLIARDS = GAMES["english_billiards"]
 SPANISH_BILLIARDS = GAMES["spanish_billiards"]
 AMERICAN_FOUR_BALL_POCKET = GAMES["american_four_ball_pocket"]
 RUSSIAN_POOL = GAMES["russian_pool"]
-
-
-# ---------------------------------------------------------------- random legal games
-
-
-def plausible_event(game: CaromGame, rng: Any, state: CaromState) -> dict[str, Any]:
-    """A likely next event of ``game`` from ``state`` that the engine accepts: the lay-off
-    when it is due, now and then ``spot_balls``, otherwise a stroke a club player might
-    make (counts, misses, the odd foul, balls off the table, pots, pins, spaces).
-
-    >>> import random
-    >>> ev = plausible_event(RUSSIAN_POOL, random.Random(1), RUSSIAN_POOL.initial({}))
-    >>> ev["type"], ev["nominate"]
-    ('stroke', 'red')
-    """
-    rules = game.rules
-    if state.next == LAY_OFF:
-        return {"type": LAY_OFF}
-    if rules.spot_balls and rng.random() < 0.01:
-        return {"type": "spot_balls"}
-    balls = list(rules.object_balls)
-    roll = rng.random()
-    contacts: list[str] = [CUSHION] * rng.choice((0, 0, 1, 1, 2, 3, 4))
-    if roll < 0.1:  # a miss
-        touched: list[str] = []
-    else:
-        rng.shuffle(balls)
-        touched = balls[: 1 if roll < 0.4 else 2 if roll < 0.95 else 3]
-        if state.next == OPENING and rules.opening_ball and rng.random() < 0.8:
-            touched = [rules.opening_ball] + [b for b in touched if b != rules.opening_ball]
-        if state.next == OPENING and rules.nominate:
-            touched = ["red"] + [b for b in touched if b != "red"]
-        for ball in touched:
-            contacts.append(ball)
-            contacts += [CUSHION] * rng.choice((0, 0, 1, 2, 3))
-    event: dict[str, Any] = {"type": STROKE, "contacts": contacts}
-    if rng.random() < 0.04:
-        event["fouls"] = [rng.choice(game.fouls).code]
-    gone: set[str] = set()
-    if rules.pockets and rng.random() < 0.35:
-        pots = []
-        candidates = [b for b in touched if rng.random() < 0.6]
-        if rng.random() < 0.3:
-            candidates.append(CUE)
-        for ball in candidates:
-            pocket = rng.choice(POCKETS)
-            pots.append(
-                {"ball": ball, "pocket": pocket} if rules.pocket_required else {"ball": ball}
-            )
-            gone.add(ball)
-        if pots:
-            event["pots"] = pots
-    if rng.random() < 0.03:
-        ball = CUE if not touched or rng.random() < 0.5 else rng.choice(touched)
-        if ball not in gone:
-            event["off_table"] = [ball]
-    if rules.pins and touched and rng.random() < 0.15:
-        event["pins"] = rng.sample(rules.pins, min(len(rules.pins), rng.choice((1, 1, 1, 2))))
-    if rules.pins and rng.random() < 0.03:
-        rest = [p for p in rules.pins if p not in event.get("pins", ())]
-        if rest:
-            event["pins_before_ball"] = [rng.choice(rest)]
-    if rules.spaces and rng.random() < 0.3:
-        if state.space is not None and rng.random() < 0.6:
-            event["space"] = state.space
-            if rng.random() < 0.2:
-                event["returned"] = True
-        else:
-            kind = rng.choice(rules.spaces)
-            event["space"] = rng.choice(kind.names)
-    if rules.nominate:
-        if state.next == OPENING:
-            event["nominate"] = "red"
-        elif len(touched) > 1 and rng.random() < 0.3:
-            event["nominate"] = "cannon"
-        elif touched and rng.random() < 0.9:
-            event["nominate"] = touched[0]
-        else:
-            event["nominate"] = rng.choice(rules.nominate)
-    return event
-
-
-def simulate(
-    game: CaromGame | str, rng: Any, length: int
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A seeded plausible random legal game of ``length`` events: ``(setup, events)``.
-
-    The setup has no target (so the game never ends before ``length``); Russian pool gets
-    three players. Every event is accepted by the engine.
-
-    >>> import random
-    >>> setup, events = simulate("english_billiards", random.Random(3), 50)
-    >>> len(events), setup["target"]
-    (50, None)
-    """
-    g = GAMES[game] if isinstance(game, str) else game
-    players = ["Ann", "Bob", "Cat"] if g.rules.max_players is None else ["Ann", "Bob"]
-    setup: dict[str, Any] = {"players": players, "target": None}
-    state = g.initial(setup)
-    events: list[dict[str, Any]] = []
-    while len(events) < length:
-        event = plausible_event(g, rng, state)
-        state = g.apply(state, event)
-        events.append(event)
-    return setup, events
-
-
-@register_simulator("carom")
-def _simulator(game: Game[Any], state: Any, rng: Any, n: int) -> dict[str, Any]:
-    """The family's event generator for :func:`rules.simulate.simulate_game`."""
-    if not isinstance(game, CaromGame):  # pragma: no cover - only carom games are sent here
-        raise TypeError(f"{game!r} is not a game of the carom family")
-    return plausible_event(game, rng, state)

@@ -18,9 +18,10 @@ The two snooker games are one state machine, :class:`SnookerPool`, run by a froz
 :meth:`SnookerPool.judge`: the 1908 "highest of everything in the stroke" against Hoyle's
 per-fault figures and its receive-and-pay stroke) and in what a stroke out of turn costs
 (:meth:`SnookerPool.out_of_turn`). English pyramids (:class:`Pyramids`) shares the stroke
-vocabulary, the seating of players or sides (the core's :class:`~rules.core.Seating`) and
+vocabulary, the seating of players or sides (the core's :class:`~rules.seating.Seating`) and
 the ledger; Bouillotte (:class:`Bouillotte`) shares the ledger and the player-name checks.
-:func:`simulate` plays seeded random legal games of any of the four.
+:func:`rules.simulate.ledger.simulate` plays seeded random legal games of any of the four.
+All three are :class:`LedgerGame`: the family's base, as every family has one.
 
 >>> from rules import replay
 >>> game = SNOOKER_POOL_HOYLE
@@ -36,35 +37,30 @@ the ledger; Bouillotte (:class:`Bouillotte`) shares the ledger and the player-na
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
-from rules.core import (
+from rules.core import Game, Outcome, Stat
+from rules.registry import register
+from rules.seating import Participants, Seating
+from rules.validate import plain_json, validate_event, validate_setup
+from rules.vocabulary import (
     FOULS,
     EventType,
     Field,
     Foul,
-    Game,
     IllegalEvent,
     InvalidEvent,
     Option,
-    Outcome,
-    Participants,
     RuleError,
-    Seating,
-    Stat,
-    plain_json,
     player_field,
-    validate_event,
-    validate_setup,
 )
-from rules.registry import register
-from rules.simulators import register_simulator
 
 __all__ = [
     "BOUILLOTTE",
+    "GAMES",
+    "LedgerGame",
     "ENGLISH_PYRAMIDS",
     "HOYLE",
     "RULES_1908",
@@ -77,9 +73,8 @@ __all__ = [
     "PyramidsState",
     "SnookerPool",
     "SnookerRules",
-    "Stroke",
+    "LedgerStroke",
     "Verdict",
-    "simulate",
     "transfer",
 ]
 
@@ -255,7 +250,22 @@ _FOULS_FIELD = Field(
 )
 
 
-class Stroke(NamedTuple):
+LS = TypeVar("LS")
+
+
+class LedgerGame(Game[LS]):
+    """The family's base: every game of the ledger family settles each score by payments
+    between the parties, so its ``scores`` sum to 0. A game is a parameter set (a
+    :class:`SnookerRules`, or the class attributes of :class:`Pyramids` and
+    :class:`Bouillotte`) with the hooks its rules need (:meth:`SnookerPool.judge`,
+    :meth:`SnookerPool.out_of_turn`)."""
+
+    family = "ledger"
+    #: where the rules come from (a book and its rule numbers)
+    source = ""
+
+
+class LedgerStroke(NamedTuple):
     """A validated ``stroke`` event, defaults filled in; ``pots`` are the balls' names."""
 
     first_hit: str | None
@@ -268,87 +278,25 @@ class Stroke(NamedTuple):
     misplaced: int = 0
 
 
-class _StrokeShape:
-    """What a well-formed stroke of one game may hold, as sets: the fast path of
-    :func:`_validate_stroke` (it accepts only what the core's ``validate_event`` accepts,
-    and hands anything else to it for the refusal's exact code and message)."""
-
-    __slots__ = ("balls", "firsts", "fouls", "keys", "misplaced")
-
-    def __init__(self, game: Any) -> None:
-        (stroke,) = (e for e in game.events if e.type == "stroke")
-        fields = {f.name: f for f in stroke.fields}
-        self.keys = frozenset(fields) | {"type"}
-        self.firsts = frozenset(fields["first_hit"].choices or ())
-        self.balls = frozenset(fields["pots"].item.fields[0].choices or ())
-        self.fouls = frozenset(f.code for f in game.fouls)
-        self.misplaced = "misplaced_balls" in fields
-
-    def accepts(self, event: Mapping[str, Any], players: Sequence[str]) -> bool:
-        """True when ``event`` is certainly well formed (False: let the core say why)."""
-        if not self.keys.issuperset(event) or "first_hit" not in event:
-            return False
-        balls = self.balls
-        first = event["first_hit"]
-        if first is not None and not (isinstance(first, str) and first in self.firsts):
-            return False
-        for key in ("simultaneous", "aim"):
-            v = event.get(key)
-            if v is not None and not (isinstance(v, str) and v in self.firsts):
-                return False
-        pots = event.get("pots", ())
-        if type(pots) is not list and type(pots) is not tuple:
-            return False
-        for pot in pots:
-            if type(pot) is not dict or "ball" not in pot or len(pot) > 2:
-                return False
-            ball = pot["ball"]
-            if not (isinstance(ball, str) and ball in balls):
-                return False
-            if len(pot) == 2:
-                pocket = pot.get("pocket", 0)
-                if pocket is not None and not (isinstance(pocket, str) and pocket in _POCKET_SET):
-                    return False
-        for key, allowed in (("off_table", balls), ("fouls", self.fouls)):
-            items = event.get(key, ())
-            if type(items) is not list and type(items) is not tuple:
-                return False
-            for v in items:
-                if not (isinstance(v, str) and v in allowed):
-                    return False
-        player = event.get("player")
-        if player is not None and not (isinstance(player, str) and player in players):
-            return False
-        if self.misplaced and "misplaced_balls" in event:
-            n = event["misplaced_balls"]
-            if type(n) is not int or not 0 <= n <= _MAX_MISPLACED:
-                return False
-        return True
-
-
-_POCKET_SET = frozenset(POCKETS)
-
-
-def _validate_stroke(game: Any, event: Mapping[str, Any], state: Any) -> Stroke:
+def _validate_stroke(game: Any, event: Mapping[str, Any], state: Any) -> LedgerStroke:
     """Check a stroke's fields (the core's checks, ``player`` against the setup's names;
     a malformed ``pots`` entry answers ``bad_value`` as §2.1 says) and read it."""
-    if not game._shape.accepts(event, state.seats.players):
-        try:
-            validate_event(game, event, state)
-        except InvalidEvent as err:
-            if err.code in ("unknown_field", "missing_field") and err.message.startswith("pots["):
-                raise InvalidEvent("bad_value", err.message) from None
-            raise
+    try:
+        validate_event(game, event, state)
+    except InvalidEvent as err:
+        if err.code in ("unknown_field", "missing_field") and err.message.startswith("pots["):
+            raise InvalidEvent("bad_value", err.message) from None
+        raise
     return _read_stroke(event)
 
 
-def _read_stroke(event: Mapping[str, Any]) -> Stroke:
-    """A stroke event (already checked) as a :class:`Stroke`."""
+def _read_stroke(event: Mapping[str, Any]) -> LedgerStroke:
+    """A stroke event (already checked) as a :class:`LedgerStroke`."""
     get = event.get
     pots = get("pots")
     off = get("off_table")
     fouls = get("fouls")
-    return Stroke(
+    return LedgerStroke(
         event["first_hit"],
         get("simultaneous"),
         tuple([p["ball"] for p in pots]) if pots else (),
@@ -472,7 +420,7 @@ HOYLE = SnookerRules(
 class PoolState(NamedTuple):
     """The internal state of a snooker-type pool game (immutable, counters only).
 
-    ``seats`` is the :class:`~rules.core.Seating`: the parties (players, or sides), their
+    ``seats`` is the :class:`~rules.seating.Seating`: the parties (players, or sides), their
     members, the party at the table, each side's partner due and the turns a party will
     be passed over (1908 rule 17). ``on`` is ``"red"``, ``"colour"``, a pool ball, or
     None when over; ``reds`` and ``colours`` the balls on the table; ``break_`` what the
@@ -528,7 +476,7 @@ _POOL_STATE_DOC = {
 }
 
 
-class SnookerPool(Game[PoolState]):
+class SnookerPool(LedgerGame[PoolState]):
     """A snooker-type pool game: red, colour, red... then the colours in order; every pot
     and every penalty is settled with each other party (the ledger scoring language §3-4).
 
@@ -536,7 +484,6 @@ class SnookerPool(Game[PoolState]):
     :meth:`out_of_turn` are the hooks where the variants' rules differ.
     """
 
-    family = "ledger"
     players = "2 or more players in rotation, or 2 or more sides with partners"
     participants = CUE_PARTICIPANTS
     choice_errors = {"players": "unknown_player", "parties": "unknown_player"}
@@ -584,7 +531,6 @@ class SnookerPool(Game[PoolState]):
             ]
         self.events = tuple(events)
         self._types = frozenset(e.type for e in self.events)
-        self._shape = _StrokeShape(self)
         self.state_doc = dict(_POOL_STATE_DOC)
         if rules.out_of_turn_skips:
             self.state_doc["skips"] = "party -> turns it will be passed over (rule 17)"
@@ -646,7 +592,7 @@ class SnookerPool(Game[PoolState]):
         >>> SNOOKER_POOL_HOYLE.initial({"players": ["Ann"]})
         Traceback (most recent call last):
         ...
-        rules.core.InvalidEvent: bad_setup: at least 2 players are needed, not 1 (event -1)
+        rules.vocabulary.InvalidEvent: bad_setup: at least 2 players are needed, not 1 (event -1)
         """
         seats = self.participants.seat(validate_setup(self, setup))
         return PoolState(
@@ -670,7 +616,7 @@ class SnookerPool(Game[PoolState]):
         >>> g.apply(s, {"type": "stroke", "first_hit": "red"})
         Traceback (most recent call last):
         ...
-        rules.core.IllegalEvent: aim_required: aim: the striker is on a pool ball of his \
+        rules.vocabulary.IllegalEvent: aim_required: aim: the striker is on a pool ball of his \
 choice: say which
         """
         _check_type_then_over(self, event, state.over, "the black has gone")
@@ -695,7 +641,7 @@ choice: say which
             return self.out_of_turn(state, party, stroke, verdict)
         return self._play(state, stroke, verdict)
 
-    def _check(self, state: PoolState, stroke: Stroke) -> str:
+    def _check(self, state: PoolState, stroke: LedgerStroke) -> str:
         """The checks of the ledger scoring language §2.1 and §3.13 (IllegalEvent); the ball on."""
         moved = stroke.pots + stroke.off_table
         if len(moved) > 1:
@@ -731,7 +677,7 @@ choice: say which
                 raise IllegalEvent("not_on_table", "simultaneous: two reds struck, one is left")
         return self._ball_on(state, stroke)  # aim_required / bad_aim
 
-    def _ball_on(self, state: PoolState, stroke: Stroke) -> str:
+    def _ball_on(self, state: PoolState, stroke: LedgerStroke) -> str:
         on = state.on
         assert on is not None
         if on == COLOUR:
@@ -749,16 +695,16 @@ choice: say which
             raise IllegalEvent("bad_aim", f"aim: the striker is on the {on}, not the {stroke.aim}")
         return on
 
-    def judge(self, state: PoolState, stroke: Stroke, ball_on: str | None = None) -> Verdict:
+    def judge(self, state: PoolState, stroke: LedgerStroke, ball_on: str | None = None) -> Verdict:
         """Hook: what ``stroke`` is worth against what ``state``'s striker is on (the
         stroke has passed the checks). The 1908 rules (§3.5-3.8) or Hoyle's (§4.5-4.7).
 
         >>> g = SNOOKER_POOL_HOYLE
         >>> s = g.initial({"players": ["A", "B", "C"]})
-        >>> g.judge(s, Stroke(first_hit="red", pots=("red", "pink")))
+        >>> g.judge(s, LedgerStroke(first_hit="red", pots=("red", "pink")))
         Verdict(ball_on='red', score=1, penalty=6, reds_gone=1, down=None, plays_on=False, \
 again=False)
-        >>> SNOOKERS_POOL_1908.judge(s, Stroke(first_hit="red", pots=("red", "pink"))).score
+        >>> SNOOKERS_POOL_1908.judge(s, LedgerStroke(first_hit="red", pots=("red", "pink"))).score
         0
         """
         if ball_on is None:
@@ -767,7 +713,7 @@ again=False)
             return self._judge_figures(state, stroke, ball_on)
         return self._judge_highest(state, stroke, ball_on)
 
-    def _judge_highest(self, state: PoolState, stroke: Stroke, ball_on: str) -> Verdict:
+    def _judge_highest(self, state: PoolState, stroke: LedgerStroke, ball_on: str) -> Verdict:
         """1908 (§3.5-3.8): a penalty is the highest of the value on and every ball in the
         stroke; reds pocketed or forced off are gone for good."""
         value_on = _VALUE[ball_on]
@@ -803,7 +749,7 @@ again=False)
             again,
         )
 
-    def _judge_figures(self, state: PoolState, stroke: Stroke, ball_on: str) -> Verdict:
+    def _judge_figures(self, state: PoolState, stroke: LedgerStroke, ball_on: str) -> Verdict:
         """Hoyle (§4.5-4.7): each fault its own figure, the highest paid; the ball on
         potted with other colours is received and the highest other colour paid; reds are
         lost only by a stroke that scores."""
@@ -842,7 +788,7 @@ again=False)
             score > 0 and penalty == 0,
         )
 
-    def _play(self, state: PoolState, stroke: Stroke, verdict: Verdict) -> PoolState:
+    def _play(self, state: PoolState, stroke: LedgerStroke, verdict: Verdict) -> PoolState:
         seats = state.seats
         turn = seats.turn
         balances = transfer(state.balances, turn, verdict.score - verdict.penalty)
@@ -881,7 +827,7 @@ again=False)
         )
 
     def out_of_turn(
-        self, state: PoolState, party: int, stroke: Stroke, verdict: Verdict
+        self, state: PoolState, party: int, stroke: LedgerStroke, verdict: Verdict
     ) -> PoolState:
         """Hook: a stroke played by someone other than the player at the table. It scores
         nothing and the balls are put back; the offender's party pays the stroke's
@@ -1075,7 +1021,7 @@ class PyramidsState(NamedTuple):
         )
 
 
-class Pyramids(Game[PyramidsState]):
+class Pyramids(LedgerGame[PyramidsState]):
     """English pyramids (the 1908 Brunswick Hand Book): fifteen reds and a white; a red
     pocketed is a ball to the striker (the last counts two with an odd number); a losing
     hazard gives one back; the endgame of two parties with the last red (§5)."""
@@ -1083,7 +1029,6 @@ class Pyramids(Game[PyramidsState]):
     id = "english_pyramids"
     name = "English pyramids"
     aliases = ()
-    family = "ledger"
     players = "2 or more players in rotation, or 2 or more sides with partners"
     source = (
         "Hand Book of Rules of Billiards (Brunswick-Balke-Collender, 1908), English pyramids 1-19"
@@ -1183,7 +1128,6 @@ class Pyramids(Game[PyramidsState]):
             ),
         )
         self._types = frozenset(e.type for e in self.events)
-        self._shape = _StrokeShape(self)
 
     def initial(self, setup: Mapping[str, Any] | None) -> PyramidsState:
         """The pyramid set, nobody with a ball, the first party to play.
@@ -1191,7 +1135,7 @@ class Pyramids(Game[PyramidsState]):
         >>> ENGLISH_PYRAMIDS.initial({"reds": 31})
         Traceback (most recent call last):
         ...
-        rules.core.InvalidEvent: bad_setup: reds must be at most 30, not 31 (event -1)
+        rules.vocabulary.InvalidEvent: bad_setup: reds must be at most 30, not 31 (event -1)
         """
         values = validate_setup(self, setup)
         seats = self.participants.seat(values)
@@ -1255,7 +1199,7 @@ class Pyramids(Game[PyramidsState]):
             owed[party] += 1
         return tuple(balls), tuple(owed), reds
 
-    def _play(self, state: PyramidsState, stroke: Stroke) -> PyramidsState:
+    def _play(self, state: PyramidsState, stroke: LedgerStroke) -> PyramidsState:
         seats = state.seats
         turn = seats.turn
         events = state.events + 1
@@ -1291,7 +1235,7 @@ class Pyramids(Game[PyramidsState]):
             balls=balls, owed=owed, reds=reds, phase=phase, white_party=white, events=events
         )
 
-    def _endgame(self, state: PyramidsState, stroke: Stroke, own: str) -> PyramidsState:
+    def _endgame(self, state: PyramidsState, stroke: LedgerStroke, own: str) -> PyramidsState:
         """Rules 16-17 (§5.5): white against red, one stroke each."""
         turn = state.seats.turn
         other_ball = WHITE if own == RED else RED
@@ -1541,7 +1485,7 @@ def split_pots(
     return tuple(pots)
 
 
-class Bouillotte(Game[DealState]):
+class Bouillotte(LedgerGame[DealState]):
     """One deal of Bouillotte (the ledger scoring language §6): antes, straddles (and the buy-back),
     one betting round with its re-raise turn, split pots and the showdown, brelan
     bonuses. ``scores`` are each player's result for the deal; they sum to 0."""
@@ -1549,12 +1493,12 @@ class Bouillotte(Game[DealState]):
     id = "bouillotte"
     name = "Bouillotte (one deal)"
     aliases = ()
-    family = "ledger"
     players = "3 to 5 players"
     source = "Bouillotte (after Anton, Lanes, Quinola and Foster)"
     fouls = ()
     participants = Participants(("players",), min=3, max=5)
     choice_errors = {"players": "unknown_player"}
+    best_stat = "biggest_pot"
     statistics = (
         Stat("hands_won", "Hands won", "sum", "deals in which he took a pot (or every pot)"),
         Stat("biggest_pot", "Biggest pot", "max", "the most chips he took in one pot"),
@@ -1721,7 +1665,6 @@ class Bouillotte(Game[DealState]):
             "fold": self._bet,
             "va_tout": self._bet,
         }
-        self._keys = {e.type: frozenset(f.name for f in e.fields) | {"type"} for e in self.events}
 
     # -- setup -----------------------------------------------------------------
 
@@ -1828,8 +1771,7 @@ class Bouillotte(Game[DealState]):
         """
         _check_type_then_over(self, event, state.over, "the deal is settled")
         kind = event["type"]
-        if not self._well_formed(event, kind, state.names):
-            validate_event(self, event, state)  # chips above 0; player: unknown_player
+        validate_event(self, event, state)  # chips above 0; player: unknown_player
         name = event.get("player")
         actor = state.actor
         assert actor is not None
@@ -1837,18 +1779,6 @@ class Bouillotte(Game[DealState]):
             raise IllegalEvent("not_your_turn", f"player: {name!r} is not the player at the table")
         new = self._handlers[kind](state, actor, kind, event.get("chips"))
         return new._replace(events=state.events + 1)
-
-    def _well_formed(self, event: Mapping[str, Any], kind: str, names: Sequence[str]) -> bool:
-        """The fast path: True when ``event`` is certainly well formed (False: let the
-        core's ``validate_event`` say why)."""
-        if not self._keys[kind].issuperset(event):
-            return False
-        if kind in ("open", "raise"):
-            chips = event.get("chips")
-            if type(chips) is not int or chips < 1:
-                return False
-        player = event.get("player")
-        return player is None or (isinstance(player, str) and player in names)
 
     @staticmethod
     def _not_allowed(state: DealState, kind: str) -> IllegalEvent:
@@ -2321,231 +2251,10 @@ ENGLISH_PYRAMIDS = register(Pyramids())
 #: Bouillotte (one deal), registered as ``bouillotte``.
 BOUILLOTTE = register(Bouillotte())
 
-
-# ------------------------------------------------------------------- random games
-
-_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve")
-
-
-def _random_seats(rng: random.Random) -> dict[str, Any]:
-    roll = rng.random()
-    if roll < 0.2:
-        return {}
-    if roll < 0.8:
-        return {"players": list(_NAMES[: rng.randint(2, 5)])}
-    if roll < 0.95:
-        return {
-            "sides": ["Home", "Away"],
-            "players": {"Home": ["Ann", "Cat"], "Away": ["Bob", "Dan"]},
-        }
-    return {"sides": ["X", "Y", "Z"]}
-
-
-def _pots(*balls: str) -> list[dict[str, Any]]:
-    return [{"ball": b} for b in balls]
-
-
-def _others(rng: random.Random, seats: Seating, striker: str | None) -> str | None:
-    names = [n for m in seats.members for n in m if n is not None and n != striker]
-    return rng.choice(names) if names else None
-
-
-def _random_pool_event(
-    game: SnookerPool, rng: random.Random, s: PoolState, skill: float
-) -> dict[str, Any]:
-    rules = game.rules
-    if rules.table_events and rng.random() < 0.01:
-        return {"type": "touched_ball"}
-    if rules.table_events and rng.random() < 0.003:
-        return {"type": "obstruction", "by": rng.choice(s.seats.parties)}
-    on = s.on
-    assert on is not None
-    ball_on = rng.choice(s.colours) if on == COLOUR else on
-    table = [RED] * min(s.reds, 2) + list(s.colours)
-    ev: dict[str, Any] = {"type": "stroke", "first_hit": ball_on}
-    if on == COLOUR:
-        ev["aim"] = ball_on
-    roll = rng.random()
-    pots: list[str] = []
-    if roll < skill:
-        pots = [ball_on] * (rng.randint(1, min(2, s.reds)) if ball_on == RED else 1)
-    elif roll < skill + 0.1:
-        ev["first_hit"] = None
-    elif roll < skill + 0.2:
-        ev["first_hit"] = rng.choice(table)
-    if ev["first_hit"] is not None and rng.random() < 0.05:
-        extra = rng.choice(table)
-        if extra != ball_on and extra not in pots:
-            pots.append(extra)
-    if rng.random() < 0.04:
-        pots.append(WHITE)
-    if ev["first_hit"] is not None and rng.random() < 0.02:
-        ev["off_table"] = [rng.choice([WHITE, *table])]
-    if pots:
-        ev["pots"] = _pots(*pots)
-    if rng.random() < 0.04:
-        ev["fouls"] = [rng.choice([f.code for f in rules.fouls])]
-    if rules.misplaced_balls and rng.random() < 0.03:
-        ev["misplaced_balls"] = rng.randint(1, 2)
-    if rng.random() < 0.02:
-        other = _others(rng, s.seats, s.striker)
-        if other is not None:
-            ev["player"] = other
-    return ev
-
-
-def _random_pyramids_event(rng: random.Random, s: PyramidsState, skill: float) -> dict[str, Any]:
-    if s.phase == "endgame":
-        own = RED if s.seats.turn != s.white_party else WHITE
-        other = WHITE if own == RED else RED
-        ev: dict[str, Any] = {"type": "stroke", "first_hit": other}
-        roll = rng.random()
-        if roll < skill * 0.5:
-            ev["pots"] = _pots(other)
-        elif roll < skill * 0.5 + 0.05:
-            ev["first_hit"] = None
-        elif roll < skill * 0.5 + 0.1:
-            ev["pots"] = _pots(own)
-        return ev
-    ev = {"type": "stroke", "first_hit": RED}
-    roll = rng.random()
-    if roll < skill:
-        ev["pots"] = _pots(*[RED] * rng.randint(1, min(2, s.reds)))
-    elif roll < skill + 0.12:
-        ev["first_hit"] = None
-    if ev["first_hit"] is not None and rng.random() < 0.06:
-        ev.setdefault("pots", []).append({"ball": WHITE})
-    if ev["first_hit"] is not None and rng.random() < 0.02:
-        ev["off_table"] = [RED]
-    if rng.random() < 0.03:
-        ev["fouls"] = ["moved_ball"]
-    return ev
-
-
-def _random_deal_setup(rng: random.Random, chips: int = 100) -> dict[str, Any]:
-    n = rng.randint(3, 5)
-    names = list(_NAMES[:n])
-    pack = [r + s for r in _PACK_RANKS[n] for s in _SUITS]
-    rng.shuffle(pack)
-    setup: dict[str, Any] = {
-        "players": names,
-        "hands": {name: pack[3 * k : 3 * k + 3] for k, name in enumerate(names)},
-        "turned": pack[3 * n],
-        "dealer": rng.choice(names),
-    }
-    if rng.random() < 0.3:
-        setup["caves"] = {name: rng.randint(2, chips) for name in names}
-    else:
-        setup["caves"] = chips
-    for key in ("buy_back", "mistigri"):
-        if rng.random() < 0.3:
-            setup[key] = True
-    if rng.random() < 0.1:
-        setup["brelans"] = False
-    if rng.random() < 0.1:
-        setup["ante"] = "dealer"
-    if rng.random() < 0.1:
-        setup["carried"] = {rng.choice(names): rng.randint(1, 4)}
-    return setup
-
-
-def _random_deal_event(rng: random.Random, s: DealState, keep_going: bool) -> dict[str, Any]:
-    i = s.actor
-    assert i is not None
-    chips = s.chips[i]
-    need = max(s.stakes) - s.stakes[i]
-    if s.phase in ("straddle", "buy_back"):
-        kind = s.phase if rng.random() < 0.4 else "decline"
-        return {"type": kind}
-    if s.phase == "open":
-        least = max(1, need)
-        if chips >= least and (keep_going or rng.random() < 0.6):
-            if not keep_going and rng.random() < 0.05:
-                return {"type": "va_tout"}
-            return {"type": "open", "chips": min(chips, least + rng.choice((0, 0, 1, 3)))}
-        return {"type": "pass"}
-    if s.phase == "reraise":
-        if chips > need and (keep_going or rng.random() < 0.2):
-            return {"type": "raise", "chips": min(chips, need + rng.choice((1, 1, 2)))}
-        return {"type": "pass"}
-    roll = rng.random()
-    if chips > need and (roll < 0.25 or keep_going):
-        if not keep_going and rng.random() < 0.03:
-            return {"type": "va_tout"}
-        return {"type": "raise", "chips": min(chips, need + rng.choice((1, 1, 2, 5)))}
-    if roll < 0.85 or keep_going:
-        return {"type": "call"}
-    return {"type": "fold"}
-
-
-def random_setup(game: Game[Any], rng: random.Random, length: int = 100) -> dict[str, Any]:
-    """A plausible setup for a game of the family: players or sides; for pyramids now and
-    then another number of reds or partners out on a forfeit; for Bouillotte a shuffled
-    pack dealt, caves (deep ones for a long deal of small raises) and options."""
-    if isinstance(game, Bouillotte):
-        return _random_deal_setup(rng, chips=100 if length < 60 else 50 * length)
-    setup = _random_seats(rng)
-    if isinstance(game, Pyramids):
-        if rng.random() < 0.3:
-            setup["reds"] = rng.randint(2, 30)
-        if setup.get("sides") and rng.random() < 0.5:
-            setup["partners"] = "out_on_forfeit"
-    return setup
-
-
-def random_event(
-    game: Game[Any],
-    state: Any,
-    rng: random.Random,
-    n: int = 0,
-    *,
-    skill: float = 0.5,
-    length: int = 0,
-) -> dict[str, Any]:
-    """A plausible next event of a game of the family (nearly always legal); ``n`` events
-    have been played, of ``length`` wanted (a long Bouillotte deal keeps raising)."""
-    if isinstance(game, SnookerPool):
-        return _random_pool_event(game, rng, state, skill)
-    if isinstance(game, Pyramids):
-        return _random_pyramids_event(rng, state, skill)
-    return _random_deal_event(rng, state, keep_going=200 <= length and n < length - 15)
-
-
-@register_simulator("ledger")
-def _ledger_event(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
-    """The core's generic simulator (``rules.simulate.simulate_game``) for this family."""
-    return random_event(game, state, rng, n)
-
-
-def simulate(
-    game: Game[Any], rng: random.Random, length: int, *, skill: float = 0.5
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A seeded, plausible, legal game of the ledger family: ``(setup, events)`` with at
-    most ``length`` events (fewer when the game ends first). Every event is accepted by
-    the engine; ``skill`` is the chance a cue stroke pots the ball on. A long Bouillotte
-    deal is made of small raises from deep caves.
-
-    >>> setup, events = simulate(SNOOKERS_POOL_1908, random.Random(3), 400)
-    >>> SNOOKERS_POOL_1908.view(_replay(SNOOKERS_POOL_1908, setup, events))["events"] == len(events)
-    True
-    """
-    setup = random_setup(game, rng, length)
-    state = game.initial(setup)
-    events: list[dict[str, Any]] = []
-    tries = 0
-    while len(events) < length and not state.over and tries < 20 * length + 100:
-        tries += 1
-        ev = random_event(game, state, rng, len(events), skill=skill, length=length)
-        try:
-            state = game.apply(state, ev)
-        except (IllegalEvent, InvalidEvent):
-            continue
-        events.append(ev)
-    return setup, events
-
-
-def _replay(game: Game[Any], setup: Mapping[str, Any], events: Sequence[Any]) -> Any:
-    state = game.initial(setup)
-    for ev in events:
-        state = game.apply(state, ev)
-    return state
+#: Every game of the family, registered.
+GAMES: tuple[LedgerGame[Any], ...] = (
+    SNOOKERS_POOL_1908,
+    SNOOKER_POOL_HOYLE,
+    ENGLISH_PYRAMIDS,
+    BOUILLOTTE,
+)

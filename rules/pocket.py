@@ -20,7 +20,7 @@ Collender Co., 1908).
   (H 1298-1401), share a ledger (:class:`LifePool`): stakes, lives paid for, a pool that
   goes to the last player in, revivals (the privilege, stars).
 
-Every game keeps its turn in the core's :class:`~rules.core.Seating` (``seats``), declares
+Every game keeps its turn in the core's :class:`~rules.seating.Seating` (``seats``), declares
 its ``participants``, ``statistics`` (with :meth:`player_statistics`) and ``display``, and
 validates its events with the core's union fields and choice sets. Where the page and the
 book disagree, and what the page decides where the book is silent, is listed in
@@ -37,31 +37,25 @@ tests, the bench, and :func:`rules.simulate.simulate_game`).
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, cast
 
-from rules.core import (
+from rules.core import Game, Stat
+from rules.registry import register
+from rules.seating import Participants, Seating
+from rules.validate import kept_by_setup, validate_event, validate_setup
+from rules.vocabulary import (
     FOULS,
     EventType,
     Field,
     Foul,
-    Game,
     IllegalEvent,
     InvalidEvent,
     Option,
-    Participants,
     RuleError,
-    Seating,
-    Stat,
-    kept_by_setup,
     player_field,
-    validate_event,
-    validate_setup,
 )
-from rules.registry import register
-from rules.simulators import register_simulator
 
 __all__ = [
     "GAMES",
@@ -77,11 +71,7 @@ __all__ = [
     "PyramidPool",
     "RotationPool",
     "TwoBallPool",
-    "is_over",
     "next_partner",
-    "plausible_event",
-    "random_setup",
-    "simulate",
 ]
 
 POCKETS: tuple[str, ...] = (
@@ -93,6 +83,8 @@ POCKETS: tuple[str, ...] = (
     "foot_right",
 )
 CUE = "cue"
+#: The source every game here cites, by its line numbers.
+_HANDBOOK = "1908 Brunswick handbook"
 NUMBERS: tuple[int, ...] = tuple(range(1, 16))
 FULL_RACK = sum(1 << b for b in NUMBERS)
 _MISSING = object()
@@ -385,7 +377,7 @@ class NumberedRules:
     id: str
     name: str
     aliases: tuple[str, ...]
-    lines: str
+    source: str
     min_players: int = 2
     max_players: int = 12
     face_value: bool = True
@@ -407,7 +399,7 @@ class NumberedRules:
     match_calls_pockets: bool = False
 
 
-class NState(NamedTuple):
+class NumberedState(NamedTuple):
     """A numbered-ball game (immutable). ``table`` is a bit set (bit b: ball b is on the
     table). ``forfeited``: the index of a player who lost by three forfeits, else -1.
     ``fresh``: no stroke yet in this rack (``choose_break``). ``racks``: pyramid's balls
@@ -497,7 +489,7 @@ class NumberedPool(PocketGame):
     def __init__(self, rules: NumberedRules) -> None:
         self.rules = rules
         self.id, self.name, self.aliases = rules.id, rules.name, rules.aliases
-        self.source = f"1908 Brunswick handbook, lines {rules.lines}"
+        self.source = rules.source
         if rules.min_players == rules.max_players:
             self.players = f"exactly {rules.min_players} players"
         else:
@@ -506,6 +498,7 @@ class NumberedPool(PocketGame):
         self.event_fouls = ("out_of_turn",) if rules.out_of_turn else ()
         self.participants = Participants(("players",), min=rules.min_players, max=rules.max_players)
         self.statistics = _NUMBERED_STATS
+        self.best_stat = "high_run"
         self.options = self._options()
         self._declare(self._event_types())
         self.state_doc = self._state_doc()
@@ -615,7 +608,7 @@ class NumberedPool(PocketGame):
 
     # -- setup ---------------------------------------------------------------
 
-    def initial(self, setup: Mapping[str, Any] | None) -> NState:
+    def initial(self, setup: Mapping[str, Any] | None) -> NumberedState:
         """The rack before the opening stroke.
 
         >>> from rules import get
@@ -627,7 +620,7 @@ class NumberedPool(PocketGame):
         seats = self.participants.seat(values)
         n = len(seats.parties)
         return self.start(
-            NState(
+            NumberedState(
                 seats=seats,
                 scores=(0,) * n,
                 next="break",
@@ -639,13 +632,13 @@ class NumberedPool(PocketGame):
             )
         )
 
-    def start(self, state: NState) -> NState:
+    def start(self, state: NumberedState) -> NumberedState:
         """Hook: the game's own fields of a new state."""
         return state
 
     # -- events --------------------------------------------------------------
 
-    def apply(self, state: NState, event: Mapping[str, Any]) -> NState:
+    def apply(self, state: NumberedState, event: Mapping[str, Any]) -> NumberedState:
         """The state after one event (pure)."""
         kind = self._validate(state, state.over, event)
         if kind == "stroke":
@@ -656,14 +649,14 @@ class NumberedPool(PocketGame):
             new = self._choose_break(state, event)
         return self.ended(new)
 
-    def _next_state(self, state: NState, **changes: Any) -> NState:
+    def _next_state(self, state: NumberedState, **changes: Any) -> NumberedState:
         """The state an event starts from: one more event, nothing counted yet (unless
         ``changes`` say so)."""
         changes.setdefault("counted", 0)
         changes.setdefault("forfeit", False)
         return state._replace(events=state.events + 1, **changes)
 
-    def _choose_break(self, state: NState, event: Mapping[str, Any]) -> NState:
+    def _choose_break(self, state: NumberedState, event: Mapping[str, Any]) -> NumberedState:
         who = state.seats.index_of(event["player"])
         if state.rack < 2 or not state.fresh:
             raise IllegalEvent(
@@ -671,7 +664,7 @@ class NumberedPool(PocketGame):
             )
         return self._next_state(state, seats=state.seats.pass_to(who))
 
-    def _out_of_turn(self, state: NState, event: Mapping[str, Any]) -> NState:
+    def _out_of_turn(self, state: NumberedState, event: Mapping[str, Any]) -> NumberedState:
         who = state.seats.index_of(event["player"])
         if who == state.turn:
             raise IllegalEvent(
@@ -680,7 +673,7 @@ class NumberedPool(PocketGame):
         state = self.penalty(self._next_state(state, forfeit=True), who, self.rules.forfeit)
         return self._scratch(state, who, passes=False)
 
-    def _stroke(self, state: NState, event: Mapping[str, Any]) -> NState:
+    def _stroke(self, state: NumberedState, event: Mapping[str, Any]) -> NumberedState:
         r = self.rules
         table = state.table
         pots = event.get("pots") or ()
@@ -786,13 +779,13 @@ class NumberedPool(PocketGame):
             return self.cleared(new, s)
         return self._pass(new) if "touch_after" in fouls else new
 
-    def _next_player(self, state: NState, i: int) -> int:
+    def _next_player(self, state: NumberedState, i: int) -> int:
         return (i + 1) % len(state.players)
 
-    def _pass(self, state: NState) -> NState:
+    def _pass(self, state: NumberedState) -> NumberedState:
         return state._replace(seats=state.seats.advance())
 
-    def _scratch(self, state: NState, who: int, passes: bool) -> NState:
+    def _scratch(self, state: NumberedState, who: int, passes: bool) -> NumberedState:
         scratches = _add(state.scratches, who, 1)
         if scratches[who] == 3:
             outcome = self.three_forfeits(state._replace(scratches=scratches), who)
@@ -802,7 +795,7 @@ class NumberedPool(PocketGame):
             return state._replace(scratches=scratches, seats=state.seats.advance())
         return state._replace(scratches=scratches)
 
-    def failed_opening(self, state: NState, who: int) -> NState:
+    def failed_opening(self, state: NumberedState, who: int) -> NumberedState:
         """The break failed: the game's penalty; racked again (he breaks again) or the
         turn passes and the opening is over."""
         r = self.rules
@@ -812,11 +805,11 @@ class NumberedPool(PocketGame):
             return state._replace(table=self.new_table(state))
         return self._pass(state._replace(next="play"))
 
-    def new_table(self, state: NState) -> int:
+    def new_table(self, state: NumberedState) -> int:
         """The balls racked for a (re)break."""
         return FULL_RACK
 
-    def three_forfeits(self, state: NState, who: int) -> NState | None:
+    def three_forfeits(self, state: NumberedState, who: int) -> NumberedState | None:
         """Three forfeits in succession; None when the rule has no effect."""
         three = self.rules.three
         if three == "lose":
@@ -832,7 +825,7 @@ class NumberedPool(PocketGame):
             return self.new_rack(state, who)
         return None
 
-    def new_rack(self, state: NState, breaker: int) -> NState:
+    def new_rack(self, state: NumberedState, breaker: int) -> NumberedState:
         """A new rack of fifteen, ``breaker`` to break."""
         return state._replace(
             table=FULL_RACK,
@@ -848,11 +841,11 @@ class NumberedPool(PocketGame):
         """What a counted ball scores."""
         return ball if self.rules.face_value else 1
 
-    def penalty(self, state: NState, who: int, points: int) -> NState:
+    def penalty(self, state: NumberedState, who: int, points: int) -> NumberedState:
         """Hook: a forfeit (or a failed opening) costs ``who`` this many points."""
         return state._replace(scores=_add(state.scores, who, -points))
 
-    def credit(self, state: NState, who: int, balls: Sequence[int]) -> NState:
+    def credit(self, state: NumberedState, who: int, balls: Sequence[int]) -> NumberedState:
         """Hook: the balls counted for ``who`` leave the table and score."""
         table = state.table
         gained = 0
@@ -861,15 +854,17 @@ class NumberedPool(PocketGame):
             gained += self.value(b)
         return state._replace(table=table, scores=_add(state.scores, who, gained))
 
-    def bank(self, state: NState, who: int, pots: Sequence[Mapping[str, Any]]) -> NState:
+    def bank(
+        self, state: NumberedState, who: int, pots: Sequence[Mapping[str, Any]]
+    ) -> NumberedState:
         """Hook: a counting stroke at the tie-break ball (high-low-jack only)."""
         raise AssertionError("no tie-break in this game")  # pragma: no cover
 
-    def cleared(self, state: NState, who: int) -> NState:
+    def cleared(self, state: NumberedState, who: int) -> NumberedState:
         """Hook: a counting stroke by ``who`` emptied the table (the end rule decides)."""
         return state
 
-    def ended(self, state: NState) -> NState:
+    def ended(self, state: NumberedState) -> NumberedState:
         """Hook: the end rule, checked after every event."""
         if state.over:
             return state
@@ -879,7 +874,7 @@ class NumberedPool(PocketGame):
             return self._ranking_end(state)
         return state
 
-    def _ranking_end(self, state: NState) -> NState:
+    def _ranking_end(self, state: NumberedState) -> NumberedState:
         table = state.table
         if not table:
             return state._replace(over=True)
@@ -931,7 +926,7 @@ class NumberedPool(PocketGame):
             lines[p]["points"] = float(score)
         return lines
 
-    def result(self, state: NState) -> tuple[int | None, int | None]:
+    def result(self, state: NumberedState) -> tuple[int | None, int | None]:
         """(winner, loser) as indices, None where there is none."""
         if not state.over:
             return None, None
@@ -951,7 +946,7 @@ class NumberedPool(PocketGame):
             return winner, tail[0] if len(tail) == 1 else None
         return winner, None
 
-    def view(self, state: NState) -> dict[str, Any]:
+    def view(self, state: NumberedState) -> dict[str, Any]:
         """The public state (the pocket scoring language "State")."""
         players = state.players
         winner, loser = self.result(state)
@@ -971,42 +966,42 @@ class NumberedPool(PocketGame):
         self.extra_view(state, v)
         return v
 
-    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+    def extra_view(self, state: NumberedState, view: dict[str, Any]) -> None:
         """Hook: the game's own state keys."""
 
-    def dump(self, state: NState) -> dict[str, Any]:
+    def dump(self, state: NumberedState) -> dict[str, Any]:
         """The internal state as JSON (``load(dump(s)) == s``)."""
         data = _to_json(state)
         data["racks"] = [list(r) for r in state.racks]
         return data
 
-    def load(self, data: Mapping[str, Any]) -> NState:
+    def load(self, data: Mapping[str, Any]) -> NumberedState:
         """The internal state back from :meth:`dump`."""
         values = _from_json(data)
         values["racks"] = tuple(tuple(r) for r in data["racks"])
-        return NState(**values)
+        return NumberedState(**values)
 
 
 class ContinuousPool(NumberedPool):
     """Continuous pool: 1 a ball, racks follow one another, the first to ``target``."""
 
-    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+    def extra_view(self, state: NumberedState, view: dict[str, Any]) -> None:
         view["rack"] = state.rack
 
     def _state_doc(self) -> dict[str, str]:
         return super()._state_doc() | {"rack": "the rack being played (1, 2, ...)"}
 
-    def cleared(self, state: NState, who: int) -> NState:
+    def cleared(self, state: NumberedState, who: int) -> NumberedState:
         """The player who did not pot the last ball breaks the new rack."""
         return self.new_rack(state, 1 - who)
 
-    def new_rack(self, state: NState, breaker: int) -> NState:
+    def new_rack(self, state: NumberedState, breaker: int) -> NumberedState:
         """No new rack once the target is reached: the game ends there (line 952)."""
         if max(state.scores) >= state.target:
             return state._replace(over=True)
         return super().new_rack(state, breaker)
 
-    def ended(self, state: NState) -> NState:
+    def ended(self, state: NumberedState) -> NumberedState:
         if not state.over and max(state.scores) >= state.target:
             return state._replace(over=True)
         return state
@@ -1016,17 +1011,17 @@ class PyramidPool(NumberedPool):
     """American pyramid pool: balls in a rack; a forfeit gives the last one back (or is
     owed); two-handed the first to ``target`` balls wins."""
 
-    def start(self, state: NState) -> NState:
+    def start(self, state: NumberedState) -> NumberedState:
         n = len(state.players)
         return state._replace(owed=(0,) * n, racks=((),) * n)
 
     def _state_doc(self) -> dict[str, str]:
         return super()._state_doc() | {"owed": "player -> balls he owes the table"}
 
-    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+    def extra_view(self, state: NumberedState, view: dict[str, Any]) -> None:
         view["owed"] = dict(zip(state.players, state.owed, strict=True))
 
-    def penalty(self, state: NState, who: int, points: int) -> NState:
+    def penalty(self, state: NumberedState, who: int, points: int) -> NumberedState:
         """One ball to the table: the last credited, else owed."""
         rack = state.racks[who]
         if not rack:
@@ -1037,7 +1032,7 @@ class PyramidPool(NumberedPool):
             table=state.table | _bit(rack[-1]),
         )
 
-    def credit(self, state: NState, who: int, balls: Sequence[int]) -> NState:
+    def credit(self, state: NumberedState, who: int, balls: Sequence[int]) -> NumberedState:
         """Each ball into his rack; while he owes, it goes back and pays a debt."""
         owed = state.owed[who]
         rack = state.racks[who]
@@ -1061,7 +1056,7 @@ class PyramidPool(NumberedPool):
             scores=_set(state.scores, who, len(rack)),
         )
 
-    def three_forfeits(self, state: NState, who: int) -> NState | None:
+    def three_forfeits(self, state: NumberedState, who: int) -> NumberedState | None:
         """Two-handed: every ball on the table to the opponent, the end."""
         if len(state.players) != 2:
             return None
@@ -1076,14 +1071,14 @@ class PyramidPool(NumberedPool):
             forfeited=who,
         )
 
-    def ended(self, state: NState) -> NState:
+    def ended(self, state: NumberedState) -> NumberedState:
         if state.over or len(state.players) >= 3:
             return super().ended(state)
         if max(state.scores) >= state.target or not state.table:
             return state._replace(over=True)
         return state
 
-    def dump(self, state: NState) -> dict[str, Any]:
+    def dump(self, state: NumberedState) -> dict[str, Any]:
         return super().dump(state)
 
 
@@ -1093,7 +1088,7 @@ class RotationPool(NumberedPool):
     def _state_doc(self) -> dict[str, str]:
         return super()._state_doc() | {"must_hit": "the lowest ball on the table (to strike first)"}
 
-    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+    def extra_view(self, state: NumberedState, view: dict[str, Any]) -> None:
         view["must_hit"] = None if state.over else _lowest(state.table)
 
 
@@ -1105,7 +1100,7 @@ class HighLowJack(NumberedPool):
     """High-low-jack: game points for High (15), Low (1), Jack (9) and Game (the best rack
     total), racks to ``target``; the one-ball bank when everyone is one short."""
 
-    def start(self, state: NState) -> NState:
+    def start(self, state: NumberedState) -> NumberedState:
         return state._replace(totals=(0,) * len(state.players))
 
     def _state_doc(self) -> dict[str, str]:
@@ -1118,7 +1113,7 @@ class HighLowJack(NumberedPool):
     def _display(self) -> tuple[tuple[str, str], ...]:
         return (*super()._display(), ("rack_totals", "This rack"), ("specials", "High/Low/Jack"))
 
-    def extra_view(self, state: NState, view: dict[str, Any]) -> None:
+    def extra_view(self, state: NumberedState, view: dict[str, Any]) -> None:
         players = state.players
         view["rack"] = state.rack
         view["rack_totals"] = dict(zip(players, state.totals, strict=True))
@@ -1127,12 +1122,12 @@ class HighLowJack(NumberedPool):
             for k, i in zip(("high", "low", "jack"), state.specials, strict=True)
         }
 
-    def penalty(self, state: NState, who: int, points: int) -> NState:
+    def penalty(self, state: NumberedState, who: int, points: int) -> NumberedState:
         if state.next == "bank":  # no rack total to lose in the tie-break
             return state
         return state._replace(totals=_add(state.totals, who, -points))
 
-    def credit(self, state: NState, who: int, balls: Sequence[int]) -> NState:
+    def credit(self, state: NumberedState, who: int, balls: Sequence[int]) -> NumberedState:
         """Numbers to the rack total; High, Low and Jack a point each, at once."""
         table, total = state.table, state.totals[who]
         scores, specials = state.scores, state.specials
@@ -1152,13 +1147,15 @@ class HighLowJack(NumberedPool):
             over=over,
         )
 
-    def bank(self, state: NState, who: int, pots: Sequence[Mapping[str, Any]]) -> NState:
+    def bank(
+        self, state: NumberedState, who: int, pots: Sequence[Mapping[str, Any]]
+    ) -> NumberedState:
         """The tie-break: the 1 banked in wins; unbanked it is spotted, the turn passes."""
         if any(p["ball"] == 1 and p.get("bank") for p in pots):
             return state._replace(scores=_add(state.scores, who, 1), table=0, over=True)
         return self._pass(state)
 
-    def cleared(self, state: NState, who: int) -> NState:
+    def cleared(self, state: NumberedState, who: int) -> NumberedState:
         """Game to the best rack total (none when shared), then a new rack."""
         totals = state.totals
         best = max(totals)
@@ -1174,7 +1171,7 @@ class HighLowJack(NumberedPool):
             return state._replace(table=_bit(1), next="bank")
         return state
 
-    def ended(self, state: NState) -> NState:
+    def ended(self, state: NumberedState) -> NumberedState:
         return state
 
 
@@ -1182,7 +1179,7 @@ CONTINUOUS = NumberedRules(
     id="continuous_pool",
     name="Continuous pool (championship)",
     aliases=("continuous",),
-    lines="944-1082",
+    source=f"{_HANDBOOK}, lines 944-1082",
     min_players=2,
     max_players=2,
     face_value=False,
@@ -1201,13 +1198,13 @@ FIFTEEN_BALL = NumberedRules(
     id="fifteen_ball_pool",
     name="Fifteen-ball pool",
     aliases=("fifteen_ball", "61_pool"),
-    lines="1084-1110",
+    source=f"{_HANDBOOK}, lines 1084-1110",
 )
 AMERICAN_PYRAMID = NumberedRules(
     id="american_pyramid_pool",
     name="American pyramid pool",
     aliases=("pyramid_pool", "american_pyramid"),
-    lines="1112-1140",
+    source=f"{_HANDBOOK}, lines 1112-1140",
     face_value=False,
     three="table",
     ranking_end="three",
@@ -1221,7 +1218,7 @@ ROTATION = NumberedRules(
     id="rotation_pool",
     name="Rotation pool",
     aliases=("rotation",),
-    lines="1188-1206",
+    source=f"{_HANDBOOK}, lines 1188-1206",
     lowest_first=True,
     call_shot=False,
 )
@@ -1229,7 +1226,7 @@ HIGH_LOW_JACK = NumberedRules(
     id="high_low_jack",
     name="High-Low-Jack",
     aliases=("high_low_jack_game",),
-    lines="1280-1296",
+    source=f"{_HANDBOOK}, lines 1280-1296",
     ranking_end="never",
     loser_by_rank=False,
     target=7,
@@ -1244,7 +1241,7 @@ _COLOURS = ("red", "yellow")
 _BBC_BALLS = ("red", "yellow", "black", CUE)
 
 
-class BState(NamedTuple):
+class BbcPoolState(NamedTuple):
     """B.B.C. Co. pool (immutable). ``groups[i]``: side i's colour or None; ``on`` the
     counts on the table (red, yellow, black); ``partner[i]``: side i's player due;
     ``after_failed``: the opening stroke follows a failed one (a free colour choice);
@@ -1281,7 +1278,7 @@ class BBCPool(PocketGame):
     name = "The B.B.C. Co. pool"
     aliases = ("bbc_pool", "b_b_c_co_pool")
     players = "2 sides, singles or partners"
-    source = "1908 Brunswick handbook, lines 2099-2127"
+    source = f"{_HANDBOOK}, lines 2099-2127"
     stroke_fouls = _NUMBERED_FOULS
     participants = Participants(("sides",), min=2, max=2, per_side=(1, 2))
     display = (
@@ -1366,12 +1363,14 @@ class BBCPool(PocketGame):
             "on_table": "the balls on the table: red, yellow, black counts",
         }
 
-    def initial(self, setup: Mapping[str, Any] | None) -> BState:
+    def initial(self, setup: Mapping[str, Any] | None) -> BbcPoolState:
         """Both sides with open colours, the first side to break."""
         values = validate_setup(self, setup)
-        return BState(seats=self.participants.seat(values), forfeit_ball=values["forfeit_ball"])
+        return BbcPoolState(
+            seats=self.participants.seat(values), forfeit_ball=values["forfeit_ball"]
+        )
 
-    def apply(self, state: BState, event: Mapping[str, Any]) -> BState:
+    def apply(self, state: BbcPoolState, event: Mapping[str, Any]) -> BbcPoolState:
         """The state after one stroke (pure)."""
         self._validate(state, state.over, event)
         pots, potted, off = _moved(event)
@@ -1509,7 +1508,7 @@ class BBCPool(PocketGame):
                 line["blacks"] += 1
         return lines
 
-    def view(self, state: BState) -> dict[str, Any]:
+    def view(self, state: BbcPoolState) -> dict[str, Any]:
         """The public state (the pocket scoring language "State")."""
         sides = state.seats.parties
         over = state.over
@@ -1528,13 +1527,13 @@ class BBCPool(PocketGame):
             "on_table": {"red": state.reds, "yellow": state.yellows, "black": state.black},
         }
 
-    def dump(self, state: BState) -> dict[str, Any]:
+    def dump(self, state: BbcPoolState) -> dict[str, Any]:
         """The internal state as JSON."""
         return _to_json(state)
 
-    def load(self, data: Mapping[str, Any]) -> BState:
+    def load(self, data: Mapping[str, Any]) -> BbcPoolState:
         """The internal state back from :meth:`dump`."""
-        return BState(**_from_json(data))
+        return BbcPoolState(**_from_json(data))
 
 
 # ======================================================================= golf pool
@@ -1549,7 +1548,7 @@ HOLES: tuple[str, ...] = (
 )
 
 
-class GState(NamedTuple):
+class GolfPoolState(NamedTuple):
     """Golf pool (immutable). The parties (players, or sides) play each hole in turn;
     ``strokes`` is what the party at the table has taken on the hole; ``card[i]`` the
     finished holes' costs; ``hole`` 1-6 (7 when over)."""
@@ -1661,15 +1660,15 @@ class GolfPool(PocketGame):
             "card": "player (side) -> strokes for each finished hole",
         }
 
-    def initial(self, setup: Mapping[str, Any] | None) -> GState:
+    def initial(self, setup: Mapping[str, Any] | None) -> GolfPoolState:
         """Everyone on the first hole, the first listed to play."""
         values = validate_setup(self, setup)
         seats = self.participants.seat(values)
         if seats.sides and len(seats.parties) != 2:
             raise InvalidEvent("bad_setup", "partners play as exactly 2 sides", -1)
-        return GState(seats=seats, card=((),) * len(seats.parties))
+        return GolfPoolState(seats=seats, card=((),) * len(seats.parties))
 
-    def apply(self, state: GState, event: Mapping[str, Any]) -> GState:
+    def apply(self, state: GolfPoolState, event: Mapping[str, Any]) -> GolfPoolState:
         """The state after one stroke (pure)."""
         self._validate(state, state.hole > 6, event)
         pots, potted, off = _moved(event)
@@ -1739,7 +1738,7 @@ class GolfPool(PocketGame):
                     lines[name]["total"] = totals[party]
         return lines
 
-    def view(self, state: GState) -> dict[str, Any]:
+    def view(self, state: GolfPoolState) -> dict[str, Any]:
         """The public state (the pocket scoring language "State")."""
         over = state.hole > 6
         seats = state.seats
@@ -1767,17 +1766,17 @@ class GolfPool(PocketGame):
             "card": {p: list(c) for p, c in zip(parties, state.card, strict=True)},
         }
 
-    def dump(self, state: GState) -> dict[str, Any]:
+    def dump(self, state: GolfPoolState) -> dict[str, Any]:
         """The internal state as JSON."""
         data = _to_json(state)
         data["card"] = [list(c) for c in state.card]
         return data
 
-    def load(self, data: Mapping[str, Any]) -> GState:
+    def load(self, data: Mapping[str, Any]) -> GolfPoolState:
         """The internal state back from :meth:`dump`."""
         values = _from_json(data)
         values["card"] = tuple(tuple(c) for c in data["card"])
-        return GState(**values)
+        return GolfPoolState(**values)
 
 
 # ==================================================================== the life games
@@ -1956,7 +1955,7 @@ class LifePool(PocketGame):
         raise NotImplementedError
 
 
-class TState(NamedTuple):
+class TwoBallPoolState(NamedTuple):
     """Two-ball pool (immutable). ``owners``: (red, white) player index or -1;
     ``plays_with``: the striker's ball or "" when a lead is due; money in half-units."""
 
@@ -2065,13 +2064,13 @@ class TwoBallPool(LifePool):
             "pool": "the money in the pool",
         }
 
-    def initial(self, setup: Mapping[str, Any] | None) -> TState:
+    def initial(self, setup: Mapping[str, Any] | None) -> TwoBallPoolState:
         """Every player pays his stake; the first listed leads."""
         values, seats, lives = self._ledger_setup(setup)
         n = len(seats.parties)
         stake, price = 2 * values["stake"], 2 * values["life_price"]
         mode = values["privilege"]
-        return TState(
+        return TwoBallPoolState(
             seats=seats,
             lives=lives,
             bal=(-stake,) * n,
@@ -2082,10 +2081,10 @@ class TwoBallPool(LifePool):
             privilege_left=mode != "none",
         )
 
-    def _striker_ball(self, state: TState) -> str:
+    def _striker_ball(self, state: TwoBallPoolState) -> str:
         return state.plays_with
 
-    def apply(self, state: TState, event: Mapping[str, Any]) -> TState:
+    def apply(self, state: TwoBallPoolState, event: Mapping[str, Any]) -> TwoBallPoolState:
         """The state after one event (pure)."""
         over = state.seats.out.count(False) <= 1
         kind = self._validate(state, over, event)
@@ -2143,7 +2142,7 @@ class TwoBallPool(LifePool):
         )
 
     def _stroke(
-        self, state: TState, event: Mapping[str, Any], ledger: _Ledger
+        self, state: TwoBallPoolState, event: Mapping[str, Any], ledger: _Ledger
     ) -> tuple[str, str, tuple[int, int], bool]:
         """(next, the ball the next striker plays with, the owners, whether the turn
         passes) after a stroke; lives lost go on the ledger."""
@@ -2182,7 +2181,7 @@ class TwoBallPool(LifePool):
         return "play", obj, owners, True
 
     def _foul(
-        self, state: TState, event: Mapping[str, Any], ledger: _Ledger
+        self, state: TwoBallPoolState, event: Mapping[str, Any], ledger: _Ledger
     ) -> tuple[str, str, tuple[int, int], bool]:
         """As :meth:`_stroke`, for a ``foul`` event."""
         who = state.seats.index_of(event["player"])
@@ -2210,7 +2209,7 @@ class TwoBallPool(LifePool):
             ledger.life(who, -1)
         return state.next, state.plays_with, state.owners, False
 
-    def view(self, state: TState) -> dict[str, Any]:
+    def view(self, state: TwoBallPoolState) -> dict[str, Any]:
         """The public state (the pocket scoring language "State")."""
         players = state.players
         over = state.seats.out.count(False) <= 1
@@ -2235,13 +2234,13 @@ class TwoBallPool(LifePool):
             "pool": _money(pool),
         }
 
-    def dump(self, state: TState) -> dict[str, Any]:
+    def dump(self, state: TwoBallPoolState) -> dict[str, Any]:
         """The internal state as JSON."""
         return _to_json(state)
 
-    def load(self, data: Mapping[str, Any]) -> TState:
+    def load(self, data: Mapping[str, Any]) -> TwoBallPoolState:
         """The internal state back from :meth:`dump`."""
-        return TState(**_from_json(data))
+        return TwoBallPoolState(**_from_json(data))
 
 
 COLOUR_BALLS: tuple[str, ...] = (
@@ -2261,7 +2260,7 @@ COLOUR_BALLS: tuple[str, ...] = (
 _COLOUR_INDEX = {b: i for i, b in enumerate(COLOUR_BALLS)}
 
 
-class CState(NamedTuple):
+class ColourBallPoolState(NamedTuple):
     """Colour-ball life pool (immutable). Player i owns ball i; ``table`` is a bit set
     of the balls on the table; ``on`` the ball to play on (-1: the nearest, named by the
     referee). ``killed``: the players put out by the last event (who may star);
@@ -2379,22 +2378,22 @@ class ColourBallPool(LifePool):
             "pool": "the money in the pool",
         }
 
-    def choice_sets(self, state: CState) -> dict[str, list[Any]]:
+    def choice_sets(self, state: ColourBallPoolState) -> dict[str, list[Any]]:
         """The seating's sets, and ``balls``: the first N of the board."""
         sets = super().choice_sets(state)
         sets["balls"] = list(COLOUR_BALLS[: len(state.seats.parties)])
         return sets
 
-    def initial(self, setup: Mapping[str, Any] | None) -> CState:
+    def initial(self, setup: Mapping[str, Any] | None) -> ColourBallPoolState:
         """The white spotted, the red to play on it; every player pays his stake (kept
-        for a plain setup, :func:`~rules.core.kept_by_setup`: the state is immutable)."""
+        for a plain setup, :func:`~rules.validate.kept_by_setup`: the state is immutable)."""
         return kept_by_setup(self, setup, self._initial)
 
-    def _initial(self, setup: Mapping[str, Any] | None) -> CState:
+    def _initial(self, setup: Mapping[str, Any] | None) -> ColourBallPoolState:
         values, seats, lives = self._ledger_setup(setup)
         n = len(seats.parties)
         stake, price = 2 * values["stake"], 2 * values["life_price"]
-        return CState(
+        return ColourBallPoolState(
             seats=seats.pass_to(1),
             lives=lives,
             start=lives,
@@ -2408,10 +2407,10 @@ class ColourBallPool(LifePool):
             division=values["division"] and n >= 4,
         )
 
-    def _striker_ball(self, state: CState) -> str:
+    def _striker_ball(self, state: ColourBallPoolState) -> str:
         return COLOUR_BALLS[state.turn]
 
-    def _over(self, state: CState) -> tuple[bool, bool]:
+    def _over(self, state: ColourBallPoolState) -> tuple[bool, bool]:
         lives = state.lives
         alive = len(lives) - lives.count(0)
         if alive <= 1:
@@ -2421,7 +2420,7 @@ class ColourBallPool(LifePool):
             return a == b, a == b
         return False, False
 
-    def apply(self, state: CState, event: Mapping[str, Any]) -> CState:
+    def apply(self, state: ColourBallPoolState, event: Mapping[str, Any]) -> ColourBallPoolState:
         """The state after one event (pure)."""
         over, _ = self._over(state)
         kind = self._validate(state, over, event)
@@ -2463,7 +2462,7 @@ class ColourBallPool(LifePool):
         alive = seats.out.count(False)
         return tuple(k for k in sorted(killed) if lives[k] == 0 and alive >= 2)
 
-    def _star(self, state: CState, event: Mapping[str, Any]) -> CState:
+    def _star(self, state: ColourBallPoolState, event: Mapping[str, Any]) -> ColourBallPoolState:
         who = state.seats.index_of(event["player"])
         if who not in state.may_revive:
             raise IllegalEvent("not_now", f"player: {event['player']} may not star now")
@@ -2481,7 +2480,7 @@ class ColourBallPool(LifePool):
         return self._settle(new._replace(may_revive=may))
 
     def _stroke(
-        self, state: CState, event: Mapping[str, Any], ledger: _Ledger
+        self, state: ColourBallPoolState, event: Mapping[str, Any], ledger: _Ledger
     ) -> tuple[int, int, bool]:
         """(the table, the ball on, whether the turn passes) after a stroke."""
         s = state.turn
@@ -2546,7 +2545,7 @@ class ColourBallPool(LifePool):
         return table, s, True
 
     def _foul(
-        self, state: CState, event: Mapping[str, Any], ledger: _Ledger
+        self, state: ColourBallPoolState, event: Mapping[str, Any], ledger: _Ledger
     ) -> tuple[int, int, bool]:
         """(the table, the ball on, whether the turn passes) after a ``foul`` event."""
         who = state.seats.index_of(event["player"])
@@ -2564,7 +2563,7 @@ class ColourBallPool(LifePool):
             return state.table, -1, True
         return state.table, state.on, False
 
-    def _settle(self, state: CState) -> CState:
+    def _settle(self, state: ColourBallPoolState) -> ColourBallPoolState:
         """Settle ``on`` for the player at the table (the pocket scoring language)."""
         seats = state.seats
         if seats.out.count(False) <= 2 and self._over(state)[0]:
@@ -2583,7 +2582,7 @@ class ColourBallPool(LifePool):
             return state._replace(on=objects.bit_length() - 1)
         return state._replace(on=-1)
 
-    def view(self, state: CState) -> dict[str, Any]:
+    def view(self, state: ColourBallPoolState) -> dict[str, Any]:
         """The public state (the pocket scoring language "State")."""
         players = state.players
         over, shared = self._over(state)
@@ -2606,13 +2605,13 @@ class ColourBallPool(LifePool):
             "pool": _money(pool),
         }
 
-    def dump(self, state: CState) -> dict[str, Any]:
+    def dump(self, state: ColourBallPoolState) -> dict[str, Any]:
         """The internal state as JSON."""
         return _to_json(state)
 
-    def load(self, data: Mapping[str, Any]) -> CState:
+    def load(self, data: Mapping[str, Any]) -> ColourBallPoolState:
         """The internal state back from :meth:`dump`."""
-        return CState(**_from_json(data))
+        return ColourBallPoolState(**_from_json(data))
 
 
 # ====================================================================== registration
@@ -2639,241 +2638,3 @@ GAMES: tuple[PocketGame, ...] = (
     COLOR_BALL_LIFE_POOL,
     GOLF_POOL,
 )
-
-
-# ======================================================================== simulation
-
-
-def _numbered_plausible(
-    game: NumberedPool, st: NState, rng: random.Random, skill: float
-) -> dict[str, Any]:
-    r = game.rules
-    players = st.players
-    if r.three == "rack" and st.rack >= 2 and st.fresh and rng.random() < 0.3:
-        return {"type": "choose_break", "player": rng.choice(players)}
-    if r.out_of_turn and rng.random() < 0.01:
-        others = [p for i, p in enumerate(players) if i != st.turn]
-        return {"type": "foul", "player": rng.choice(others), "code": "out_of_turn"}
-    balls = _balls(st.table)
-    opening, bank = st.next == "break", st.next == "bank"
-    pockets = st.match and r.match_calls_pockets
-    needs_call = not bank and st.call_shot and (not opening or pockets)
-    ev: dict[str, Any] = {"type": "stroke"}
-    roll = rng.random()
-    if roll < skill and balls:
-        k = rng.randint(1, min(3, len(balls))) if opening else 1 + (rng.random() < 0.15)
-        chosen = rng.sample(balls, min(k, len(balls)))
-        pots: list[dict[str, Any]] = [
-            {"ball": b, "pocket": rng.choice(POCKETS)} if pockets else {"ball": b} for b in chosen
-        ]
-        if bank:
-            pots[0]["bank"] = rng.random() < 0.5
-        if needs_call:
-            ev["call"] = [
-                {"ball": chosen[0], "pocket": pots[0]["pocket"]} if pockets else {"ball": chosen[0]}
-            ]
-        if rng.random() < 0.02:
-            pots.append({"ball": CUE})
-        ev["pots"] = pots
-        if rng.random() < 0.03:
-            ev["fouls"] = ["touch_after"]
-    elif roll < skill + 0.06:
-        ev["fouls"] = [rng.choice(("miss", "miss", "double_hit", "feet", "touched_ball"))]
-    elif roll < skill + 0.09:
-        ev["cushion"] = False
-    elif roll < skill + 0.11 and r.lowest_first and len(balls) > 1:
-        ev["first_hit"] = balls[-1]
-    elif needs_call:
-        ev["call"] = []
-    return ev
-
-
-def _bbc_plausible(st: BState, rng: random.Random, skill: float) -> dict[str, Any]:
-    s = st.turn
-    ev: dict[str, Any] = {"type": "stroke"}
-    if st.next == "black" and rng.random() < 0.4:
-        ev["pots"] = [{"ball": "black"}]
-        return ev
-    left = {"red": st.reds, "yellow": st.yellows}
-    roll = rng.random()
-    if roll < skill and (st.reds or st.yellows):
-        own = st.groups[s]
-        colour = own if own is not None and left[own] and rng.random() < 0.8 else None
-        if colour is None:
-            colour = rng.choice([c for c in _COLOURS if left[c]])
-        k = 1 + (left[colour] > 1 and rng.random() < 0.2)
-        ev["pots"] = [{"ball": colour}] * k
-        if rng.random() < 0.03:
-            ev["pots"].append({"ball": CUE})
-        if st.groups[0] is None and st.next == "break" and st.after_failed:
-            ev["group"] = rng.choice(_COLOURS)
-    elif roll < skill + 0.002:
-        ev["pots"] = [{"ball": "black"}]
-    elif roll < skill + 0.06:
-        ev["fouls"] = ["miss"]
-    elif roll < skill + 0.1:
-        ev["cushion"] = False
-    return ev
-
-
-def _golf_plausible(st: GState, rng: random.Random, skill: float) -> dict[str, Any]:
-    pocket = HOLES[st.hole - 1]
-    ev: dict[str, Any] = {"type": "stroke"}
-    roll = rng.random()
-    if roll < skill:
-        ev["pots"] = [{"ball": "red", "pocket": pocket, "bank": rng.random() < 0.85}]
-    elif roll < skill + 0.05:
-        ev["pots"] = [{"ball": "red", "pocket": rng.choice(POCKETS)}]
-    elif roll < skill + 0.08:
-        ev["pots"] = [{"ball": "white", "pocket": rng.choice(POCKETS)}]
-    elif roll < skill + 0.1:
-        ev["cushion"] = False
-    return ev
-
-
-def _two_ball_plausible(st: TState, rng: random.Random, skill: float) -> dict[str, Any]:
-    alive = [p for i, p in enumerate(st.players) if st.lives[i] > 0]
-    if st.may_revive and rng.random() < 0.5:
-        return {"type": "privilege", "player": st.players[st.may_revive[0]]}
-    if st.next == "lead":
-        return {"type": "lead"}
-    if rng.random() < 0.01:
-        return {"type": "foul", "player": rng.choice(alive), "code": "touch_running"}
-    own = st.plays_with
-    obj = "red" if own == "white" else "white"
-    ev: dict[str, Any] = {"type": "stroke"}
-    roll = rng.random()
-    if roll < skill:
-        ev["pots"] = [{"ball": obj}]
-    elif roll < skill + 0.03:
-        ev["pots"] = [{"ball": own}]
-    elif roll < skill + 0.07:
-        ev["fouls"] = ["miss"]
-    owner = st.owners[_TWO_BALLS.index(obj)]
-    if rng.random() < 0.03:
-        takers = [p for i, p in enumerate(st.players) if st.lives[i] > 0 and i != owner]
-        if takers:
-            ev["hazard"] = rng.choice(takers)
-    return ev
-
-
-def _colour_plausible(st: CState, rng: random.Random, skill: float) -> dict[str, Any]:
-    players = st.players
-    if st.may_revive and rng.random() < 0.5:
-        return {"type": "star", "player": players[st.may_revive[0]]}
-    alive = [i for i, n in enumerate(st.lives) if n > 0]
-    others = [i for i in alive if i != st.turn]
-    if rng.random() < 0.004:
-        return {"type": "foul", "player": players[rng.choice(others)], "code": "out_of_turn"}
-    s = st.turn
-    objects = [i for i in range(len(players)) if st.table >> i & 1 and i != s]
-    ev: dict[str, Any] = {"type": "stroke"}
-    on = st.on
-    if on < 0:
-        on = rng.choice(objects)
-        ev["on"] = COLOUR_BALLS[on]
-    roll = rng.random()
-    if roll < skill:
-        ev["pots"] = [{"ball": COLOUR_BALLS[on]}]
-        if rng.random() < 0.03:
-            ev["fouls"] = ["touch_after"]
-    elif roll < skill + 0.06:
-        ev["fouls"] = ["miss"]
-    elif roll < skill + 0.09:
-        ev["fouls"] = ["feet"]
-    return ev
-
-
-def plausible_event(
-    game: PocketGame, state: Any, rng: random.Random, skill: float = 0.45
-) -> dict[str, Any]:
-    """A plausible legal next event for a game of the family (``skill``: the chance that a
-    stroke pots what the player is after).
-
-    >>> from rules import replay
-    >>> rng = random.Random(3)
-    >>> g = FIFTEEN_BALL_POOL
-    >>> s = g.initial({})
-    >>> while not s.over:
-    ...     s = g.apply(s, plausible_event(g, s, rng))
-    >>> g.view(s)["over"], s.events > 10
-    (True, True)
-    """
-    if isinstance(game, NumberedPool):
-        return _numbered_plausible(game, state, rng, skill)
-    if isinstance(game, BBCPool):
-        return _bbc_plausible(state, rng, skill)
-    if isinstance(game, GolfPool):
-        return _golf_plausible(state, rng, skill)
-    if isinstance(game, TwoBallPool):
-        return _two_ball_plausible(state, rng, skill)
-    return _colour_plausible(state, rng, skill)
-
-
-def is_over(game: PocketGame, state: Any) -> bool:
-    """Whether the game has ended (cheaper than the view)."""
-    if isinstance(game, (NumberedPool, BBCPool)):
-        return bool(state.over)
-    if isinstance(game, GolfPool):
-        return bool(state.hole > 6)
-    if isinstance(game, ColourBallPool):
-        return game._over(state)[0]
-    return bool(state.seats.out.count(False) <= 1)
-
-
-def random_setup(game: PocketGame, rng: random.Random, length: int = 200) -> dict[str, Any]:
-    """A plausible setup: 2 to 4 players (or sides, singles or partners), the game's
-    options varied; a long ``length`` raises continuous pool's target."""
-    if isinstance(game, BBCPool):
-        if rng.random() < 0.5:
-            return {"players": {"home": ["Ann", "Cat"], "away": ["Bob", "Dan"]}}
-        return {"players": {"home": ["Ann"], "away": ["Bob"]}}
-    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
-    if isinstance(game, GolfPool):
-        if rng.random() < 0.3:
-            return {"sides": ["X", "Y"], "players": {"X": ["Ann", "Cat"], "Y": ["Bob", "Dan"]}}
-        return {"players": names[: rng.randint(2, 4)]}
-    if isinstance(game, NumberedPool):
-        r = game.rules
-        n = rng.randint(r.min_players, min(r.max_players, 4))
-        setup: dict[str, Any] = {"players": names[:n], "match": rng.random() < 0.3}
-        if r.three == "rack":
-            setup["target"] = max(20, length // 4)
-        return setup
-    lives = rng.randint(1, 3) if length < 300 else rng.randint(10, 20)  # long games: more lives
-    setup = {"players": names[: rng.randint(2, 6)], "lives": lives}
-    if isinstance(game, TwoBallPool):
-        setup["privilege"] = rng.choice(("first", "open", "none"))
-    return setup
-
-
-def simulate(
-    game: PocketGame,
-    rng: random.Random,
-    length: int,
-    setup: Mapping[str, Any] | None = None,
-    skill: float = 0.45,
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A seeded, plausible, legal game of ``game``: (setup, events), played to its end or
-    stopped after ``length`` events. A low ``skill`` makes long games.
-
-    >>> from rules import replay
-    >>> setup, events = simulate(ROTATION_POOL, random.Random(1), 500)
-    >>> ROTATION_POOL.view(replay(ROTATION_POOL, setup, events))["over"]
-    True
-    """
-    chosen = dict(setup) if setup is not None else random_setup(game, rng, length)
-    state = game.initial(chosen)
-    events: list[dict[str, Any]] = []
-    while len(events) < length and not is_over(game, state):
-        ev = plausible_event(game, state, rng, skill)
-        state = game.apply(state, ev)
-        events.append(ev)
-    return chosen, events
-
-
-@register_simulator("pocket")
-def _simulator(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
-    """The family's generator for :func:`rules.simulate.simulate_game`."""
-    assert isinstance(game, PocketGame)
-    return plausible_event(game, state, rng)

@@ -29,6 +29,7 @@ __all__ = [
     "games",
     "get",
     "register",
+    "unregister",
 ]
 
 #: The modules that define games, imported the first time the registry is asked.
@@ -86,6 +87,16 @@ def register(game: G) -> G:
     _GAMES[instance.id] = instance
     for name in (instance.id, *instance.aliases):
         _NAMES[_key(name)] = instance.id
+    return game
+
+
+def unregister(name: str) -> Game[Any]:
+    """Remove the game with this id or alias (and its aliases); returns it. Raises
+    :class:`UnknownGame` if there is none. For tests that register a game of their own."""
+    game = get(name)
+    del _GAMES[game.id]
+    for alias in (game.id, *game.aliases):
+        _NAMES.pop(_key(alias), None)
     return game
 
 

@@ -32,7 +32,7 @@ bull_dog_pool              Bull dog pool                                    1761
 cowboy_pool                Cow-boy pool                                     1793-1849
 =========================  ===============================================  ===========
 
-Built on the core's pieces: the players are a :class:`~rules.core.Seating` (the table
+Built on the core's pieces: the players are a :class:`~rules.seating.Seating` (the table
 passes with ``advance``, a player who retires or forfeits is knocked out); balls are union
 fields (a JSON number or ``"cue"``); a player's name, a Parisian cup and a drawn small ball
 are setup-dependent choices (``choices_from``); the result is a typed
@@ -55,40 +55,33 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from rules.core import (
+from rules.core import Game, Outcome, Stat, replay
+from rules.registry import register
+from rules.seating import Participants, Seating
+from rules.validate import plain_json, validate_event, validate_setup
+from rules.vocabulary import (
     EventType,
     Field,
     Foul,
-    Game,
     IllegalEvent,
     InvalidEvent,
     Option,
-    Outcome,
-    Participants,
-    Seating,
-    Stat,
-    plain_json,
     player_field,
-    replay,
-    validate_event,
-    validate_setup,
 )
-from rules.registry import get, register
 
 __all__ = [
     "GAMES",
     "RULES",
     "Stat",
-    "Stroke",
+    "TargetStroke",
     "TargetGame",
     "TargetRules",
     "TargetState",
     "structure_refusal",
-    "simulate",
 ]
 
 #: The rule book every game of the family comes from (cited H + line).
@@ -146,7 +139,7 @@ class TargetRules:
     id: str
     name: str
     aliases: tuple[str, ...]
-    lines: str
+    source: str
     summary: str
     fouls: tuple[Foul, ...]
     balls: tuple[Any, ...] = ()
@@ -179,7 +172,7 @@ FORTY_ONE = TargetRules(
     id="forty_one_pool",
     name="Forty-one pool",
     aliases=("forty_one", "41_pool"),
-    lines="1254-1278",
+    source=f"{BOOK}, lines 1254-1278",
     summary="private ball + numbers pocketed = exactly 41; one stroke a turn; a scratch owes a "
     "ball",
     fouls=_fouls(
@@ -207,7 +200,7 @@ KELLY = TargetRules(
     id="kelly_pool",
     name="Kelly pool",
     aliases=("kelly",),
-    lines="1457-1493",
+    source=f"{BOOK}, lines 1457-1493",
     summary="private ball + numbers pocketed = exactly 31; play on while pocketing; scratch -3; "
     "burst: privilege or out",
     fouls=_fouls(
@@ -242,7 +235,7 @@ PIN_POOL = TargetRules(
     id="pin_pool",
     name="Pin pool (five-pin pool)",
     aliases=("five_pin_pool",),
-    lines="1533-1591",
+    source=f"{BOOK}, lines 1533-1591",
     summary="private ball + pin values = exactly 31; one stroke a turn; a natural wins; burst "
     "back to the private ball",
     fouls=_fouls(
@@ -280,7 +273,7 @@ BOTTLE_POOL = TargetRules(
     id="bottle_pool",
     name="Bottle pool",
     aliases=("bottle",),
-    lines="1495-1531",
+    source=f"{BOOK}, lines 1495-1531",
     summary="carom 1, 1-ball 1, 2-ball 2, bottle upset 5; exactly 31, the excess starts a new "
     "string; seating the bottle wins",
     fouls=_fouls(("feet", _PENALTY), ("not_tip", _PENALTY), common=("feet",)),
@@ -297,7 +290,7 @@ PARISIAN = TargetRules(
     id="parisian_31_pool",
     name="Pool for 31 on the Parisian board",
     aliases=("parisian_31", "la_barraque_31"),
-    lines="1851-1865 (board 1875-1887)",
+    source=f"{BOOK}, lines 1851-1865 (board 1875-1887)",
     summary="cup numbers added; exactly 31; burst: buy back in or out",
     fouls=(),
     options=(("target", 31), ("privilege_fee", 1), ("cups", 12)),
@@ -328,7 +321,7 @@ SKITTLE = TargetRules(
     id="skittle_pool",
     name="Skittle pool",
     aliases=("skittles",),
-    lines="1403-1455",
+    source=f"{BOOK}, lines 1403-1455",
     summary="white pins 3-10 each; a black pin wipes the score; 50 up; one stroke a turn",
     fouls=_fouls(
         ("push", _VOID),
@@ -366,7 +359,7 @@ RED_WHITE_BLUE = TargetRules(
     id="red_white_blue",
     name="Red, white and blue",
     aliases=("rwb",),
-    lines="1593-1653",
+    source=f"{BOOK}, lines 1593-1653",
     summary="pins red, white, blue in that order, each by the ball of its colour; a chip for "
     "each fault",
     fouls=_RWB_FOULS,
@@ -386,7 +379,7 @@ RED_WHITE_BLUE_CHICAGO = replace(
     id="red_white_blue_chicago",
     name="Red, white and blue, Chicago",
     aliases=("rwb_chicago",),
-    lines="1655-1689",
+    source=f"{BOOK}, lines 1655-1689",
     summary="order blue, red, white; a double must include the pin needed next; no chips",
     options=(("chip_fines", False),),
 )
@@ -395,7 +388,7 @@ TWO_PIN = TargetRules(
     id="two_pin_pool",
     name="Two-pin pool",
     aliases=("two_pin",),
-    lines="1691-1717",
+    source=f"{BOOK}, lines 1691-1717",
     summary="the white pin: everyone pays the striker; the black pin alone: the striker pays "
     "everyone",
     fouls=_fouls(
@@ -421,7 +414,7 @@ BOUCHON = TargetRules(
     id="bouchon_pool",
     name="Bouchon (cork) pool",
     aliases=("bouchon", "cork_pool"),
-    lines="1733-1759",
+    source=f"{BOOK}, lines 1733-1759",
     summary="an object ball off a cushion fells the pool cork clear of its spot: the pool; each "
     "wrong cork costs a stake",
     fouls=_fouls(
@@ -451,7 +444,7 @@ BULL_DOG = TargetRules(
     id="bull_dog_pool",
     name="Bull dog pool",
     aliases=("bull_dog", "bulldog_pool"),
-    lines="1761-1791",
+    source=f"{BOOK}, lines 1761-1791",
     summary="exactly 40 (pots and caroms), exactly 10 more by caroms, then an in-off into a "
     "called pocket",
     fouls=_fouls(
@@ -472,7 +465,7 @@ COWBOY = TargetRules(
     id="cowboy_pool",
     name="Cow-boy pool",
     aliases=("cow_boy_pool", "cowboy"),
-    lines="1793-1849",
+    source=f"{BOOK}, lines 1793-1849",
     summary="exactly 90 (pots and caroms), exactly 10 more by caroms, then the 101st: off the "
     "1-ball into a called pocket",
     fouls=_fouls(
@@ -509,7 +502,7 @@ RULES: tuple[TargetRules, ...] = (
 # ----------------------------------------------------------------------------- state
 
 
-class Cfg(NamedTuple):
+class TargetConfig(NamedTuple):
     """The setup values a game reads while playing (frozen with the state)."""
 
     target: int = 0
@@ -538,7 +531,7 @@ class TargetState(NamedTuple):
     """
 
     players: tuple[str, ...]
-    cfg: Cfg
+    cfg: TargetConfig
     scores: tuple[int, ...]
     paid: tuple[int, ...]
     seats: Seating
@@ -612,7 +605,7 @@ def _balls_of(mask: int) -> list[int]:
 # ------------------------------------------------------------------- the parsed stroke
 
 
-class Stroke(NamedTuple):
+class TargetStroke(NamedTuple):
     """A validated ``stroke`` event, read into the terms of the page."""
 
     player: int
@@ -700,117 +693,6 @@ def _nested_refusal(f: Field, value: Any, path: str) -> InvalidEvent | None:
     if f.type == "object" and f.fields and isinstance(value, Mapping):
         return structure_refusal(f.fields, value, path)
     return None
-
-
-#: A compiled check: (value, state) -> the value is valid (choice sets read from the state).
-Check = Callable[[Any, "TargetState"], bool]
-
-_PY_TYPES: dict[str, type] = {"int": int, "bool": bool, "str": str, "list": list, "object": dict}
-
-
-def _choice_set(name: str) -> Callable[[TargetState], Any]:
-    if name == "players":
-        return lambda s: s.players
-    if name == "cups":
-        return lambda s: range(1, s.cfg.cups + 1)
-    if name == "small_balls":
-        return lambda s: range(s.cfg.low, s.cfg.high + 1)
-    raise KeyError(name)  # pragma: no cover - the family declares only these
-
-
-def _choice_pairs(f: Field) -> frozenset[tuple[type, Any]] | None:
-    """(JSON type, value) for every value a scalar field with fixed choices (or a union of
-    such fields) takes; None when the field is checked otherwise."""
-    variants = f.variants if f.type == "union" else (f,)
-    pairs: set[tuple[type, Any]] = set()
-    for v in variants:
-        if (
-            not isinstance(v.choices, tuple)
-            or v.type in ("list", "object", "union")
-            or v.minimum is not None
-            or v.maximum is not None
-            or v.choices_from is not None
-        ):
-            return None
-        pairs.update((_PY_TYPES[v.type], c) for c in v.choices)
-    return frozenset(pairs)
-
-
-def compile_field(f: Field) -> Check:
-    """A quick yes/no check of a value against a field, compiled once from the same
-    declaration the core validates: the same JSON types (a bool is never an int), unions,
-    choices, bounds, ``choices_from`` and required keys. It answers "valid" only for what
-    :func:`rules.core.validate_event` accepts (a property test holds it to that); when it
-    says no, the core is asked, and the core's refusal is the answer."""
-    nullable = f.nullable or (not f.required and f.default is None)
-    pairs = _choice_pairs(f)
-    if pairs is not None:  # the common case, a ball or a code: one hash lookup
-
-        def one_of(value: Any, s: TargetState) -> bool:
-            if value is None:
-                return nullable
-            try:
-                return (type(value), value) in pairs
-            except TypeError:  # a list or an object where a name or number belongs
-                return False
-
-        return one_of
-    if f.type == "union":
-        by_type = {_PY_TYPES[v.type]: compile_field(v) for v in f.variants}
-
-        def union(value: Any, s: TargetState) -> bool:
-            if value is None:
-                return nullable
-            check = by_type.get(type(value))
-            return check is not None and check(value, s)
-
-        return union
-    py = _PY_TYPES[f.type]
-    allowed = None if not isinstance(f.choices, tuple) else frozenset(f.choices)
-    low, high = f.minimum, f.maximum
-    from_set = None if f.choices_from is None else _choice_set(f.choices_from)
-    item = None if f.item is None else compile_field(f.item)
-    subs = {sub.name: compile_field(sub) for sub in f.fields}
-    required = tuple(sub.name for sub in f.fields if sub.required)
-    is_list, is_dict = py is list, py is dict
-
-    def check(value: Any, s: TargetState) -> bool:
-        if value is None:
-            return nullable
-        kind = type(value)
-        if kind is not py:
-            if is_list and kind is tuple:
-                pass
-            elif is_dict and isinstance(value, Mapping):
-                pass
-            else:
-                return False
-        if allowed is not None and value not in allowed:
-            return False
-        if low is not None and value < low:
-            return False
-        if high is not None and value > high:
-            return False
-        if from_set is not None:
-            choices = from_set(s)
-            for key in value if is_dict else (value,):
-                if key not in choices:
-                    return False
-        if item is not None:
-            for element in value.values() if is_dict else value:
-                if not item(element, s):
-                    return False
-        if subs:
-            for key, element in value.items():
-                sub = subs.get(key)
-                if sub is None or not sub(element, s):
-                    return False
-            for name in required:
-                if name not in value:
-                    return False
-        return True
-
-    return check
 
 
 # ------------------------------------------------------------------------ statistics
@@ -950,13 +832,6 @@ class TargetGame(Game[TargetState]):
         self.options = self._options()
         self.events = self._events()
         self._declared = {e.type: {f.name: f for f in e.fields} for e in self.events}
-        self._compiled = {
-            e.type: (
-                {f.name: compile_field(f) for f in e.fields},
-                tuple(f.name for f in e.fields if f.required),
-            )
-            for e in self.events
-        }
         self.state_doc = self._state_doc()
         self.statistics = tuple(_STATS[s] for s in rules.stats)
         keys = ["scores", "at_table", "next"]
@@ -1344,13 +1219,23 @@ class TargetGame(Game[TargetState]):
         """The core's description (statistics, display, participants and choice sets
         included) plus where the rules come from."""
         d = super().describe()
-        d["source"] = f"{BOOK}, lines {self.rules.lines}"
+        d["source"] = self.rules.source
         d["summary"] = self.rules.summary
         return d
 
     def seating(self, state: TargetState) -> Seating:
         """The players in their order of play, who is at the table, who has left."""
         return state.seats
+
+    def choice_set(self, state: TargetState, name: str) -> Sequence[Any] | None:
+        """One of :meth:`choice_sets` without building the others (the validator asks)."""
+        if name == "cups":
+            return range(1, state.cfg.cups + 1)
+        if name == "small_balls":
+            return range(state.cfg.low, state.cfg.high + 1)
+        if name == "players":
+            return state.seats.players
+        return super().choice_set(state, name)
 
     def choice_sets(self, state: TargetState) -> dict[str, list[Any]]:
         """The players, plus the board's cups (Parisian) and the small balls a privilege
@@ -1372,7 +1257,7 @@ class TargetGame(Game[TargetState]):
         >>> g.initial({"players": ["Ann"], "private": {"Ann": 3}})
         Traceback (most recent call last):
         ...
-        rules.core.InvalidEvent: bad_setup: at least 2 players are needed, not 1 (event -1)
+        rules.vocabulary.InvalidEvent: bad_setup: at least 2 players are needed, not 1 (event -1)
         """
         # a pure function of the setup (the private balls drawn are seeded by the game
         # and the names): a setup of plain JSON values is set up once and the
@@ -1413,7 +1298,7 @@ class TargetGame(Game[TargetState]):
         if self.rules.private:
             low, high = self._private_range(values["private_range"], target, n)
             private = self._private(values.get("private"), players, low, high)
-        cfg = Cfg(
+        cfg = TargetConfig(
             target=target,
             fee=values.get("privilege_fee") or 0,
             low=low,
@@ -1487,8 +1372,7 @@ class TargetGame(Game[TargetState]):
         vocabulary, then what cannot have happened, then what is not allowed now)."""
         if state.over:
             raise IllegalEvent("game_over", "the game is over")
-        if not self._quick_valid(event, state):
-            self._validate(event, state)
+        self._validate(event, state)
         kind = event["type"]
         if kind == "stroke":
             if state.next == CALL:
@@ -1513,26 +1397,6 @@ class TargetGame(Game[TargetState]):
                 paid = _add(paid, who, 1)
             return _upd(state, paid=paid, events=state.events + 1)
         raise AssertionError(kind)  # pragma: no cover - every declared type is handled
-
-    def _quick_valid(self, event: Any, state: TargetState) -> bool:
-        """The compiled checks say the event is well formed (see :func:`compile_field`)."""
-        if type(event) is not dict:
-            return False
-        compiled = self._compiled.get(event.get("type"))  # type: ignore[arg-type]
-        if compiled is None:
-            return False
-        checks, required = compiled
-        for key, value in event.items():
-            check = checks.get(key)
-            if check is None:
-                if key != "type":
-                    return False
-            elif not check(value, state):
-                return False
-        for name in required:
-            if name not in event:
-                return False
-        return True
 
     def _validate(self, event: Any, state: TargetState) -> None:
         """The core's validation (the refusal, if any), in the page's order of codes."""
@@ -1578,7 +1442,7 @@ class TargetGame(Game[TargetState]):
 
     # -- the stroke --------------------------------------------------------------
 
-    def _read(self, state: TargetState, event: Mapping[str, Any]) -> Stroke:
+    def _read(self, state: TargetState, event: Mapping[str, Any]) -> TargetStroke:
         """The stroke's fields, with the impossible combinations refused."""
         r = self.rules
         get = event.get
@@ -1653,7 +1517,7 @@ class TargetGame(Game[TargetState]):
             if len(set(drawn_spot)) != len(drawn_spot):
                 raise IllegalEvent("impossible", "stroke.spot: a ball is listed twice")
         fouls = get("fouls")
-        return Stroke(
+        return TargetStroke(
             player,
             player == state.turn,
             bool(get("called")),
@@ -1700,16 +1564,16 @@ class TargetGame(Game[TargetState]):
             return self.judge(_new_tuple(TargetState, values), st)
         return self.out_of_turn(_new_tuple(TargetState, values), st)
 
-    def check_stroke(self, state: TargetState, st: Stroke) -> None:
+    def check_stroke(self, state: TargetState, st: TargetStroke) -> None:
         """Hook: game-specific ``impossible`` / ``not_now`` checks before the stroke is
         played (nothing by default)."""
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         """Hook: the state after a stroke by the player at the table (``s`` already counts
         the event). Each game overrides it."""
         raise NotImplementedError
 
-    def out_of_turn(self, s: TargetState, st: Stroke) -> TargetState:
+    def out_of_turn(self, s: TargetState, st: TargetStroke) -> TargetState:
         """Hook: a stroke out of turn. By default nothing counts and the table stays."""
         return s
 
@@ -1906,7 +1770,7 @@ class TargetGame(Game[TargetState]):
         fields: dict[str, Any] = {}
         for k, v in data.items():
             if k == "cfg":
-                fields[k] = Cfg(**cfg)
+                fields[k] = TargetConfig(**cfg)
             elif k == "seats":
                 fields[k] = Seating.load(v)
             elif isinstance(v, list):
@@ -1975,7 +1839,7 @@ class TargetGame(Game[TargetState]):
 _VALUES: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
 
 
-def _values(cfg: Cfg) -> dict[str, int]:
+def _values(cfg: TargetConfig) -> dict[str, int]:
     """The pin values of a setup as a dict (built once per distinct setup)."""
     found = _VALUES.get(cfg.values)
     if found is None:
@@ -1997,7 +1861,7 @@ def _add(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
 class FortyOnePool(TargetGame):
     """Forty-one pool (H 1254-1278): one stroke a turn; a scratch owes a ball; 41 ends it."""
 
-    def check_stroke(self, state: TargetState, st: Stroke) -> None:
+    def check_stroke(self, state: TargetState, st: TargetStroke) -> None:
         if not st.in_turn:
             return
         scratch, void = self._kind(st)
@@ -2016,11 +1880,11 @@ class FortyOnePool(TargetGame):
                     "impossible", f"stroke.spot must name exactly {n} ball(s) of his rack"
                 )
 
-    def _kind(self, st: Stroke) -> tuple[bool, bool]:
+    def _kind(self, st: TargetStroke) -> tuple[bool, bool]:
         scratch = st.miss or CUE in st.potted or CUE in st.off or "no_cushion" in st.fouls
         return scratch, (not scratch and bool(st.fouls))
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         scratch, void = self._kind(st)
         rack = s.racks[i]
@@ -2088,7 +1952,7 @@ class KellyPool(TargetGame):
     """Kelly pool (H 1457-1493): play on while pocketing; a scratch costs 3; a burst must
     claim the privilege or retire."""
 
-    def _value(self, st: Stroke) -> tuple[str, int]:
+    def _value(self, st: TargetStroke) -> tuple[str, int]:
         kinds = {self._foul_kind[f] for f in st.fouls}
         if st.miss or CUE in st.potted or CUE in st.off or _SCRATCH in kinds:
             return _SCRATCH, 0
@@ -2096,7 +1960,7 @@ class KellyPool(TargetGame):
             return _VOID, 0
         return "", sum(b for b in st.potted if b != CUE)
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         kind, value = self._value(st)
         if kind == _SCRATCH:
@@ -2120,7 +1984,7 @@ class KellyPool(TargetGame):
                 s = self.pass_table(s)
         return self._empty_table(s)
 
-    def out_of_turn(self, s: TargetState, st: Stroke) -> TargetState:
+    def out_of_turn(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         _, value = self._value(st)
         if not st.called and self.total(s, i) + value > s.cfg.target:
@@ -2141,7 +2005,7 @@ class PinPool(TargetGame):
     """Pin pool (H 1533-1591): one stroke a turn; pins count after a ball was touched; a
     natural wins; a burst goes back to the private ball."""
 
-    def _judge(self, s: TargetState, st: Stroke) -> tuple[str, int]:
+    def _judge(self, s: TargetState, st: TargetStroke) -> tuple[str, int]:
         if "interference" in st.fouls:
             return _BURST, 0
         if st.fouls:
@@ -2155,7 +2019,7 @@ class PinPool(TargetGame):
             return _BURST, 0
         return "", value
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         kind, value = self._judge(s, st)
         if kind == "natural":
@@ -2166,7 +2030,7 @@ class PinPool(TargetGame):
             s = self.scored(s, i, s.scores[i] + value)
         return self.pass_table(s)
 
-    def out_of_turn(self, s: TargetState, st: Stroke) -> TargetState:
+    def out_of_turn(self, s: TargetState, st: TargetStroke) -> TargetState:
         kind, _ = self._judge(s, st)
         if kind == _BURST and not st.called:
             s = self.burst(s, st.player)
@@ -2177,7 +2041,7 @@ class BottlePool(TargetGame):
     """Bottle pool (H 1495-1531): caroms, pots and the bottle add up to exactly 31; the
     excess starts a new string; seating the bottle wins."""
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         b = st.bottle
         to = b["to"] if b else None
@@ -2234,7 +2098,7 @@ class BottlePool(TargetGame):
 class ParisianPool(TargetGame):
     """Pool for 31 on the Parisian board (H 1851-1865): the cup's number is added."""
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         score = s.scores[i] + (st.cup or 0)
         if score > s.cfg.target:
@@ -2243,7 +2107,7 @@ class ParisianPool(TargetGame):
             s = self.scored(s, i, score)
         return self.pass_table(s)
 
-    def out_of_turn(self, s: TargetState, st: Stroke) -> TargetState:
+    def out_of_turn(self, s: TargetState, st: TargetStroke) -> TargetState:
         if not st.called and s.scores[st.player] + (st.cup or 0) > s.cfg.target:
             s = self.burst(s, st.player)
         return s
@@ -2256,7 +2120,7 @@ class SkittlePool(TargetGame):
     """Skittle pool (H 1403-1455): white pins score; a black pin bursts; three misses in
     a row burst; 50 or more wins."""
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         opening = not s.opened
         if opening:
@@ -2301,7 +2165,7 @@ class RedWhiteBlue(TargetGame):
         """``paid`` after a chip from player ``i`` (when chips are played for)."""
         return _add(s.paid, i, 1) if s.cfg.chips else s.paid
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         pins = st.pins
         if st.fouls or not st.touched or st.before:
@@ -2345,7 +2209,7 @@ class RedWhiteBlue(TargetGame):
             return self.finish(s, i)
         return s
 
-    def out_of_turn(self, s: TargetState, st: Stroke) -> TargetState:
+    def out_of_turn(self, s: TargetState, st: TargetStroke) -> TargetState:
         return self._chip(s, st.player)
 
 
@@ -2353,7 +2217,7 @@ class TwoPinPool(TargetGame):
     """Two-pin pool (H 1691-1717): the white pin, everyone pays the striker; the black
     alone, the striker pays everyone; the balances sum to 0."""
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         if st.fouls:
             return self.pass_table(s)
@@ -2381,7 +2245,7 @@ class BouchonPool(TargetGame):
     """Bouchon (H 1733-1759): an object ball off a cushion fells the pool cork clear of
     its spot and wins the pool; each wrong cork costs a stake."""
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         down = st.down
         foul_fall = (
@@ -2456,10 +2320,10 @@ class StagedPool(TargetGame):
         bursts = _add(s.bursts, s.turn, 1) if overrun else s.bursts
         return self._pass(s, s.scores, bursts)
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         raise NotImplementedError
 
-    def climb(self, s: TargetState, st: Stroke) -> TargetState:
+    def climb(self, s: TargetState, st: TargetStroke) -> TargetState:
         """Stages 1 and 2: the stroke's worth, an overrun, or the run growing."""
         points = s.scores[s.turn] + s.run
         objects = [b for b in st.potted if b != CUE]
@@ -2496,7 +2360,7 @@ class BullDogPool(StagedPool):
     def overrun(self, s: TargetState) -> TargetState:
         return self.penalty(s, overrun=True)
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         if s.next == OPENING:
             if st.first != 3:
                 return s
@@ -2529,7 +2393,7 @@ class CowboyPool(StagedPool):
 
     first, second = 90, 100
 
-    def judge(self, s: TargetState, st: Stroke) -> TargetState:
+    def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = s.turn
         cue_miss = st.miss and CUE in st.potted
         if cue_miss and s.counts[i]:
@@ -2574,217 +2438,3 @@ for _game in (
     CowboyPool(COWBOY),
 ):
     GAMES[_game.id] = register(_game)
-
-
-# ------------------------------------------------------------------------ simulation
-
-
-def simulate(
-    game: TargetGame | str, rng: random.Random, length: int, players: int = 3
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A seeded plausible random legal game: ``(setup, events)`` with up to ``length``
-    events, every one accepted by the engine. Games that could end early are steered away
-    from the end until ``length`` is near (so the bench can replay long games).
-
-    >>> setup, events = simulate("kelly_pool", random.Random(1), 50)
-    >>> 0 < len(events) <= 50 and sorted(setup) == ["players", "private"]
-    True
-    """
-    g = get(game) if isinstance(game, str) else game
-    assert isinstance(g, TargetGame)
-    names = [f"P{k}" for k in range(1, players + 1)]
-    setup: dict[str, Any] = {"players": names}
-    if g.rules.private:
-        low, high = dict(g.rules.options)["private_range"]
-        setup["private"] = dict(zip(names, rng.sample(range(low, high + 1), players), strict=True))
-    state = g.initial(setup)
-    events: list[dict[str, Any]] = []
-    maker = _MAKERS[g.id]
-    tries = 0
-    while len(events) < length and not state.over and tries < length * 20:
-        tries += 1
-        late = len(events) > length - 10
-        ev = maker(g, rng, state, late)
-        try:
-            new = g.apply(state, ev)
-        except (InvalidEvent, IllegalEvent):
-            continue
-        if new.over and not late:
-            continue
-        state = new
-        events.append(ev)
-    return setup, events
-
-
-def _decide(g: TargetGame, rng: random.Random, s: TargetState) -> dict[str, Any] | None:
-    """The pending player's decision, or a new small ball, or a proclaim, when due."""
-    if s.pending >= 0:
-        who = s.players[s.pending]
-        if g.rules.retire and rng.random() < 0.1 and sum(s.alive) > 2:
-            return {"type": "retire", "player": who}
-        ev: dict[str, Any] = {"type": "privilege", "player": who}
-        if g.rules.draws:
-            free = [b for b in range(s.cfg.low, s.cfg.high + 1) if b not in s.private]
-            ev["drawn"] = rng.choice(free)
-            ev["keep"] = rng.choice(("old", "new"))
-        return ev
-    if g.rules.proclaim:
-        for i in (s.hit, s.turn):
-            if i >= 0 and g.total(s, i) == s.cfg.target and rng.random() < 0.5:
-                return {"type": "proclaim", "player": s.players[i]}
-    if g.rules.privilege == "draw":
-        for i, due in enumerate(s.may_draw):
-            if due and rng.random() < 0.5:
-                free = [b for b in range(s.cfg.low, s.cfg.high + 1) if b not in s.private]
-                return {"type": "privilege", "player": s.players[i], "drawn": rng.choice(free)}
-    return None
-
-
-def _pool_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool) -> dict[str, Any]:
-    d = _decide(g, rng, s)
-    if d:
-        return d
-    balls = list(_balls_of(s.on_table)) if s.racks else list(g.rules.balls)
-    ev: dict[str, Any] = {"type": "stroke"}
-    r = rng.random()
-    if r < 0.1 or not balls:
-        return ev  # a miss
-    k = min(len(balls), rng.choice((1, 1, 2, 3)))
-    touched = rng.sample(balls, k)
-    ev["contacts"] = [*touched[:1], CUSHION, *touched[1:]]
-    if rng.random() < 0.4:
-        pots = rng.sample(touched, rng.choice((1, 1, 2)) if len(touched) > 1 else 1)
-        ev["pots"] = [{"ball": b, "pocket": rng.choice(POCKETS)} for b in pots]
-    if rng.random() < 0.05:
-        ev["pots"] = [*ev.get("pots", []), {"ball": CUE, "pocket": rng.choice(POCKETS)}]
-    if rng.random() < 0.05 and g.rules.fouls:
-        ev["fouls"] = [rng.choice(g.rules.fouls).code]
-    if s.next == CALL:
-        ev["call"] = rng.choice(POCKETS)
-        for p in ev.get("pots", []):
-            if p["ball"] == CUE:
-                p["pocket"] = ev["call"] if late and rng.random() < 0.5 else rng.choice(POCKETS)
-    if g.rules.out_of_turn and rng.random() < 0.03:
-        others = [n for k2, n in enumerate(s.players) if s.alive[k2] and k2 != s.turn]
-        ev["player"] = rng.choice(others)
-        if g.rules.called:
-            ev["called"] = rng.random() < 0.5
-    return ev
-
-
-def _pin_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool) -> dict[str, Any]:
-    d = _decide(g, rng, s)
-    if d:
-        return d
-    r = g.rules
-    ev: dict[str, Any] = {"type": "stroke"}
-    if rng.random() < 0.1:
-        if rng.random() < 0.3:
-            ev["pins_before_ball"] = [rng.choice(r.pins)]
-        return ev
-    ball = rng.choice([b for b in r.balls])
-    ev["contacts"] = [ball] if rng.random() < 0.7 else [CUSHION, ball]
-    pins = rng.sample(r.pins, rng.choice((0, 1, 1, 2)))
-    if pins:
-        entries = []
-        for p in pins:
-            if r.pin_by_required and "pin" in r.pin_by and "red" in r.pin_by:
-                by = p if rng.random() < 0.8 else rng.choice(r.pin_by)
-            elif r.pin_by_required:
-                by = rng.choice(("object", "object", "cue", "pin"))
-            else:
-                by = rng.choice(r.pin_by)
-            entries.append({"pin": p, "by": by})
-        ev["pins"] = entries
-    if g.id == "bouchon_pool" and rng.random() < 0.5:
-        ev["cushion"] = True
-    if rng.random() < 0.05 and r.fouls:
-        ev["fouls"] = [rng.choice(r.fouls).code]
-    if r.out_of_turn and rng.random() < 0.03:
-        others = [n for k2, n in enumerate(s.players) if s.alive[k2] and k2 != s.turn]
-        ev["player"] = rng.choice(others)
-        if r.called:
-            ev["called"] = rng.random() < 0.5
-    if "prompt" in r.extra_events and rng.random() < 0.02:
-        return {"type": "prompt", "player": rng.choice(s.players)}
-    return ev
-
-
-def _parisian_stroke(
-    g: TargetGame, rng: random.Random, s: TargetState, late: bool
-) -> dict[str, Any]:
-    d = _decide(g, rng, s)
-    if d:
-        return d
-    ev: dict[str, Any] = {"type": "stroke", "cup": rng.choice((None, *range(1, s.cfg.cups + 1)))}
-    if rng.random() < 0.03:
-        others = [n for k2, n in enumerate(s.players) if s.alive[k2] and k2 != s.turn]
-        ev["player"] = rng.choice(others)
-        ev["called"] = rng.random() < 0.5
-    return ev
-
-
-def _bottle_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool) -> dict[str, Any]:
-    ev = _pool_stroke(g, rng, s, late)
-    if ev["type"] == "stroke" and "contacts" in ev and rng.random() < 0.15:
-        ev["contacts"] = [*ev["contacts"], BOTTLE]
-        ev["bottle"] = {"to": rng.choice(("over", "cushion", "over", "off")), "by": "cue"}
-    return ev
-
-
-def _staged_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool) -> dict[str, Any]:
-    """Bull dog and cow-boy: a player who mostly makes what his stage needs."""
-    assert isinstance(g, StagedPool)
-    if rng.random() < 0.25:
-        return _pool_stroke(g, rng, s, late)
-    balls = list(g.rules.balls)
-    if s.next == OPENING:
-        return {"type": "stroke", "contacts": [3, rng.choice((2, 5) if 2 in balls else (1, 5))]}
-    points = s.scores[s.turn] + s.run
-    stage = g.stage(points)
-    if stage == 3:
-        first = 1 if g.id == "cowboy_pool" else (s.selected[s.turn] or rng.choice(balls))
-        call = rng.choice(POCKETS)
-        pocket = call if late or rng.random() < 0.1 else rng.choice(POCKETS)
-        return {
-            "type": "stroke",
-            "contacts": [first],
-            "call": call,
-            "pots": [{"ball": CUE, "pocket": pocket}],
-        }
-    limit = g.first if stage == 1 else g.second
-    need = limit - points
-    ball = rng.choice(balls)
-    other = rng.choice([b for b in balls if b != ball])
-    if stage == 1 and ball <= need and rng.random() < 0.5:
-        return {"type": "stroke", "contacts": [ball], "pots": [{"ball": ball}]}
-    if need >= 1 and rng.random() < 0.8:
-        return {"type": "stroke", "contacts": [ball, CUSHION, other]}
-    return {"type": "stroke", "contacts": [ball, CUSHION]}
-
-
-_MAKERS: dict[str, Callable[[TargetGame, random.Random, TargetState, bool], dict[str, Any]]] = {
-    "forty_one_pool": _pool_stroke,
-    "kelly_pool": _pool_stroke,
-    "pin_pool": _pin_stroke,
-    "bottle_pool": _bottle_stroke,
-    "parisian_31_pool": _parisian_stroke,
-    "skittle_pool": _pin_stroke,
-    "red_white_blue": _pin_stroke,
-    "red_white_blue_chicago": _pin_stroke,
-    "two_pin_pool": _pin_stroke,
-    "bouchon_pool": _pin_stroke,
-    "bull_dog_pool": _staged_stroke,
-    "cowboy_pool": _staged_stroke,
-}
-
-
-from rules.simulators import register_simulator  # noqa: E402 - the games exist first
-
-
-@register_simulator("target")
-def _next_event(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
-    """The family's generator for :func:`rules.simulate.simulate_game` (games run to the
-    end: a proclaim, a natural, a win are all taken when they come)."""
-    assert isinstance(game, TargetGame)
-    return _MAKERS[game.id](game, rng, state, True)

@@ -156,7 +156,26 @@ def league_of_the_module(league_built_once, db) -> SmallLeague:
 
 # ------------------------------------------------------------ a real worker on Redis
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+def worker_index() -> int:
+    """This process's number under pytest-xdist (gw0 -> 0, gw1 -> 1), 0 without it."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name.removeprefix("gw") or 0)
+
+
+def worker_redis_url(base: str, index: int) -> str:
+    """`base` with its database number moved up by `index`: each xdist worker has a Redis
+    database of its own (TEST_REDIS_URL names the first; a run of -n N uses N of them)."""
+    url = urlparse(base)
+    path = url.path.strip("/")
+    if path and not path.isdigit():
+        raise ValueError(f"TEST_REDIS_URL must name a database by number, not {path!r}")
+    return url._replace(path=f"/{int(path or 0) + index}").geturl()
+
+
+REDIS_URL = worker_redis_url(
+    os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14"), worker_index()
+)
 _CONF_KEYS = ("broker_url", "task_always_eager", "result_backend", "task_default_queue")
 # Cached on the app's AMQP helper from the configuration at first use.
 _AMQP_CACHES = ("queues", "default_queue", "router", "default_exchange")

@@ -6,7 +6,20 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("rules", "marker", "leagues", "frames", "exchange", "config")
+# Every package of ours, the benches, the deploy scripts and the tests' own helpers.
+PACKAGES = (
+    "config",
+    "rules",
+    "marker",
+    "leagues",
+    "frames",
+    "competitions",
+    "exchange",
+    "people",
+    "bench",
+    "deploy",
+    "tests",
+)
 
 
 def _modules() -> dict[str, Path]:

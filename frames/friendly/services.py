@@ -13,7 +13,8 @@ from django.utils import timezone
 from frames.models import Frame, Friendly
 from marker.errors import DomainError
 from rules import registry
-from rules.core import RuleError, setup_for
+from rules.seating import setup_for
+from rules.vocabulary import RuleError
 
 MAX_PARTIES = 16
 MAX_NAME = 60

@@ -3,7 +3,6 @@ players present."""
 
 from __future__ import annotations
 
-import secrets
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -12,7 +11,6 @@ from typing import Any
 
 from django.utils import timezone
 
-from frames.draw import commitment as sha256_commitment
 from frames.models import (
     SIDES,
     Frame,
@@ -21,6 +19,7 @@ from frames.models import (
     Presence,
 )
 from leagues.models import Player
+from marker import commit_reveal
 from marker.errors import DomainError
 from marker.permissions import require
 
@@ -128,8 +127,8 @@ def present_players(match: Match) -> dict[str, dict[str, Player]]:
 
 
 def new_server_secret(match: Match) -> None:
-    match.server_secret = secrets.token_hex(16)
-    match.server_commitment = sha256_commitment(match.server_secret)
+    match.server_secret = commit_reveal.new_secret()
+    match.server_commitment = commit_reveal.commitment(match.server_secret)
 
 
 #: The fields a new round of Ready rewrites (restart_round).

@@ -11,11 +11,9 @@ from django.db import transaction
 from frames.draw import (
     DrawError,
     DrawnFrame,
-    derive_seed,
     draw_match,
     reassign_referees,
 )
-from frames.draw import commitment as sha256_commitment
 from frames.engine import side_setup
 from frames.models import (
     SIDES,
@@ -32,8 +30,9 @@ from frames.results import (
 )
 from leagues.models import Player
 from leagues.teams.services import registration_mark_played
+from marker import commit_reveal
 from marker.errors import DomainError
-from rules.core import RuleError
+from rules.vocabulary import RuleError
 
 from .common import (
     BOTH,
@@ -89,15 +88,14 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
     fmt = match.format
     for side in SIDES:
         if len(present[side]) < fmt.min_players and not agreed:
-            rule = "rule 8" if fmt.is_norwich else f"the format ({fmt.name})"
             raise DomainError(
                 "too_few_players",
-                f"{match.team(side).name} has {len(present[side])} players present: {rule} "
+                f"{match.team(side).name} has {len(present[side])} players present: {fmt.rule_citation} "
                 f"needs {'five' if fmt.min_players == 5 else fmt.min_players} a side unless "
                 "both captains record their agreement to play.",
             )
     nominations = None
-    if not fmt.is_norwich and fmt.selection != "hat":
+    if fmt.nominated:
         if not both_nominated(match):
             missing = [s for s in SIDES if getattr(match, f"{s}_nomination") is None]
             raise DomainError(
@@ -122,13 +120,13 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
             "Waiting for the secret of: "
             f"{', '.join(match.team(s).name for s in unrevealed)} (their phone reveals it).",
         )
-    if sha256_commitment(match.server_secret) != match.server_commitment:
+    if not commit_reveal.verify(match.server_secret, match.server_commitment):
         raise DomainError(
             "server_secret_mismatch",
             "The server's secret does not match its commitment; the draw cannot go ahead.",
             status=500,
         )
-    seed = derive_seed(match.home_secret, match.away_secret, match.server_secret)
+    seed = commit_reveal.derive_seed(match.home_secret, match.away_secret, match.server_secret)
     try:
         draw = draw_match(
             list(present["home"]),

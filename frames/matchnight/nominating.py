@@ -20,10 +20,10 @@ from typing import Any
 from django.db import transaction
 
 from frames.draw import DrawError, check_nomination
-from frames.draw import commitment as sha256_commitment
 from frames.models import SIDES, Match, MatchLog
 from frames.results import lock_match
 from leagues.models import Player
+from marker.commit_reveal import commitment as sha256_commitment
 from marker.errors import DomainError
 from marker.formats import BLIND, FIXED
 

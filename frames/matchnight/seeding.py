@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-import re
-import secrets
 from datetime import datetime
 
 from django.db import transaction
 
-from frames.draw import commitment as sha256_commitment
 from frames.models import (
     SIDES,
     Match,
@@ -20,6 +17,7 @@ from frames.models import (
 from frames.results import (
     lock_match,
 )
+from marker import commit_reveal
 from marker.errors import DomainError
 
 from .common import (
@@ -31,8 +29,6 @@ from .common import (
     resolve_now,
     restart_round,
 )
-
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 @transaction.atomic
@@ -65,9 +61,9 @@ def match_commit(
         )
     current = getattr(match, f"{side}_commitment")
     held = getattr(match, f"{side}_secret")
-    value = (commitment or "").strip().lower()
+    value = commit_reveal.normalise_commitment(commitment)
     if value:
-        if not _HEX64.match(value):
+        if not commit_reveal.is_commitment(value):
             raise DomainError(
                 "bad_commitment",
                 "A commitment is the SHA-256 of the secret: 64 hexadecimal characters.",
@@ -89,8 +85,8 @@ def match_commit(
             status=409,
         )
     if made_by == "server":
-        secret = secrets.token_hex(16)
-        value = sha256_commitment(secret)
+        secret = commit_reveal.new_secret()
+        value = commit_reveal.commitment(secret)
     if not match.server_commitment:
         new_server_secret(match)
     setattr(match, f"{side}_commitment", value)
@@ -133,7 +129,7 @@ def match_reveal(
         )
     secret = (secret or "").strip()
     recorded = getattr(match, f"{side}_commitment")
-    if not secret or sha256_commitment(secret) != recorded:
+    if not commit_reveal.verify(secret, recorded):
         raise DomainError(
             "reveal_mismatch",
             f"That secret does not match the {side} commitment {recorded[:12]}…; "

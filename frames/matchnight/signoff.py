@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
+from frames.engine import game_of
 from frames.models import (
     SIDES,
     Frame,
@@ -41,13 +42,14 @@ from .common import (
 )
 
 
-def _check_score(value: Any, field: str, *, tens: bool = True) -> int:
-    """A paper score: a whole number, 0 or more (in tens for bar billiards, whose every
-    hole scores tens; other games, e.g. a bagatelle league's, score in ones)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (tens and value % 10):
+def _check_score(value: Any, field: str, *, step: int = 1) -> int:
+    """A paper score: a whole number, 0 or more, a multiple of the game's declared
+    `score_step` (10 where every hole scores tens; most games score in ones)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % step:
+        in_steps = "" if step == 1 else ", in tens" if step == 10 else f", in steps of {step}"
         raise DomainError(
             "bad_score",
-            f"A frame score is a whole number of points, 0 or more{', in tens' * tens} "
+            f"A frame score is a whole number of points, 0 or more{in_steps} "
             f"(not {str(value)[:40]!r}).",
             field=field,
         )
@@ -62,9 +64,9 @@ def _key_frame(
     frame: Frame, home_score: int, away_score: int, actor: User, now: datetime, *, allow_shots: bool
 ) -> dict[str, Any] | None:
     """Write paper scores onto a locked frame; the change for the log, or None."""
-    tens = frame.game_id.startswith("bar_billiards")
-    _check_score(home_score, "home_score", tens=tens)
-    _check_score(away_score, "away_score", tens=tens)
+    step = game_of(frame).score_step
+    _check_score(home_score, "home_score", step=step)
+    _check_score(away_score, "away_score", step=step)
     if frame.status == Frame.Status.CONCEDED:
         raise DomainError("frame_conceded", f"Frame {frame.number} was conceded: it has no scores.")
     if not allow_shots and (frame.last_seq > 0 or FrameEvent.objects.filter(frame=frame).exists()):

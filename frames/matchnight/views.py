@@ -78,7 +78,7 @@ def _context(request, match_id: int, **extra):
             "confirmed_by": getattr(match, f"{side}_confirmed_by"),
         }
     fmt = match.format
-    nominating_format = not fmt.is_norwich and fmt.selection in ("blind", "fixed")
+    nominating_format = fmt.nominated
     if nominating_format:
         for side in SIDES:
             _nomination_context(match, fmt, sides[side], setup, secretary)

@@ -43,13 +43,13 @@ from django.db.models import DateTimeField, Value
 from django.db.models.functions import Coalesce
 
 from frames.engine import frame_outcome, frame_parties, frame_setup, side_result
-from frames.live import frame_changed
+from frames.live import frame_written
 from frames.models import Frame, FrameEvent, Match, MatchLog
 from frames.results import frame_result_recorded, match_update_result
 from marker.errors import DomainError
 from marker.prepared import prepared_cursor
 from rules import registry
-from rules.core import RuleError
+from rules.vocabulary import RuleError
 
 from .selectors import (
     events_since,
@@ -166,8 +166,6 @@ def frame_record_event(
                 user_id=user.pk if _signed_in(user) else None,
                 starting=starting,
             )
-            if appended:
-                frame_changed(frame.pk, frame.match_id)  # the polls' versions, on commit
             if appended and starting and frame.match is not None:
                 match_update_result(match=frame.match)  # the first event puts the match in play
     except IntegrityError:
@@ -246,7 +244,10 @@ def _append(
     }
     with prepared_cursor() as cursor:  # planned once per connection (and variant)
         cursor.execute(_APPEND_SQL.format(start=start), params)
-        return cursor.fetchone() is not None
+        appended = cursor.fetchone() is not None
+    if appended:
+        frame_written(frame.pk, frame.match_id)  # SQL the ORM does not see: the polls' versions
+    return appended
 
 
 def _append_portable(
@@ -461,8 +462,6 @@ def frame_confirm(*, frame_id: int, seq: int, user: Any, now: datetime) -> Frame
         result_source="pad",
         completed_at=now,
     )
-    if won:
-        frame_changed(frame.pk, frame.match_id)
     if not won:
         fresh = _frame_row(frame_id)
         if fresh.status == Frame.Status.COMPLETE and fresh.last_seq == seq:
@@ -593,6 +592,5 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
                 FrameEvent.objects.filter(pk=pk).update(**values)
             if frame_wrong:
                 Frame.objects.filter(pk=frame.pk).update(**frame_wrong)
-            frame_changed(frame.pk, frame.match_id)
             report.fixed = True
         return report

@@ -6,17 +6,20 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import threading
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.exceptions import ImproperlyConfigured
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, get_resolver, get_script_prefix, reverse
 from django.utils.http import urlencode
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
@@ -42,6 +45,17 @@ SW_ASSETS = (
     "frames/icons/icon.svg",
     "frames/engine/worker.js",
 )
+# The pad's ES modules (pad.js imports them by relative, unhashed URLs): kept under both
+# the name the storage gives them and their plain one.
+PAD_MODULES = (
+    "frames/pad/awake.js",
+    "frames/pad/controls.js",
+    "frames/pad/dom.js",
+    "frames/pad/engine.js",
+    "frames/pad/outbox.js",
+    "frames/pad/sync.js",
+    "frames/pad/view.js",
+)
 
 
 # Pyodide's files (scripts/fetch-pyodide puts them in static/vendor/pyodide/, ignored by
@@ -55,6 +69,27 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 ENGINE_WORKER = "frames/engine/worker.js"
+
+# What the service worker serves from its caches when offline, by URL name: the pad and
+# live pages (navigations) and the pad's API reads; network first for both.
+SW_PAGES = ("pad-home", "frame-pad", "match-live")
+SW_API = ("api-frame-state", "api-frame-events", "api-game-describe", "api-match-live")
+
+
+def url_shapes(name: str) -> list[str]:
+    """The paths of the URL pattern `name` as regular expressions that JavaScript and
+    Python read alike: the resolver's own patterns, anchored at the site's root, with their
+    named groups made plain groups."""
+    entries = get_resolver().reverse_dict.getlist(name)
+    if not entries:
+        raise ImproperlyConfigured(f"No URL pattern is named {name!r}.")
+    shapes = []
+    for _bits, pattern, _defaults, _converters in entries:
+        body = re.sub(r"\(\?P<\w+>", "(?:", pattern)
+        end = body.endswith(r"\Z")
+        root = "^" + re.escape(get_script_prefix())
+        shapes.append(root + body.removesuffix(r"\Z") + ("$" if end else ""))
+    return shapes
 
 
 def scorecard_url(match_id: int) -> str:
@@ -142,7 +177,7 @@ def _pyodide_version() -> str:
     return Path(found).read_text().strip() if found else "none"
 
 
-def _engine_context() -> dict[str, str] | None:
+def _engine_context() -> dict[str, Any] | None:
     """What pad.js needs to run the engine offline, or None without Pyodide (the pad then
     shows queued shots as waiting)."""
     if not pyodide_available():
@@ -186,13 +221,14 @@ def frame_pad(request, pk: int):
     game = registry.get(frame.game_id)
     can_enter = request.user.has_perm(ENTER, frame)
     state = {**selectors.frame_state(frame), "can_enter": can_enter}
-    if frame.match_id is not None:
+    if frame.match_id is not None and frame.match is not None:
         home_url = reverse("match-live", args=[frame.match_id])
         scorecard, live = scorecard_url(frame.match_id), home_url
         title = f"{frame.match.fixture.home.name} v {frame.match.fixture.away.name}"
     else:  # a friendly game: its own page, once the lead's URL is there
         friendly = frame.friendly
-        home_url = friendly_url(frame.friendly_id) or reverse("pad-home")
+        found = friendly_url(frame.friendly_id) if frame.friendly_id is not None else None
+        home_url = found or reverse("pad-home")
         scorecard = live = home_url
         title = str(friendly) if friendly is not None else game.name
     pad = {
@@ -284,12 +320,15 @@ def service_worker(request):
     storage names them) and a version that changes whenever any of them changes."""
     source = _static_bytes("frames/sw.js")
     digest = hashlib.blake2b(source, digest_size=8)
-    for asset in SW_ASSETS:
+    for asset in SW_ASSETS + PAD_MODULES:
         digest.update(_static_bytes(asset))
     engine = _engine_context()
+    plain = settings.STATIC_URL.rstrip("/") + "/"
+    precache = [static(asset) for asset in SW_ASSETS + PAD_MODULES]
+    precache += [plain + m for m in PAD_MODULES if plain + m not in precache]
     config = {
         "version": digest.hexdigest(),
-        "precache": [static(asset) for asset in SW_ASSETS],
+        "precache": precache,
         "static_url": settings.STATIC_URL,
         # The offline engine: Pyodide's files (kept once the pad has loaded them, in a
         # cache named by Pyodide's version) and the engine zip's path prefix.
@@ -297,6 +336,9 @@ def service_worker(request):
         "pyodide_version": _pyodide_version(),
         "engine_prefix": reverse("pad-engine", args=["x"]).rsplit("/", 1)[0] + "/",
         "engine_zip": engine["zip"] if engine else None,
+        # The URL shapes it caches (its regular expressions), from the URL patterns.
+        "pages": [shape for name in SW_PAGES for shape in url_shapes(name)],
+        "api": [shape for name in SW_API for shape in url_shapes(name)],
     }
     body = f"self.MARKER_SW = {json.dumps(config)};\n".encode() + source
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")

@@ -152,31 +152,11 @@ def worm_chart(points: Sequence[Mapping[str, Any]], home: str, away: str) -> dic
 # ------------------------------------------------------------------ hole map
 
 
-def _pocket_position(name: str, index: int, count: int) -> tuple[float, float]:
-    """Where a pocket named like `head_left`, `side_right`, `bottom_middle` sits on a
-    table seen from above (0–1 each way); names without a hint go round the rim."""
-    parts = str(name).lower().split("_")
-    y = (
-        0.0
-        if {"head", "top"} & set(parts)
-        else 1.0
-        if {"foot", "bottom", "base"} & set(parts)
-        else 0.5
-        if {"side", "middle", "centre", "center"} & set(parts)
-        else None
-    )
-    x = 0.0 if "left" in parts else 1.0 if "right" in parts else 0.5 if y is not None else None
-    if x is None or y is None:
-        angle = 2 * math.pi * index / max(count, 1)
-        return 0.5 + 0.5 * math.cos(angle), 0.5 + 0.5 * math.sin(angle)
-    return x, y
-
-
 def hole_map_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The player's pots by place on a drawing of the table, seen from above: numbered
-    holes (their values) across a bar-billiards style bed, the highest at the back, the
-    lowest nearest the player; named pockets where their names put them on a pocket
-    table. Each circle's area follows the share of the pots."""
+    """The player's pots by place on a drawing of the table, seen from above, each place
+    where the game's declaration puts it (`x`, `y` of each place, 0-1 each way; `shape`:
+    the holes of a bed or a pocket table). Each circle's area follows the share of the
+    pots."""
     places = list(data.get("places") or [])
     if not places:
         return None
@@ -184,20 +164,8 @@ def hole_map_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
     most = max((p["pots"] for p in places), default=0) or 1
     height = 300
     left, right, top, bottom = 60.0, WIDTH - 60.0, 20.0, height - 30.0
-    spots = []
-    if data.get("place") == "hole" and all(isinstance(p["place"], int | float) for p in places):
-        ordered = sorted(places, key=lambda p: p["place"])
-        n = len(ordered)
-        for i, p in enumerate(ordered):
-            depth = (i + 1) / n  # 0 near the player … 1 at the back
-            offset = (1 - depth) * 0.42 * (1 if i % 2 else -1)
-            spots.append((p, 0.5 + offset, 1 - depth * 0.85 - 0.05))
-        shape = "bed"
-    else:
-        for i, p in enumerate(places):
-            px, py = _pocket_position(p["place"], i, len(places))
-            spots.append((p, px, py))
-        shape = "pockets"
+    spots = [(p, float(p["x"]), float(p["y"])) for p in places]
+    shape = str(data.get("shape") or "pockets")
     circles = []
     for p, px, py in spots:
         share = p["pots"] / total if total else 0.0

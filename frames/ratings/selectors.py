@@ -27,6 +27,7 @@ from frames.models import (
     FrameEvent,
     FramePlayer,
     Match,
+    PlayerFrameStat,
     Presence,
     Rating,
     RatingChange,
@@ -39,13 +40,13 @@ from leagues.models import (
     Fixture,
     League,
     Player,
-    PlayerFrameStat,
     Registration,
     Team,
     public_name_of,
 )
 from rules import registry
-from rules.core import RuleError
+from rules.layout import TableMap
+from rules.vocabulary import RuleError
 
 from .services import DEFAULT_PROVISIONAL, counted_frames, last_states, model, played_on_expr
 
@@ -495,37 +496,14 @@ def frame_worm(frame: Frame) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------- hole map
 
 
-@dataclass(frozen=True)
-class Drawable:
-    """What a game lets us draw: the event type and list field whose items name a place
-    (`hole` or `pocket`), and the places it declares."""
-
-    event: str
-    field: str
-    place: str
-    choices: tuple[Any, ...]
-
-
-PLACES = ("hole", "pocket")
-
-
-def drawable(game_id: str) -> Drawable | None:
-    """The places a game's pots go, read from its vocabulary: a list field named `pots`
-    whose items have a `hole` or `pocket` field with declared choices. None: nothing to
-    draw."""
+def drawable(game_id: str) -> TableMap | None:
+    """What the game declares can be drawn of its table (its :class:`TableMap`: the
+    event, list field and place field its pots name, and where each place sits); None:
+    nothing to draw."""
     try:
-        described = registry.get(game_id).describe()
+        return registry.get(game_id).table_map()
     except registry.UnknownGame:
         return None
-    for event in described["events"]:
-        for f in event["fields"]:
-            item = f.get("item") or {}
-            if f["name"] != "pots" or f["type"] != "list" or item.get("type") != "object":
-                continue
-            for sub in item.get("fields", []):
-                if sub["name"] in PLACES and sub.get("choices"):
-                    return Drawable(event["type"], f["name"], sub["name"], tuple(sub["choices"]))
-    return None
 
 
 def _shooter(view: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> Any:
@@ -613,7 +591,10 @@ def hole_map(player: Player, game_id: str, *, frames: int = 100) -> dict[str, An
                     counts[pot[spec.place]] += 1
     return {
         "place": spec.place,
-        "places": [{"place": c, "pots": counts.get(c, 0)} for c in spec.choices],
+        "shape": spec.shape,
+        "places": [
+            {"place": p.name, "pots": counts.get(p.name, 0), "x": p.x, "y": p.y} for p in spec.spots
+        ],
         "total": sum(counts.values()),
         "frames": len(mine),
     }
@@ -623,17 +604,16 @@ def hole_map(player: Player, game_id: str, *, frames: int = 100) -> dict[str, An
 
 
 def break_statistic(game_id: str) -> tuple[str, str] | None:
-    """The game's declared best-in-a-frame statistic about breaks or runs (e.g.
-    `high_break`), as (name, label), else its first `max` statistic, else None."""
+    """The statistic the game declares the breaks chart bins (its ``best_stat``: a
+    break, run or turn), as (name, label), else None."""
     try:
-        stats = registry.get(game_id).statistics
+        game = registry.get(game_id)
     except registry.UnknownGame:
         return None
-    best = [s for s in stats if s.agg == "max"]
-    for s in best:
-        if "break" in s.name or "run" in s.name:
+    for s in game.statistics:
+        if s.name == game.best_stat:
             return s.name, s.label
-    return (best[0].name, best[0].label) if best else None
+    return None
 
 
 def break_values(player: Player, game_id: str) -> dict[str, Any]:

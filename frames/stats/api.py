@@ -9,7 +9,6 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues import honours
 from leagues.models import MAX_FRAME_SCORE, Award, Season
 from marker.api_errors import ErrorSerializer
 
@@ -32,7 +31,7 @@ class AwardDefineSerializer(serializers.Serializer):
         min_value=1, max_value=MAX_FRAME_SCORE, required=False, allow_null=True, default=None
     )
     min_fixtures_percent = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    min_frames = serializers.IntegerField(min_value=0, max_value=honours.MAX_MIN_FRAMES, default=0)
+    min_frames = serializers.IntegerField(min_value=0, max_value=awards.MAX_MIN_FRAMES, default=0)
 
 
 class StandingSerializer(serializers.Serializer):
@@ -82,7 +81,7 @@ class SeasonAwardsView(APIView):
     def post(self, request, pk: int):
         data = AwardDefineSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        award = honours.award_define(
+        award = awards.award_define(
             season=self.get_permission_object(), actor=request.user, **data.validated_data
         )
         return Response(
@@ -104,5 +103,5 @@ class AwardView(APIView):
 
     @extend_schema(responses={204: None, 403: ErrorSerializer, 404: ErrorSerializer})
     def delete(self, request, pk: int):
-        honours.award_delete(award=self.get_permission_object(), actor=request.user)
+        awards.award_delete(award=self.get_permission_object(), actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

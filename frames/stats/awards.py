@@ -1,6 +1,6 @@
-"""The season's awards: who leads each, who qualifies, and why.
+"""The season's awards: their definitions, who leads each, who qualifies, and why.
 
-An award (`leagues.models.Award`, defined by the secretary) ranks players of a season by
+An award (`leagues.models.Award`, defined by the secretary with `award_define`) ranks players of a season by
 one measure drawn from their frame lines (`PlayerFrameStat`): a statistic the game
 declares, aggregated as the game says (the highest break is the best, 200s are summed),
 the frames in which a statistic reached a threshold, the win rate, or the average score.
@@ -18,8 +18,10 @@ the rule reads the same in November as in May.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.db.models import (
     BooleanField,
     Case,
@@ -35,8 +37,12 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import GreaterThanOrEqual
+from django.utils import timezone
 
-from leagues.models import Award, Fixture, PlayerFrameStat, Season
+from frames.models import PlayerFrameStat
+from leagues.models import MAX_FRAME_SCORE, Award, Fixture, Season
+from marker.errors import DomainError
+from marker.permissions import require
 from rules import registry
 from rules.core import Stat
 
@@ -44,6 +50,8 @@ from .selectors import _aggregates, _stat, _value
 
 #: How many qualified players each award lists.
 SHOWN = 5
+#: The most frames an award may ask a player to have played.
+MAX_MIN_FRAMES = 1000
 
 
 def _declared(season: Season) -> dict[str, Stat]:
@@ -51,6 +59,95 @@ def _declared(season: Season) -> dict[str, Stat]:
         return {s.name: s for s in registry.get(season.game_id).statistics}
     except registry.UnknownGame:
         return {}
+
+
+# --------------------------------------------------------------------- definitions
+
+
+@transaction.atomic
+def award_define(
+    *,
+    season: Season,
+    actor: Any,
+    name: str,
+    measure: str,
+    stat: str = "",
+    threshold: int | None = None,
+    min_fixtures_percent: int = 0,
+    min_frames: int = 0,
+    now: datetime | None = None,
+) -> Award:
+    """Define a season award from the statistics, with its eligibility rules: a share of
+    the team's fixtures played (0–100 %) and a number of frames."""
+    require(
+        actor,
+        "leagues.manage_league",
+        season,
+        message="Only the league's secretary can define the season's awards.",
+    )
+    name = " ".join((name or "").split())
+    if not name:
+        raise DomainError("bad_value", "Give the award a name.", field="name")
+    if measure not in Award.Measure.values:
+        raise DomainError(
+            "bad_value",
+            f"Choose the measure from: {', '.join(Award.Measure.values)}.",
+            field="measure",
+        )
+    if measure in (Award.Measure.STAT, Award.Measure.AT_LEAST):
+        declared = _declared(season)
+        if stat not in declared:
+            raise DomainError(
+                "unknown_stat",
+                f"{season.game_id} declares no statistic {stat!r}; choose from: "
+                f"{', '.join(declared) or 'none'}.",
+                field="stat",
+            )
+    else:
+        stat = ""
+    if measure == Award.Measure.AT_LEAST:
+        if threshold is None or not 0 < threshold <= MAX_FRAME_SCORE:
+            raise DomainError(
+                "bad_value",
+                f"Give the threshold a frame's statistic must reach (1 to {MAX_FRAME_SCORE}).",
+                field="threshold",
+            )
+    else:
+        threshold = None
+    if not 0 <= min_fixtures_percent <= 100:
+        raise DomainError(
+            "bad_value", "The share of fixtures is 0 to 100 %.", field="min_fixtures_percent"
+        )
+    if not 0 <= min_frames <= MAX_MIN_FRAMES:
+        raise DomainError(
+            "bad_value", f"The frames needed are 0 to {MAX_MIN_FRAMES}.", field="min_frames"
+        )
+    if Award.objects.filter(season=season, name=name).exists():
+        raise DomainError(
+            "award_exists", f"{season} already has an award named {name!r}.", field="name"
+        )
+    return Award.objects.create(
+        season=season,
+        name=name,
+        measure=measure,
+        stat=stat,
+        threshold=threshold,
+        min_fixtures_percent=min_fixtures_percent,
+        min_frames=min_frames,
+        order=Award.objects.filter(season=season).count(),
+        created_at=now or timezone.now(),
+    )
+
+
+@transaction.atomic
+def award_delete(*, award: Award, actor: Any) -> None:
+    require(
+        actor,
+        "leagues.manage_league",
+        award.season,
+        message="Only the league's secretary can remove an award.",
+    )
+    award.delete()
 
 
 def _measure(award: Award, declared: dict[str, Stat]) -> tuple[Any, bool, str]:
@@ -63,7 +160,7 @@ def _measure(award: Award, declared: dict[str, Stat]) -> tuple[Any, bool, str]:
     if stat is None:
         return Value(None, output_field=FloatField()), False, ""
     if award.measure == Award.Measure.AT_LEAST:
-        reached = GreaterThanOrEqual(_value(stat.name), Value(float(award.threshold or 0)))
+        reached: Any = GreaterThanOrEqual(_value(stat.name), Value(float(award.threshold or 0)))
         return Count("id", filter=Q(reached)), False, ""
     return _stat(stat), stat.agg == "min", ""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from leagues.models import PlayerFrameStat
+from frames.models import PlayerFrameStat
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 120, 8
 COLOURS = {"won": "#0b6e4f", "lost": "#b3261e", "shared": "#9a6700"}

@@ -2,9 +2,8 @@
 
 When a frame is complete its log is folded through the rules engine once, and each
 player's line for the frame (the result, and the statistics the game declares: for bar
-billiards the highest break, breaks, 200s and so on) is written onto the league by
-`leagues.player_stats.player_frame_stats_replace` — the way a match result is written
-onto its fixture.
+billiards the highest break, breaks, 200s and so on) is written as `PlayerFrameStat` rows by
+`player_frame_stats_replace`, next to the fixture the frame was played for.
 Leaderboards and the player page then aggregate those lines in the database.
 
 - Only the effective history counts: an event an undo took back is left out. The event
@@ -27,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.db import transaction
 from django.db.models import (
     Exists,
     OuterRef,
@@ -35,12 +35,52 @@ from django.db.models import (
 )
 
 from frames.engine import frame_setup
-from frames.models import Frame, FrameEvent, FramePlayer, Side
-from leagues.models import PlayerFrameStat, Season
-from leagues.player_stats import player_frame_stats_replace
+from frames.models import Frame, FrameEvent, FramePlayer, PlayerFrameStat, Side
+from leagues.models import Fixture, Season
+from marker.errors import DomainError
 from rules import registry
 
 COUNTED = (Frame.Status.COMPLETE,)
+
+STAT_FIELDS = ("won", "shared", "score", "opponent_score", "has_shots", "game_id", "values")
+
+
+@transaction.atomic
+def player_frame_stats_replace(
+    *, fixture: Fixture, frame_number: int, lines: list[dict], source_seq: int = 0
+) -> list[PlayerFrameStat]:
+    """Replace the players' lines for one frame of a fixture. Each line is a dict with
+    player_id, side ("home"/"away"), doubles, and STAT_FIELDS (`values`: the statistics the
+    game declares, name → number)."""
+    teams = {"home": fixture.home_id, "away": fixture.away_id}
+    new = []
+    for line in lines:
+        side = line["side"]
+        if side not in teams:
+            raise DomainError("bad_value", f"{side!r} is not a side.", field="side")
+        values = line.get("values") or {}
+        if not all(
+            isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
+            for k, v in values.items()
+        ):
+            raise DomainError("bad_value", "Statistics are numbers by name.", field="values")
+        new.append(
+            PlayerFrameStat(
+                season_id=fixture.season_id,
+                division_id=fixture.division_id,
+                fixture=fixture,
+                frame_number=frame_number,
+                player_id=line["player_id"],
+                team_id=teams[side],
+                side=side,
+                doubles=bool(line.get("doubles")),
+                played_on=line.get("played_on") or fixture.date,
+                source_seq=source_seq,
+                **{k: line[k] for k in STAT_FIELDS if k in line},
+            )
+        )
+    PlayerFrameStat.objects.filter(fixture=fixture, frame_number=frame_number).delete()
+    return PlayerFrameStat.objects.bulk_create(new)
 
 
 def effective_payloads(frame_id: int) -> list[dict]:

@@ -28,7 +28,8 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce, Greatest, NullIf
 
-from leagues.models import Division, Player, PlayerFrameStat, Season, public_name_of
+from frames.models import PlayerFrameStat
+from leagues.models import Division, Player, Season, public_name_of
 from rules import registry
 from rules.core import Stat
 

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from leagues import honours
 from leagues.models import MAX_FRAME_SCORE, Award, Division, Player, Season
 from marker.errors import DomainError
 from marker.permissions import require_perm
@@ -109,12 +108,14 @@ class AwardForm(forms.Form):
         label="Played in at least (% of the team's fixtures)",
     )
     min_frames = forms.IntegerField(
-        min_value=0, max_value=honours.MAX_MIN_FRAMES, initial=0, label="And at least (frames)"
+        min_value=0, max_value=awards.MAX_MIN_FRAMES, initial=0, label="And at least (frames)"
     )
 
     def __init__(self, *args, season: Season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["stat"].choices = [("", "—"), *awards.stat_choices(season)]
+        stat = self.fields["stat"]
+        assert isinstance(stat, forms.ChoiceField)
+        stat.choices = [("", "—"), *awards.stat_choices(season)]
 
 
 @require_http_methods(["GET", "POST"])
@@ -127,13 +128,13 @@ def season_awards(request, league: str, pk: int):
         require_perm(request.user, "leagues.manage_league", season)
         if request.POST.get("action") == "delete":
             award = get_object_or_404(Award, pk=request.POST.get("award") or 0, season=season)
-            honours.award_delete(award=award, actor=request.user)
+            awards.award_delete(award=award, actor=request.user)
             messages.success(request, f"{award.name} removed.")
             return redirect("season-awards", league=season.league.slug, pk=season.pk)
         form = AwardForm(request.POST, season=season)
         if form.is_valid():
             try:
-                award = honours.award_define(season=season, actor=request.user, **form.cleaned_data)
+                award = awards.award_define(season=season, actor=request.user, **form.cleaned_data)
             except DomainError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:

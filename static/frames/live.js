@@ -51,7 +51,7 @@
           draw(await r.json());
         }
         document.getElementById("live-updated").textContent = "live · " + new Date().toLocaleTimeString();
-      } catch (err) {
+      } catch {
         document.getElementById("live-updated").textContent = "offline, retrying";
       }
     }

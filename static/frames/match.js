@@ -15,17 +15,17 @@
     try {
       return !!(window.crypto && window.crypto.subtle && window.crypto.getRandomValues &&
         window.localStorage && window.TextEncoder);
-    } catch (e) {
+    } catch {
       return false;
     }
   }
 
   function remember(commitment, secret) {
-    try { localStorage.setItem(KEY + commitment, secret); return true; } catch (e) { return false; }
+    try { localStorage.setItem(KEY + commitment, secret); return true; } catch { return false; }
   }
 
   function recall(commitment) {
-    try { return localStorage.getItem(KEY + commitment); } catch (e) { return null; }
+    try { return localStorage.getItem(KEY + commitment); } catch { return null; }
   }
 
   // Ready: make 128 random bits here, keep them on this phone, send only their SHA-256.
@@ -62,7 +62,7 @@
       try {
         if (sessionStorage.getItem(tried)) { return; }
         sessionStorage.setItem(tried, "1");
-      } catch (e) {
+      } catch {
         return;
       }
       form.submit();

@@ -1,7 +1,8 @@
 /* Marker service worker: keeps the referee pad working with no network.
  *
  * Served by a view at /sw.js (scope "/"), which prepends `self.MARKER_SW` = {version,
- * precache, static_url}. It never touches POSTs: events travel through the pad's own
+ * precache, static_url, pages, api, ...}: `pages` and `api` are the URL shapes it caches,
+ * regular expressions built from Django's URL patterns. It never touches POSTs: events travel through the pad's own
  * IndexedDB outbox, so nothing depends on Background Sync.
  *   - pad and live pages (navigations): network first, the cached copy when offline;
  *   - static files: cache first (their names change with their content in production);
@@ -13,14 +14,14 @@
  */
 "use strict";
 
-const CONFIG = self.MARKER_SW || { version: "dev", precache: [], static_url: "/static/" };
+const CONFIG = self.MARKER_SW || { version: "dev", precache: [], static_url: "/static/", pages: [], api: [] };
 const SHELL = "marker-shell-" + CONFIG.version;
 const PAGES = "marker-pages-v1";
 const PYODIDE = "marker-pyodide-" + (CONFIG.pyodide_version || "none");
 const ENGINE = "marker-engine";
 const API = "marker-api-v1";
-const PAGE_PATHS = [/^\/pad\/$/, /^\/frames\/\d+\/pad\/$/, /^\/matches\/\d+\/live\/$/];
-const API_PATHS = [/^\/api\/frames\/\d+\/(state|events)\/$/, /^\/api\/games\/[^/]+\/$/, /^\/api\/matches\/\d+\/live\/$/];
+const PAGE_PATHS = (CONFIG.pages || []).map((shape) => new RegExp(shape));
+const API_PATHS = (CONFIG.api || []).map((shape) => new RegExp(shape));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(CONFIG.precache)).then(() => self.skipWaiting()));

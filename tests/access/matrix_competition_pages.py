@@ -4,35 +4,35 @@ players (or captains) and the competitions secretary."""
 from __future__ import annotations
 
 from competitions import draw as cupdraw
-from competitions import services
 from competitions.models import Tie
+from competitions.services.draws import draw_commit, draw_perform, draw_reveal
+from competitions.services.entries import entry_create
+from competitions.services.setup import competition_create
 
 from .base import COMPETITIONS, PLAYER, SECRETARY, Rule
 
 
 def _drawn(competition, secretary):
-    services.draw_commit(
-        actor=secretary, competition=competition, commitment=cupdraw.commitment("access")
-    )
-    services.draw_reveal(actor=secretary, competition=competition, secret="access")
-    return services.draw_perform(actor=secretary, competition=competition)
+    draw_commit(actor=secretary, competition=competition, commitment=cupdraw.commitment("access"))
+    draw_reveal(actor=secretary, competition=competition, secret="access")
+    return draw_perform(actor=secretary, competition=competition)
 
 
 def setup(ctx) -> None:
     league = ctx.league
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary, season=league.season, name="Pages Cup", kind="team_knockout"
     )
     for team in league.teams[:2]:
-        services.entry_create(actor=league.secretary, competition=comp, team=team)
+        entry_create(actor=league.secretary, competition=comp, team=team)
     ctx.pages_cup = comp
-    singles = services.competition_create(
+    singles = competition_create(
         actor=league.secretary, season=league.season, name="Pages Singles", kind="singles"
     )
     rita = league.player_user.player
     other = league.teams[1].registrations.first().player
     for player in (rita, other):
-        services.entry_create(actor=league.secretary, competition=singles, player=player)
+        entry_create(actor=league.secretary, competition=singles, player=player)
     _drawn(singles, league.secretary)
     ctx.pages_singles_tie = Tie.objects.get(competition=singles, status="scheduled")
 

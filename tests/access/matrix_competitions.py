@@ -6,8 +6,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from competitions import draw as cupdraw
-from competitions import services
 from competitions.models import Tie
+from competitions.services.draws import draw_commit, draw_perform, draw_reveal
+from competitions.services.entries import entry_create
+from competitions.services.setup import competition_create
+from competitions.services.ties import round_set_dates
 
 from .base import COMPETITIONS, COMPETITIONS_OFFICERS, EVERYONE, SIGNED_IN, Rule
 
@@ -17,24 +20,22 @@ NOW = datetime(2026, 10, 1, 19, 0, tzinfo=UTC)
 def setup(ctx) -> None:
     league = ctx.league
     sec = league.secretary
-    cup = services.competition_create(
+    cup = competition_create(
         actor=sec, season=league.season, name="Access Cup", kind="team_knockout", now=NOW
     )
     # teams[0] and a team of the second division: no league fixture between them, so the
     # cup fixture never shadows the one other modules look up (teams[0] v teams[1])
     for team in (league.teams[0], league.teams[4]):
-        services.entry_create(actor=sec, competition=cup, team=team, now=NOW)
-    services.draw_commit(actor=sec, competition=cup, commitment=cupdraw.commitment("s"), now=NOW)
-    services.draw_reveal(actor=sec, competition=cup, secret="s", now=NOW)
-    services.draw_perform(actor=sec, competition=cup, now=NOW)
+        entry_create(actor=sec, competition=cup, team=team, now=NOW)
+    draw_commit(actor=sec, competition=cup, commitment=cupdraw.commitment("s"), now=NOW)
+    draw_reveal(actor=sec, competition=cup, secret="s", now=NOW)
+    draw_perform(actor=sec, competition=cup, now=NOW)
     ctx.cup = cup
     ctx.cup_entry = cup.entries.get(team=league.teams[0])
     ctx.cup_tie = Tie.objects.get(competition=cup)
     ctx.cup_round = cup.rounds.get(number=1)
     # dated after the league's fixtures, so it sorts after them on any database
-    services.round_set_dates(
-        actor=sec, round=ctx.cup_round, date=date(2027, 6, 1), deadline=None, now=NOW
-    )
+    round_set_dates(actor=sec, round=ctx.cup_round, date=date(2027, 6, 1), deadline=None, now=NOW)
 
 
 cup = lambda c: {"pk": c.cup.pk}  # noqa: E731

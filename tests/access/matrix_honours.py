@@ -3,6 +3,7 @@ awards."""
 
 from __future__ import annotations
 
+from frames.stats import awards
 from leagues import honours
 
 from .base import EVERYONE, STAFF, Rule
@@ -10,7 +11,7 @@ from .base import EVERYONE, STAFF, Rule
 
 def setup(ctx) -> None:
     league = ctx.league
-    ctx.award = honours.award_define(
+    ctx.award = awards.award_define(
         season=league.season, actor=league.secretary, name="Best win rate", measure="win_rate"
     )
     honours.honour_record(

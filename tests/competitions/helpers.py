@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from competitions import draw as cupdraw
-from competitions import services
 from competitions.models import Competition
+from competitions.services.draws import draw_commit, draw_perform, draw_reveal
 from leagues.models import Player, Registration
 
 NOW = datetime(2026, 10, 1, 19, 0, tzinfo=UTC)
@@ -25,8 +25,8 @@ def registered_players(league, n: int) -> list[Player]:
 
 
 def drawn(competition: Competition, secretary, secret: str = "secretary secret") -> Competition:
-    services.draw_commit(
+    draw_commit(
         actor=secretary, competition=competition, commitment=cupdraw.commitment(secret), now=NOW
     )
-    services.draw_reveal(actor=secretary, competition=competition, secret=secret, now=NOW)
-    return services.draw_perform(actor=secretary, competition=competition, now=NOW)
+    draw_reveal(actor=secretary, competition=competition, secret=secret, now=NOW)
+    return draw_perform(actor=secretary, competition=competition, now=NOW)

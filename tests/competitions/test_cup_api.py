@@ -233,3 +233,73 @@ def test_paper_result_that_does_not_finish_the_tie_is_refused(league):
     assert answer.status_code == 400 and answer.json()["error"] == "bad_frames"
     tie.refresh_from_db()
     assert tie.status == "scheduled" and not tie.frames.exists()
+
+
+def test_a_pair_that_withdrew_before_its_opponent_was_known_gives_the_tie_to_the_opponent(
+    league,
+):
+    """A pair through on a bye withdraws: when round one's other winner arrives, round two
+    goes to them (a withdrawal), not scheduled against a pair no longer in."""
+    sec = client_for(league.secretary)
+    comp = sec.post(
+        f"/api/seasons/{league.season.pk}/competitions/",
+        {"name": "Pairs", "kind": "pairs"},
+        content_type="application/json",
+    ).json()
+    players = registered_players(league, 6)
+    for a, b in zip(players[::2], players[1::2], strict=True):
+        answer = sec.post(
+            f"/api/competitions/{comp['id']}/entries/",
+            {"player": a.pk, "partner": b.pk},
+            content_type="application/json",
+        )
+        assert answer.status_code == 201, answer.json()
+    sec.post(f"/api/competitions/{comp['id']}/draw/commit/", {}, content_type="application/json")
+    secret = Competition.objects.get(pk=comp["id"]).secretary_secret
+    sec.post(
+        f"/api/competitions/{comp['id']}/draw/reveal/",
+        {"secret": secret},
+        content_type="application/json",
+    )
+    assert sec.post(f"/api/competitions/{comp['id']}/draw/").status_code == 200
+    bye = Tie.objects.get(competition_id=comp["id"], round__number=1, status="bye")
+    played = Tie.objects.get(competition_id=comp["id"], round__number=1, status="scheduled")
+    answer = sec.post(f"/api/competition-entries/{bye.winner_id}/withdraw/")
+    assert answer.status_code == 200 and answer.json()["status"] == "withdrawn"
+    answer = sec.post(
+        f"/api/ties/{played.pk}/result/",
+        {"frames": [{"home": 300, "away": 100}, {"home": 250, "away": 200}]},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.json()
+    final = Tie.objects.get(competition_id=comp["id"], round__number=2)
+    answer = sec.get(f"/api/ties/{final.pk}/").json()
+    assert answer["status"] == "withdrawn"
+    assert answer["winner"] == played.home_id and bye.winner_id in (answer["home"], answer["away"])
+    assert "withdrew" in answer["award_reason"]
+    bracket = sec.get(f"/api/competitions/{comp['id']}/bracket/").json()
+    assert bracket["winner"]["id"] == played.home_id
+
+
+def test_a_team_event_asked_not_to_be_cup_tied_is_refused_by_its_own_code(league):
+    """Rule 8 binds a player to one team a season, cups included: a team event cannot be
+    anything but cup-tied, and saying otherwise is refused naming that rule."""
+    sec = client_for(league.secretary)
+    url = f"/api/seasons/{league.season.pk}/competitions/"
+    answer = sec.post(
+        url,
+        {"name": "Open Cup", "kind": "team_knockout", "cup_tied": False},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert (answer.json()["error"], answer.json()["field"]) == ("cup_tied", "cup_tied")
+    assert not Competition.objects.filter(season=league.season, name="Open Cup").exists()
+    tied = sec.post(url, {"name": "Cup", "kind": "team_knockout"}, content_type="application/json")
+    assert tied.status_code == 201 and tied.json()["cup_tied"] is True
+    # an individual event has no teams to be tied to
+    singles = sec.post(
+        url,
+        {"name": "Singles", "kind": "singles", "cup_tied": False},
+        content_type="application/json",
+    )
+    assert singles.status_code == 201

@@ -10,8 +10,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from competitions import selectors, services
+from competitions import selectors
 from competitions.models import Entry, Tie
+from competitions.results import tie_fixture_result
+from competitions.services.draws import draw_commit, knockout_draw_from_groups
+from competitions.services.entries import entry_create, entry_mark_paid, entry_withdraw
+from competitions.services.setup import competition_create
+from competitions.services.ties import tie_record_paper
 from leagues import standings
 from leagues.fixtures import services as fixture_services
 from leagues.models import Fixture
@@ -22,8 +27,14 @@ from .helpers import NOW, drawn, registered_players
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def group_event(league, n, *, group_size=3, qualifiers=1, **kwargs):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Singles",
@@ -35,7 +46,7 @@ def group_event(league, n, *, group_size=3, qualifiers=1, **kwargs):
         **kwargs,
     )
     for player in registered_players(league, n):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     return drawn(comp, league.secretary)
 
 
@@ -44,7 +55,7 @@ def result(tie, secretary, winner_entry, frames):
     frame it has the higher score in."""
     flip = tie.home_id != winner_entry.pk
     rows = [{"home": b, "away": a} if flip else {"home": a, "away": b} for a, b in frames]
-    services.tie_record_paper(actor=secretary, tie=tie, frames=rows, now=NOW)
+    tie_record_paper(actor=secretary, tie=tie, frames=rows, now=NOW)
 
 
 def test_a_three_way_tie_is_settled_on_the_score_difference_between_them(league):
@@ -77,7 +88,8 @@ def test_a_three_way_tie_is_settled_on_the_score_difference_between_them(league)
     other = selectors.group_tables(comp)[1].group
     for tie in Tie.objects.filter(group=other):
         result(tie, league.secretary, tie.home, [(200, 100), (200, 100)])
-    comp = services.knockout_draw_from_groups(actor=league.secretary, competition=comp, now=NOW)
+    draw_commit(actor=league.secretary, competition=comp, now=NOW)  # the knock-out's own
+    comp = knockout_draw_from_groups(actor=league.secretary, competition=comp, now=NOW)
     final = Tie.objects.get(round__competition=comp)
     assert {final.home_id, final.away_id} == {
         b.pk,
@@ -105,10 +117,10 @@ def test_level_on_everything_is_settled_by_the_lots_drawn_with_the_groups(league
 
 
 def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_through(league):
-    plate = services.competition_create(
+    plate = competition_create(
         actor=league.secretary, season=league.season, name="Plate", kind="team_knockout", now=NOW
     )
-    cup = services.competition_create(
+    cup = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Cup",
@@ -118,7 +130,7 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
         now=NOW,
     )
     for team in league.teams[:4]:
-        services.entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+        entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
     drawn(cup, league.secretary)
     table_before = standings.division_table(league.premier)
     ties = list(Tie.objects.filter(round__competition=cup, round__number=1).order_by("slot"))
@@ -126,14 +138,16 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
     fixture = ties[0].fixture
     assert fixture.kind == Fixture.Kind.CUP and fixture.division_id is None
     assert (fixture.home_id, fixture.away_id) == (ties[0].home.team_id, ties[0].away.team_id)
-    # the match night's sign-off writes the result onto the fixture, which calls the hook
-    fixture_services.fixture_record_result(
-        fixture=fixture,
-        home_frames=Decimal(4),
-        away_frames=Decimal(5),
-        home_score=3000,
-        away_score=2900,
-        confirmed_at=NOW,
+    # the match night's sign-off writes the result onto the fixture, then decides the tie
+    tie_fixture_result(
+        fixture_services.fixture_record_result(
+            fixture=fixture,
+            home_frames=Decimal(4),
+            away_frames=Decimal(5),
+            home_score=3000,
+            away_score=2900,
+            confirmed_at=NOW,
+        )
     )
     tie = Tie.objects.get(pk=ties[0].pk)
     assert tie.status == Tie.Status.PLAYED and tie.winner_id == tie.away_id
@@ -142,34 +156,71 @@ def test_a_team_tie_is_a_cup_fixture_whose_confirmed_result_sends_the_winner_thr
     # the loser of round one is in the plate
     assert Entry.objects.filter(competition=plate, team_id=tie.home.team_id).exists()
     # level on frames and score: nobody goes through until the secretary decides
-    fixture_services.fixture_record_result(
-        fixture=ties[1].fixture,
-        home_frames=Decimal("4.5"),
-        away_frames=Decimal("4.5"),
-        home_score=100,
-        away_score=100,
-        confirmed_at=NOW,
+    tie_fixture_result(
+        fixture_services.fixture_record_result(
+            fixture=ties[1].fixture,
+            home_frames=Decimal("4.5"),
+            away_frames=Decimal("4.5"),
+            home_score=100,
+            away_score=100,
+            confirmed_at=NOW,
+        )
     )
     assert Tie.objects.get(pk=ties[1].pk).status == Tie.Status.SCHEDULED
     if table_before is not None:
         assert standings.division_table(league.premier) == table_before
 
 
-def test_cup_tied_and_wrong_season_refusals_name_the_rule(league):
-    cup = services.competition_create(
+def test_a_team_tie_reads_its_result_from_its_fixture_after_a_settlement_too(league, client):
+    """The result is stored once, on the cup fixture: the tie keeps no copy, so the
+    bracket and the tie's API answer follow the fixture when a settlement rewrites it."""
+    cup = competition_create(
         actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
     )
-    entry = services.entry_create(
-        actor=league.secretary, competition=cup, team=league.teams[0], now=NOW
-    )
-    with pytest.raises(Exception) as err:
-        services.entry_create(
-            actor=league.secretary, competition=cup, team=league.teams[0], now=NOW
+    for team in league.teams[:2]:
+        entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+    drawn(cup, league.secretary)
+    tie = Tie.objects.get(competition=cup)
+    assert not {"home_frames", "away_frames", "home_score", "away_score"} & {
+        f.name for f in Tie._meta.get_fields()
+    }
+
+    def confirm(home_frames, away_frames, home_score, away_score):
+        tie_fixture_result(
+            fixture_services.fixture_record_result(
+                fixture=tie.fixture,
+                home_frames=Decimal(home_frames),
+                away_frames=Decimal(away_frames),
+                home_score=home_score,
+                away_score=away_score,
+                confirmed_at=NOW,
+            )
         )
+
+    def answered():
+        body = client.get(f"/api/ties/{tie.pk}/").json()
+        return tuple(body[k] for k in ("home_frames", "away_frames", "home_score", "away_score"))
+
+    assert answered() == (None, None, None, None)
+    confirm(4, 5, 3000, 2900)
+    assert answered() == ("4.0", "5.0", 3000, 2900)
+    confirm("3.5", "5.5", 2800, 3100)  # settled again
+    assert answered() == ("3.5", "5.5", 2800, 3100)
+    (final,) = selectors.bracket(cup).rounds[0].ties
+    assert (final.home_frames, final.away_frames) == (Decimal("3.5"), Decimal("5.5"))
+
+
+def test_cup_tied_and_wrong_season_refusals_name_the_rule(league):
+    cup = competition_create(
+        actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
+    )
+    entry = entry_create(actor=league.secretary, competition=cup, team=league.teams[0], now=NOW)
+    with pytest.raises(Exception) as err:
+        entry_create(actor=league.secretary, competition=cup, team=league.teams[0], now=NOW)
     assert err.value.code == "already_entered"
     # a captain may not enter a secretary-only competition
     with pytest.raises(Exception) as err:
-        services.entry_create(actor=league.captain, competition=cup, team=league.teams[1], now=NOW)
+        entry_create(actor=league.captain, competition=cup, team=league.teams[1], now=NOW)
     assert err.value.code == "secretary_enters"
     assert entry.status == Entry.Status.ENTERED
 
@@ -177,7 +228,7 @@ def test_cup_tied_and_wrong_season_refusals_name_the_rule(league):
 def test_open_entries_close_on_their_date(league):
     from datetime import timedelta
 
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Open",
@@ -189,14 +240,14 @@ def test_open_entries_close_on_their_date(league):
     )
     player = PlayerFactory(user=league.outsider)
     RegistrationFactory(player=player, team=league.teams[3], season=league.season)
-    entry = services.entry_create(actor=league.outsider, competition=comp, player=player, now=NOW)
+    entry = entry_create(actor=league.outsider, competition=comp, player=player, now=NOW)
     assert not entry.paid
-    services.entry_mark_paid(actor=league.secretary, entry=entry, paid=True, now=NOW)
+    entry_mark_paid(actor=league.secretary, entry=entry, paid=True, now=NOW)
     entry.refresh_from_db()
     assert entry.paid and entry.paid_at == NOW
-    services.entry_withdraw(actor=league.outsider, entry=entry, now=NOW)
+    entry_withdraw(actor=league.outsider, entry=entry, now=NOW)
     with pytest.raises(Exception) as err:
-        services.entry_create(
+        entry_create(
             actor=league.outsider, competition=comp, player=player, now=NOW + timedelta(days=2)
         )
     assert err.value.code == "entries_closed"
@@ -222,11 +273,11 @@ def test_bracket_and_group_tables_take_the_same_queries_whatever_the_entrants(le
 
 
 def drawn_singles(league, n, name):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary, season=league.season, name=name, kind="singles", now=NOW
     )
     for player in registered_players(league, n):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     return drawn(comp, league.secretary)
 
 

@@ -6,25 +6,33 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from competitions import services
 from competitions.models import Competition, Tie
+from competitions.services.entries import entry_create
+from competitions.services.setup import competition_create
+from competitions.services.ties import round_set_dates, tie_record_paper
 
 from .helpers import NOW, drawn, registered_players
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def singles(league, n, name="Singles", **kwargs):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary, season=league.season, name=name, kind="singles", now=NOW, **kwargs
     )
     for player in registered_players(league, n):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     return drawn(comp, league.secretary)
 
 
 def groups(league, n, name="Group Singles"):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name=name,
@@ -35,7 +43,7 @@ def groups(league, n, name="Group Singles"):
         now=NOW,
     )
     for player in registered_players(league, n):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     return drawn(comp, league.secretary)
 
 
@@ -43,7 +51,7 @@ def play_round(comp, secretary, rounds=1):
     """Decide `rounds` waves of scheduled ties from paper (home wins 2–0)."""
     for _ in range(rounds):
         for tie in Tie.objects.filter(competition=comp, status="scheduled").order_by("id"):
-            services.tie_record_paper(
+            tie_record_paper(
                 actor=secretary,
                 tie=tie,
                 frames=[{"home": 300, "away": 200}, {"home": 250, "away": 100}],
@@ -98,11 +106,11 @@ def test_the_group_page_explains_its_tables_in_the_same_queries_at_any_size(
 def test_a_tie_page_shows_its_frames_and_sends_its_players_to_the_pad(client, league):
     rita = league.player_user.player
     other = league.teams[1].registrations.first().player
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary, season=league.season, name="Duel", kind="singles", now=NOW
     )
     for player in (rita, other):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     drawn(comp, league.secretary)
     tie = Tie.objects.get(competition=comp, status="scheduled")
     url = reverse("tie-detail", args=[tie.pk])
@@ -122,7 +130,7 @@ def test_a_tie_page_shows_its_frames_and_sends_its_players_to_the_pad(client, le
 def test_a_players_ties_as_a_calendar(client, league):
     comp = singles(league, 2, name="Two")
     tie = Tie.objects.get(competition=comp, status="scheduled")
-    services.round_set_dates(
+    round_set_dates(
         actor=league.secretary, round=tie.round, date=NOW.date(), deadline=None, now=NOW
     )
     player = tie.home.player

@@ -6,8 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-from competitions import services
 from competitions.models import Competition, Entry, Tie
+from competitions.services.entries import entry_create, entry_withdraw
+from competitions.services.pad import tie_confirm, tie_frame_open
+from competitions.services.setup import competition_create
+from competitions.services.ties import round_set_dates, tie_award, tie_record_paper, tie_walkover
 from marker.errors import DomainError
 from tests.factories import UserFactory
 
@@ -16,8 +19,14 @@ from .helpers import NOW, drawn, registered_players
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def singles(league, n, **kwargs):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Singles",
@@ -26,7 +35,7 @@ def singles(league, n, **kwargs):
         **kwargs,
     )
     for player in registered_players(league, n):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     return comp
 
 
@@ -37,7 +46,7 @@ def play_out(comp, secretary, frames=None):
         if not ties:
             return
         for tie in ties:
-            services.tie_record_paper(
+            tie_record_paper(
                 actor=secretary,
                 tie=tie,
                 frames=frames or [{"home": 300, "away": 200}, {"home": 250, "away": 100}],
@@ -70,9 +79,9 @@ def test_a_players_paper_result_waits_for_the_other_players_confirmation(league)
         player.save(update_fields=["user"])
         users[side] = player.user
     with pytest.raises(DomainError) as err:
-        services.tie_record_paper(actor=league.outsider, tie=tie, frames=[], now=NOW)
+        tie_record_paper(actor=league.outsider, tie=tie, frames=[], now=NOW)
     assert err.value.status == 403
-    services.tie_record_paper(
+    tie_record_paper(
         actor=users["away"],
         tie=tie,
         frames=[{"home": 100, "away": 200}, {"home": 100, "away": 200}],
@@ -80,7 +89,7 @@ def test_a_players_paper_result_waits_for_the_other_players_confirmation(league)
     )
     tie.refresh_from_db()
     assert tie.status == Tie.Status.SCHEDULED and tie.away_confirmed_by == users["away"]
-    services.tie_confirm(actor=users["home"], tie=tie, now=NOW)
+    tie_confirm(actor=users["home"], tie=tie, now=NOW)
     tie.refresh_from_db()
     assert (tie.status, tie.winner_id) == (Tie.Status.PLAYED, tie.away_id)
 
@@ -88,20 +97,18 @@ def test_a_players_paper_result_waits_for_the_other_players_confirmation(league)
 def test_award_only_after_the_deadline_with_a_reason(league):
     comp = drawn(singles(league, 4), league.secretary)
     rnd = comp.rounds.get(number=1)
-    services.round_set_dates(
+    round_set_dates(
         actor=league.secretary, round=rnd, date=None, deadline=NOW + timedelta(days=7), now=NOW
     )
     tie = Tie.objects.filter(round=rnd).first()
     with pytest.raises(DomainError) as err:
-        services.tie_award(
-            actor=league.secretary, tie=tie, winner="away", reason="no show", now=NOW
-        )
+        tie_award(actor=league.secretary, tie=tie, winner="away", reason="no show", now=NOW)
     assert err.value.code == "before_deadline"
     later = NOW + timedelta(days=8)
     with pytest.raises(DomainError) as err:
-        services.tie_award(actor=league.secretary, tie=tie, winner="away", reason=" ", now=later)
+        tie_award(actor=league.secretary, tie=tie, winner="away", reason=" ", now=later)
     assert err.value.code == "no_reason"
-    tie = services.tie_award(
+    tie = tie_award(
         actor=league.secretary,
         tie=tie,
         winner="away",
@@ -114,7 +121,7 @@ def test_award_only_after_the_deadline_with_a_reason(league):
 
 
 def test_eligibility_refusals_name_the_rule(league):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Ladies",
@@ -124,13 +131,13 @@ def test_eligibility_refusals_name_the_rule(league):
     )
     player = registered_players(league, 1)[0]
     with pytest.raises(DomainError) as err:
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     assert err.value.code == "not_eligible" and "ladies" in err.value.message
     assert not Entry.objects.filter(competition=comp).exists()
 
 
 def test_a_moving_handicap_moves_both_starts_by_the_step_within_bounds(league):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Handicap",
@@ -142,12 +149,12 @@ def test_a_moving_handicap_moves_both_starts_by_the_step_within_bounds(league):
         now=NOW,
     )
     a, b = registered_players(league, 2)
-    services.entry_create(actor=league.secretary, competition=comp, player=a, start=0, now=NOW)
-    services.entry_create(actor=league.secretary, competition=comp, player=b, start=20, now=NOW)
+    entry_create(actor=league.secretary, competition=comp, player=a, start=0, now=NOW)
+    entry_create(actor=league.secretary, competition=comp, player=b, start=20, now=NOW)
     comp = drawn(comp, league.secretary)
     tie = Tie.objects.get(competition=comp)
     assert {tie.home_start, tie.away_start} == {0, 20}
-    services.tie_record_paper(
+    tie_record_paper(
         actor=league.secretary,
         tie=tie,
         frames=[{"home": 300, "away": 200}, {"home": 250, "away": 100}],
@@ -165,12 +172,12 @@ def test_walkovers_and_withdrawals_send_the_other_side_through(league):
     comp = drawn(singles(league, 4), league.secretary)
     first, second = Tie.objects.filter(round__competition=comp, round__number=1).order_by("slot")
     with pytest.raises(DomainError) as err:
-        services.tie_walkover(actor=league.captain, tie=first, winner="home", reason="x", now=NOW)
+        tie_walkover(actor=league.captain, tie=first, winner="home", reason="x", now=NOW)
     assert err.value.status == 403
-    services.tie_walkover(
+    tie_walkover(
         actor=league.secretary, tie=first, winner="home", reason="Away did not turn up", now=NOW
     )
-    services.entry_withdraw(actor=league.secretary, entry=second.away, now=NOW)
+    entry_withdraw(actor=league.secretary, entry=second.away, now=NOW)
     second.refresh_from_db()
     assert (second.status, second.winner_id) == (Tie.Status.WITHDRAWN, second.home_id)
     final = Tie.objects.get(round__competition=comp, round__number=2)
@@ -180,16 +187,14 @@ def test_walkovers_and_withdrawals_send_the_other_side_through(league):
         Tie.Status.SCHEDULED,
     )
     with pytest.raises(DomainError) as err:
-        services.tie_walkover(
-            actor=league.secretary, tie=first, winner="away", reason="again", now=NOW
-        )
+        tie_walkover(actor=league.secretary, tie=first, winner="away", reason="again", now=NOW)
     assert err.value.code == "tie_decided"
 
 
 def test_a_start_is_refused_for_a_game_that_is_not_a_total_of_points(league):
     league.season.game_id = "three_cushion_carom"
     league.season.save(update_fields=["game_id"])
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary,
         season=league.season,
         name="Carom handicap",
@@ -198,11 +203,11 @@ def test_a_start_is_refused_for_a_game_that_is_not_a_total_of_points(league):
         now=NOW,
     )
     a, b = registered_players(league, 2)
-    services.entry_create(actor=league.secretary, competition=comp, player=a, start=10, now=NOW)
-    services.entry_create(actor=league.secretary, competition=comp, player=b, now=NOW)
+    entry_create(actor=league.secretary, competition=comp, player=a, start=10, now=NOW)
+    entry_create(actor=league.secretary, competition=comp, player=b, now=NOW)
     comp = drawn(comp, league.secretary)
     tie = Tie.objects.get(competition=comp)
     with pytest.raises(DomainError) as err:
-        services.tie_frame_open(actor=league.secretary, tie=tie, now=NOW)
+        tie_frame_open(actor=league.secretary, tie=tie, now=NOW)
     assert err.value.code == "no_start" and "total of points" in err.value.message
     assert not tie.frames.exists()

@@ -10,8 +10,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from competitions import services
 from competitions.models import Tie
+from competitions.services.entries import entry_create
+from competitions.services.setup import competition_create
+from competitions.services.ties import tie_record_paper
 from tests.competitions.helpers import NOW, drawn, registered_players
 from tests.conftest import make_league
 
@@ -25,15 +27,15 @@ def shot(page, name: str) -> None:
 
 
 def played_cup(league, entrants: int):
-    comp = services.competition_create(
+    comp = competition_create(
         actor=league.secretary, season=league.season, name="Singles Cup", kind="singles", now=NOW
     )
     for player in registered_players(league, entrants):
-        services.entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
     drawn(comp, league.secretary)
     while ties := list(Tie.objects.filter(competition=comp, status="scheduled").order_by("id")):
         for tie in ties:
-            services.tie_record_paper(
+            tie_record_paper(
                 actor=league.secretary,
                 tie=tie,
                 frames=[{"home": 300, "away": 200}, {"home": 250, "away": 100}],

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from competitions import services as cups
 from competitions.models import Tie
+from competitions.services.entries import entry_create
+from competitions.services.setup import competition_create
+from frames.stats import awards
 from leagues import honours
 from tests.competitions.helpers import NOW, drawn, registered_players
 from tests.conftest import make_league
@@ -32,10 +34,10 @@ def test_honours_awards_and_competition_pages_fit_a_phone_and_pass_axe(phone):
         runner_up=league.teams[1],
         detail="30 points from 6 matches",
     )
-    honours.award_define(
+    awards.award_define(
         season=league.season, actor=sec, name="Highest break", measure="stat", stat="high_break"
     )
-    groups = cups.competition_create(
+    groups = competition_create(
         actor=sec,
         season=league.season,
         name="Singles",
@@ -46,13 +48,13 @@ def test_honours_awards_and_competition_pages_fit_a_phone_and_pass_axe(phone):
         now=NOW,
     )
     for player in registered_players(league, 6):
-        cups.entry_create(actor=sec, competition=groups, player=player, now=NOW)
+        entry_create(actor=sec, competition=groups, player=player, now=NOW)
     drawn(groups, sec)
-    cup = cups.competition_create(
+    cup = competition_create(
         actor=sec, season=league.season, name="Cup", kind="team_knockout", now=NOW
     )
     for team in league.teams[:5]:
-        cups.entry_create(actor=sec, competition=cup, team=team, now=NOW)
+        entry_create(actor=sec, competition=cup, team=team, now=NOW)
     drawn(cup, sec)
     group_tie = Tie.objects.filter(competition=groups).first()
     team_tie = Tie.objects.filter(competition=cup, status="scheduled").first()

@@ -17,14 +17,16 @@ from django.db import connection
 from django.utils import timezone
 
 from competitions import selectors as cup_selectors
-from competitions import services as cups
 from competitions.models import Competition, Tie, TieFrame
+from competitions.services.entries import entry_create
+from competitions.services.pad import tie_confirm, tie_frame_open
+from competitions.services.setup import competition_create, competition_set_eligible
+from competitions.services.ties import tie_record_paper
 from exchange.archive import FORMAT, league_export, league_import
 from exchange.sections import SECTIONS
 from frames.matchnight import drawing, seeding, signoff, squads
-from frames.models import Frame, FrameEvent, Rating
+from frames.models import Frame, FrameEvent, PlayerFrameStat, Rating
 from frames.pad.events import frame_confirm, frame_record_event
-from frames.people.erasure import person_erase
 from frames.ratings.services import ratings_recompute
 from frames.stats import awards, record
 from frames.stats import selectors as stats_selectors
@@ -35,12 +37,12 @@ from leagues.models import (
     League,
     PersonErasure,
     Player,
-    PlayerFrameStat,
     Season,
     Venue,
 )
 from leagues.tables import services as table_services
 from marker.errors import DomainError
+from people.erasure import person_erase
 from tests.competitions.helpers import NOW, registered_players
 from tests.competitions.helpers import drawn as cup_drawn
 from tests.competitions.test_cup_api import SHORT_FRAME
@@ -49,6 +51,12 @@ from tests.frames.matchnight_helpers import drawn, frames_of, key_all, later
 pytestmark = pytest.mark.django_db
 
 BAR_DOWN = {"type": "bar_down"}
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def shot(*pots, fouls=()):
@@ -376,7 +384,7 @@ def play_cup_tie_as_a_match(league, tie: Tie) -> None:
 
 
 def play_tie_frame_on_the_pad(tie: Tie, actor) -> TieFrame:
-    tie_frame = cups.tie_frame_open(actor=actor, tie=tie, now=NOW)
+    tie_frame = tie_frame_open(actor=actor, tie=tie, now=NOW)
     for seq, event in enumerate(SHORT_FRAME, start=1):
         frame_record_event(
             frame_id=tie_frame.frame_id,
@@ -398,10 +406,10 @@ def played_competitions(league) -> None:
     frames on the pad, confirmed by both players; a group event decided on paper; and an
     erased player."""
     secretary = league.secretary
-    plate = cups.competition_create(
+    plate = competition_create(
         actor=secretary, season=league.season, name="Plate", kind="team_knockout", now=NOW
     )
-    cup = cups.competition_create(
+    cup = competition_create(
         actor=secretary,
         season=league.season,
         name="Cup",
@@ -411,26 +419,26 @@ def played_competitions(league) -> None:
         now=NOW,
     )
     for team in league.teams[:2]:
-        cups.entry_create(actor=secretary, competition=cup, team=team, now=NOW)
+        entry_create(actor=secretary, competition=cup, team=team, now=NOW)
     cup_drawn(cup, secretary)
     play_cup_tie_as_a_match(league, Tie.objects.get(competition=cup))
 
     players = registered_players(league, 5)
-    singles = cups.competition_create(
+    singles = competition_create(
         actor=secretary, season=league.season, name="Singles", kind="singles", now=NOW
     )
-    cups.competition_set_eligible(
+    competition_set_eligible(
         actor=secretary, competition=singles, label="Invited", players=players[:3], now=NOW
     )
     for player in players[:2]:
-        cups.entry_create(actor=secretary, competition=singles, player=player, now=NOW)
+        entry_create(actor=secretary, competition=singles, player=player, now=NOW)
     cup_drawn(singles, secretary)
     final = Tie.objects.get(competition=singles)
     for _ in range(2):
         play_tie_frame_on_the_pad(final, secretary)
-    cups.tie_confirm(actor=secretary, tie=final, now=NOW)
+    tie_confirm(actor=secretary, tie=final, now=NOW)
 
-    groups = cups.competition_create(
+    groups = competition_create(
         actor=secretary,
         season=league.season,
         name="Groups",
@@ -441,10 +449,10 @@ def played_competitions(league) -> None:
         now=NOW,
     )
     for player in players[2:5]:
-        cups.entry_create(actor=secretary, competition=groups, player=player, now=NOW)
+        entry_create(actor=secretary, competition=groups, player=player, now=NOW)
     cup_drawn(groups, secretary)
     for n, tie in enumerate(Tie.objects.filter(competition=groups).order_by("slot")):
-        cups.tie_record_paper(
+        tie_record_paper(
             actor=secretary,
             tie=tie,
             frames=[{"home": 200 + n, "away": 100}, {"home": 300, "away": 150 + n}],
@@ -452,7 +460,7 @@ def played_competitions(league) -> None:
         )
     person_erase(player=players[4], actor=secretary, league=league.season.league, now=NOW)
     # The finals put their winners on the roll of honour; and a season award.
-    honours.award_define(
+    awards.award_define(
         season=league.season, actor=secretary, name="Best win rate", measure="win_rate", now=NOW
     )
     # What the tasks queued after commit would do (on_commit does not fire in a test).

@@ -25,6 +25,12 @@ from .test_archive import played_league
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def secretary_client(league) -> Client:
     client = Client()
     client.force_login(league.secretary)

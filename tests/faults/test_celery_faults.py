@@ -37,7 +37,13 @@ from tests.faults.harness import (
     tool,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.postgres,
+    # One at a time (under xdist, all on one worker): each starts servers of its own.
+    pytest.mark.xdist_group("faults"),
+    pytest.mark.django_db(transaction=True),
+]
 
 _CONF = ("broker_url", "task_always_eager", "result_backend", "task_default_queue")
 

@@ -18,7 +18,13 @@ from frames.models import Frame, FrameEvent
 from tests.faults.harness import current_database_url, server_env, start_gunicorn, stop
 from tests.frames.pad_helpers import make_frame, make_match, referee_player
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.postgres,
+    # One at a time (under xdist, all on one worker): each starts servers of its own.
+    pytest.mark.xdist_group("faults"),
+    pytest.mark.django_db(transaction=True),
+]
 
 
 class Phone:

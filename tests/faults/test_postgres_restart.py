@@ -20,7 +20,12 @@ import pytest
 from bench import league_night
 from tests.faults.harness import ROOT, PrivatePostgres, server_env, start_gunicorn, stop
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.postgres,
+    # One at a time (under xdist, all on one worker): each starts servers of its own.
+    pytest.mark.xdist_group("faults"),
+]
 
 
 @pytest.fixture

@@ -9,12 +9,17 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from frames.stats import awards
-from leagues import honours, player_stats
+from frames.stats import awards, record
 from leagues.fixtures import services as fixture_services
 from leagues.models import Award, Fixture
 from marker.errors import DomainError
 from tests.links import league_reverse
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def team_fixtures(league, team):
@@ -51,7 +56,7 @@ def line(fixture, frame_number, player, team, *, won=True, high_break=0, pots_20
 
 
 def play(fixture, frame_number, *lines_):
-    player_stats.player_frame_stats_replace(
+    record.player_frame_stats_replace(
         fixture=fixture, frame_number=frame_number, lines=list(lines_)
     )
 
@@ -77,7 +82,7 @@ def season_played(league):
 
 
 def define(league, **kwargs):
-    return honours.award_define(season=league.season, actor=league.secretary, **kwargs)
+    return awards.award_define(season=league.season, actor=league.secretary, **kwargs)
 
 
 def test_highest_break_goes_to_a_player_who_qualifies_and_says_why_others_do_not(
@@ -163,7 +168,7 @@ def test_defining_an_award_refuses_bad_input_and_strangers(league):
         define(league, name="X", measure="win_rate", min_fixtures_percent=101)
     assert err.value.field == "min_fixtures_percent"
     with pytest.raises(DomainError) as err:
-        honours.award_define(
+        awards.award_define(
             season=league.season, actor=league.captain, name="X", measure="win_rate"
         )
     assert err.value.status == 403

@@ -2,8 +2,10 @@
 
 import doctest
 import hashlib
+import importlib
 import json
 import os
+import pkgutil
 import random
 import subprocess
 import sys
@@ -26,13 +28,13 @@ from frames.draw import (
     Draw,
     DrawError,
     Referee,
-    _name_key,
     commitment,
     derive_seed,
     draw_match,
     rota_side,
     validate_draw,
 )
+from frames.draw.base import _name_key
 
 REPO = Path(__file__).resolve().parents[2]
 SIX = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
@@ -422,11 +424,27 @@ def test_commitment_is_the_sha256_of_the_secret():
     assert commitment("abc") != commitment("abd")
 
 
-def test_module_doctests_pass():
-    results = doctest.testmod(frames.draw)
+@pytest.mark.parametrize(
+    "module",
+    ["", ".base", ".hat", ".format_draw", ".referees", ".validation"],
+)
+def test_module_doctests_pass(module):
+    results = doctest.testmod(importlib.import_module(f"frames.draw{module}"))
 
-    assert results.attempted > 5
+    assert results.attempted >= 2
     assert results.failed == 0
+
+
+def test_the_package_doctests_pass_together():
+    attempted = 0
+    for info in pkgutil.iter_modules(frames.draw.__path__, "frames.draw."):
+        if info.name.endswith("__main__"):
+            continue
+        results = doctest.testmod(importlib.import_module(info.name))
+        assert results.failed == 0, info.name
+        attempted += results.attempted
+
+    assert attempted > 5
 
 
 # --------------------------------------------------------------------------- command line
@@ -519,3 +537,22 @@ def test_the_draw_module_imports_no_django():
     )
 
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.django_db
+def test_a_match_rounds_secrets_stay_out_of_every_archive_until_the_draw(league):
+    from exchange.archive import league_export
+    from frames.matchnight import drawing
+    from tests.frames.matchnight_helpers import later, mark, open_match, ready
+
+    match = ready(league, mark(league, open_match(league)))
+    match.refresh_from_db()
+    secrets = (match.home_secret, match.away_secret, match.server_secret)
+    assert all(secrets)
+
+    archive = json.dumps(league_export(league=league.season.league, full=True))
+
+    assert not any(secret in archive for secret in secrets)
+    drawing.match_draw(match=match, actor=league.captain, now=later(5))
+    archive = json.dumps(league_export(league=league.season.league, full=True))
+    assert all(secret in archive for secret in secrets)

@@ -41,6 +41,12 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 OTHERS = ["Kim", "Lou", "Max", "Ned", "Oli", "Pam", "Quin", "Roy", "Sam", "Tom"]
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 # --------------------------------------------------------------------------- pure draw
 
 
@@ -433,7 +439,7 @@ def test_a_nominated_player_no_longer_present_stops_the_draw_by_name(league):
 def test_norwich_shape_with_named_referees_keeps_rule_8_and_draws_no_referee():
     data = dict(PRESETS["norwich"], referee="named", name="Norwich, named referees")
     fmt = parse_format(data)
-    assert not fmt.is_norwich
+    assert not fmt.rule_draw
     home, away = NAMES[:5], OTHERS[:6]
     draw = draw_match(home, away, 11, match_format=fmt)
     original = draw_match(home, away, 11)

@@ -71,7 +71,7 @@ def test_a_shot_a_confirmation_and_a_rename_each_give_a_new_etag(frame, league):
 
     match = Match.objects.get(pk=frame.match_id)
     match.status = Match.Status.DISPUTED
-    match.save()  # match night's services save the match: the signal bumps it
+    match.save()  # a save of a match-night row bumps its versions on commit
     changed = watcher.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.json()["status"] == "disputed"
     etag = changed["ETag"]

@@ -18,10 +18,16 @@ import rules
 from frames.models import Frame, Friendly
 from frames.pad import views
 from rules import registry
-from rules.core import setup_for
+from rules.seating import setup_for
 from tests.frames.test_pad_api import client_for
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def pad_context(html: str) -> dict:

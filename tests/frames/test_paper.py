@@ -74,6 +74,17 @@ def test_paper_scores_are_whole_tens(league, home, away):
     )
 
 
+def test_paper_scores_follow_the_games_declared_step(league):
+    match = drawn(league)
+    frame = frames_of(match)[0]
+    Frame.objects.filter(pk=frame.pk).update(game_id="english_bagatelle")  # scores in ones
+    frame.refresh_from_db()
+    frame = signoff.frame_key_in_paper(
+        frame=frame, home_score=131, away_score=96, actor=league.captain, now=later(40)
+    )
+    assert (frame.home_score, frame.away_score, frame.winner) == (131, 96, "home")
+
+
 def test_a_frame_with_shots_is_the_secretarys_to_overwrite(league):
     match = drawn(league)
     frame = frames_of(match)[0]

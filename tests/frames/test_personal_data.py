@@ -19,7 +19,6 @@ from rest_framework.test import APIClient
 
 from frames.models import Frame, FrameEvent, Match, MatchLog, Rating, RatingChange
 from frames.pad.events import frame_confirm, frame_rebuild, frame_record_event
-from frames.people import erasure
 from frames.ratings import services as ratings_services
 from frames.stats import record
 from frames.stats import selectors as stats_selectors
@@ -33,7 +32,9 @@ from leagues.models import (
     Subscription,
 )
 from leagues.teams import services as team_services
+from marker import personal_data
 from marker.errors import DomainError
+from people import erasure
 from tests.conftest import make_league
 from tests.factories import (
     FrameFactory,
@@ -385,8 +386,8 @@ def test_the_data_page_makes_the_same_queries_however_much_was_played(world):
 
 
 def test_the_rename_leaves_other_players_whose_names_contain_the_erased_one():
-    rewrite = erasure._rewriter(
-        erasure._labels(Player(pk=5, name="Al"), "Former player 1"), ["Al Smith", "Sal"]
+    rewrite = personal_data.rewriter(
+        personal_data.labels_of("Al", 5, "Former player 1"), ["Al Smith", "Sal"]
     )
     before = {
         "Al": 1,

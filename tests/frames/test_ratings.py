@@ -13,15 +13,18 @@ from openskill.models import PlackettLuce
 from frames.models import Frame, Match, Rating, RatingChange, RatingRun
 from frames.ratings import services
 from frames.ratings.services import MARGIN, RatedFrame, State, rate_frame
-from tests.conftest import make_league
 from tests.frames.ratings_support import BB, confirmed_match, fixtures_of, roster
 
 pytestmark = pytest.mark.django_db
 
 
+LEAGUE_SIZE = {"teams_per_division": 4, "players_per_team": 4}
+
+
 @pytest.fixture
-def league(db):
-    return make_league(teams_per_division=4, players_per_team=4)
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def run_all(game_id=BB, since=None):

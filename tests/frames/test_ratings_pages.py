@@ -4,6 +4,7 @@ data; the pages' query counts do not grow with the league."""
 
 from __future__ import annotations
 
+import copy
 import re
 import xml.etree.ElementTree as ET
 from datetime import date, timedelta
@@ -17,6 +18,7 @@ from django.urls import reverse
 from frames.models import Frame, Match, RatingRun
 from frames.ratings import pictures, selectors, services
 from frames.stats import record
+from tests.conftest import built_once, make_league
 from tests.frames.ratings_support import BB, confirmed_match, fixtures_of, roster
 from tests.frames.test_stats import SINGLES, new_frame, play
 from tests.links import league_reverse
@@ -48,9 +50,32 @@ def assert_pictures_are_accessible(html: str, count: int) -> None:
     assert "style=" not in html
 
 
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
+    """The league and its night, built once for the module: the tests only read them, and
+    their writes roll back."""
+
+    def build():
+        league = make_league(teams_per_division=4, players_per_team=4)
+        return league, make_night(league)
+
+    yield from built_once(django_db_blocker, build)
+
+
 @pytest.fixture
-def night(league):
-    return make_night(league)
+def league_and_night(built, db):
+    """A deep copy of the module's objects for each test (as Django's setUpTestData does)."""
+    return copy.deepcopy(built)
+
+
+@pytest.fixture
+def league(league_and_night):
+    return league_and_night[0]
+
+
+@pytest.fixture
+def night(league_and_night):
+    return league_and_night[1]
 
 
 def make_night(league):
@@ -83,13 +108,6 @@ def fixture_time():
     from tests.frames.ratings_support import CONFIRMED_AT
 
     return CONFIRMED_AT + timedelta(days=21)
-
-
-@pytest.fixture
-def league(db):
-    from tests.conftest import make_league
-
-    return make_league(teams_per_division=4, players_per_team=4)
 
 
 # ------------------------------------------------------------------------ pictures
@@ -129,10 +147,18 @@ def test_games_declare_what_can_be_drawn():
     assert pool is not None and pool.place == "pocket" and len(pool.choices) == 6
     assert selectors.drawable("parisian_31_pool") is None  # cups only from the setup
     chart = pictures.hole_map_chart(
-        {"place": "pocket", "places": [{"place": c, "pots": i} for i, c in enumerate(pool.choices)]}
+        {
+            "place": "pocket",
+            "shape": pool.shape,
+            "places": [
+                {"place": p.name, "pots": i, "x": p.x, "y": p.y} for i, p in enumerate(pool.spots)
+            ],
+        }
     )
     xs = {c["label"]: (c["cx"], c["cy"]) for c in chart["circles"]}
     assert len(set(xs.values())) == 6  # six pockets in six places
+    assert chart["shape"] == "pockets"
+    assert xs["head left"][1] < xs["side left"][1] < xs["foot left"][1]  # back to front
 
 
 def test_player_page_shows_ratings_ranks_history_hole_map_and_breaks(night):
@@ -157,7 +183,8 @@ def test_player_page_shows_ratings_ranks_history_hole_map_and_breaks(night):
     assert f'hx-get="{reverse("player-ratings", args=[player.pk])}"' in page
 
 
-def test_a_player_without_frames_has_no_pictures(league):
+def test_a_player_without_frames_has_no_pictures(db):
+    league = make_league(teams_per_division=4, players_per_team=4)  # one with no night
     player = roster(league.teams[0])[0]
     html = Client().get(reverse("player-ratings", args=[player.pk])).content.decode()
     assert "No rated frames yet" in html and "<svg" not in html

@@ -16,12 +16,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from frames.models import Frame, Match
+from frames.models import Frame, Match, PlayerFrameStat
 from frames.pad.events import frame_confirm, frame_record_event
 from frames.stats import record
 from frames.stats import selectors as stats_selectors
 from leagues.fixtures import services as fixture_services
-from leagues.models import Fixture, PlayerFrameStat
+from leagues.models import Fixture
 from rules import registry
 from tests.factories import FrameFactory, FramePlayerFactory, MatchFactory
 from tests.links import league_reverse

@@ -65,8 +65,8 @@ def test_demo_has_a_second_league_in_another_game_and_format():
     chester = League.objects.get(slug="chester").seasons.get()
     assert chester.game_id == "northern_bagatelle" != norwich.game_id
     division = chester.divisions.get()
-    assert division.format.selection == "fixed" and not division.format.is_norwich
-    assert norwich.divisions.first().format.is_norwich
+    assert division.format.selection == "fixed" and not division.format.rule_draw
+    assert norwich.divisions.first().format.rule_draw
     assert Team.objects.filter(season=chester).count() == 4
     assert Fixture.objects.filter(season=chester).count() == 4 * 3
 

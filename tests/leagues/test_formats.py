@@ -25,7 +25,7 @@ def preset(key: str) -> dict:
 def test_every_preset_checks(key):
     assert format_problems(PRESETS[key]) == []
     fmt = parse_format(PRESETS[key])
-    assert fmt.is_norwich == (key == "norwich")
+    assert fmt.rule_draw == (key == "norwich")
     assert fmt.describe()[0].startswith(fmt.sections[0].name)
 
 
@@ -106,7 +106,7 @@ def test_secretary_sets_a_season_format_from_a_preset_and_a_captain_cannot(leagu
         formats.season_set_format(season=season, actor=league.captain, preset="snooker_blind")
     assert info.value.code == "not_secretary"
     season.refresh_from_db()
-    assert parse_format(season.match_format).is_norwich  # unchanged
+    assert parse_format(season.match_format).rule_draw  # unchanged
     formats.season_set_format(season=season, actor=league.secretary, preset="snooker_blind")
     season.refresh_from_db()
     assert season.match_format["name"] == PRESETS["snooker_blind"]["name"]
@@ -122,7 +122,7 @@ def test_a_bad_format_is_refused_with_every_problem_and_changes_nothing(league):
     assert info.value.code == "invalid_format"
     assert {p["field"] for p in info.value.extra["problems"]} >= {"selection", "max_per_section"}
     league.season.refresh_from_db()
-    assert parse_format(league.season.match_format).is_norwich
+    assert parse_format(league.season.match_format).rule_draw
 
 
 def test_a_division_overrides_then_inherits_the_season_format(league):
@@ -130,10 +130,10 @@ def test_a_division_overrides_then_inherits_the_season_format(league):
     formats.division_set_format(division=division, actor=league.secretary, preset="bagatelle_fixed")
     division.refresh_from_db()
     assert division.format.name == PRESETS["bagatelle_fixed"]["name"]
-    assert league.premier.format.is_norwich
+    assert league.premier.format.rule_draw
     formats.division_set_format(division=division, actor=league.secretary, inherit=True)
     division.refresh_from_db()
-    assert division.match_format is None and division.format.is_norwich
+    assert division.match_format is None and division.format.rule_draw
 
 
 def _record(fixture: Fixture, home, away, home_sections=None, away_sections=None):

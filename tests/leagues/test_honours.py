@@ -16,6 +16,12 @@ from tests.factories import PlayerFactory, SeasonFactory
 from tests.links import league_reverse
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def play_season(league, *, leave_out: int = 0):
     """Every fixture confirmed (but the last `leave_out`): each division's first team wins
     every match 5–0, its second team every other match 4–1, the rest 3–2 at home."""

@@ -22,6 +22,12 @@ from tests.factories import SeasonFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
+
+
 def csv_bytes(rows: list[list]) -> bytes:
     return "\n".join(",".join(str(c) for c in row) for row in rows).encode()
 

@@ -99,11 +99,21 @@ def test_removed_player_who_never_played_may_join_another_team():
 
 def test_same_player_may_play_for_another_team_next_season():
     a = TeamFactory()
-    next_season_team = TeamFactory()
+    next_season = SeasonFactory(league=a.season.league)
+    next_season_team = TeamFactory(division__season=next_season)
     player = PlayerFactory()
     team_services.roster_add_player(team=a, player=player)
     team_services.registration_mark_played(team=a, player=player)
     team_services.roster_add_player(team=next_season_team, player=player)
+    played = team_services.registration_mark_played(team=next_season_team, player=player)
+    assert next_season_team.season != a.season
+    assert next_season_team.season.league == a.season.league
+    assert played.team == next_season_team and played.season == next_season
+    assert played.status == "active" and played.kind == "registered"
+    assert played.first_played_at is not None
+    # This season's registration with the first team stands.
+    first = Registration.objects.get(team=a, player=player)
+    assert first.status == "active" and first.first_played_at is not None
 
 
 def test_drafted_player_is_recorded_as_drafted_when_playing_off_roster():

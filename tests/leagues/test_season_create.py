@@ -29,9 +29,13 @@ def logged_in(user) -> Client:
     return client
 
 
+LEAGUE_SIZE = {"teams_per_division": 2, "players_per_team": 5}
+
+
 @pytest.fixture
-def league():
-    return make_league(2, 5)
+def league(league_of_the_module):
+    """Built once for this module: its tests only read it, and their writes roll back."""
+    return league_of_the_module
 
 
 def create(lg, **changes):

@@ -10,7 +10,8 @@ import pytest
 
 from rules import Timeline, get, replay
 from rules.bagatelle import GAMES
-from rules.core import Outcome, setup_for
+from rules.core import Outcome
+from rules.seating import setup_for
 from rules.simulate import simulate_game
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -162,7 +163,7 @@ def test_a_dump_loads_in_a_fresh_process(game_id):
     # setup has been seen yet: a new instance of the game has an empty cache
     import random
 
-    from rules.bagatelle import simulate
+    from rules.simulate.bagatelle import simulate
 
     game = get(game_id)
     fresh = type(game).__new__(type(game))

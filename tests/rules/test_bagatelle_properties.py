@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import RuleError, Timeline, get, replay
-from rules.bagatelle import GAMES, BState, RoundOfBalls, random_event, simulate
+from rules.bagatelle import GAMES, BagatelleState, RoundOfBalls
+from rules.simulate.bagatelle import random_event, simulate
 from tests.rules.conftest import (
     assert_refusals_change_nothing,
     assert_replay_deterministic_and_round_trips,
@@ -47,7 +48,7 @@ GARBAGE: list[Any] = [
 
 
 def make_event(game: RoundOfBalls, garbage: float):
-    def make(rng: random.Random, state: BState) -> Any:
+    def make(rng: random.Random, state: BagatelleState) -> Any:
         if rng.random() < garbage:
             return rng.choice(GARBAGE)
         return random_event(game, state, rng)
@@ -107,7 +108,7 @@ def test_undo_equals_replaying_the_prefix(game_id, rng):
     assert t.view() == game.view(replay(game, setup, events[: len(events) - k]))
 
 
-def _check_invariants(game: RoundOfBalls, before: BState, after: BState) -> None:
+def _check_invariants(game: RoundOfBalls, before: BagatelleState, after: BagatelleState) -> None:
     rules, cfg = game.rules, after.cfg
     v = game.view(after)
     n = len(cfg.names)
@@ -208,7 +209,7 @@ def test_refused_events_are_refused_everywhere_with_an_index():
 BOARD_IDS = [g.id for g in GAMES if type(g).__name__ in ("BoardGame", "PigeonHole")]
 
 
-def _tidy(changes: dict[str, Any], state: BState) -> dict[str, Any]:
+def _tidy(changes: dict[str, Any], state: BagatelleState) -> dict[str, Any]:
     """The fields a stroke really changes (the full path rewrites some unchanged)."""
     return {k: v for k, v in changes.items() if getattr(state, k) != v}
 

@@ -693,7 +693,15 @@ def test_refuses_potting_the_red_when_a_white_was_played_instead():
 
 
 def test_refuses_a_second_red():
-    assert _refused_after([], shot(R(50), R(100))).code == "not_on_table"
+    err = _refused_after([], shot(R(50), R(100)))
+    assert err.code == "not_on_table"
+    assert err.message == "2 reds potted but the set has one red"
+
+
+def test_refuses_two_reds_to_the_trough_saying_why():
+    err = _refused_after([], shot(W(50), to_trough=["red", "red"]))
+    assert err.code == "not_on_table"
+    assert err.message == "to_trough: 2 reds given but the set has one red"
 
 
 def test_refuses_a_closed_hole_in_the_endgame():

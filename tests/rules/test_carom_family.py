@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from rules import get, replay
-from rules.carom import simulate
 from rules.registry import games
 from rules.simulate import simulate_game
+from rules.simulate.carom import simulate
 
 C = "cushion"
 

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import RuleError, Timeline, get, replay
-from rules.carom import plausible_event
+from rules.simulate.carom import plausible_event
 from tests.rules.conftest import (
     assert_refusals_change_nothing,
     assert_replay_deterministic_and_round_trips,

@@ -22,12 +22,9 @@ from rules.pocket import (
     LifePool,
     NumberedPool,
     PyramidPool,
-    is_over,
-    plausible_event,
-    random_setup,
-    simulate,
 )
 from rules.simulate import simulate_game
+from rules.simulate.pocket import is_over, plausible_event, random_setup, simulate
 from tests.rules.conftest import (
     assert_refusals_change_nothing,
     assert_replay_deterministic_and_round_trips,

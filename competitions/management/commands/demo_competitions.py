@@ -2,7 +2,7 @@
 
 - a team **Cup** of every team, its first-round losers into the **Plate**: the Cup's first
   round is played as real match nights, scored shot by shot on the pad's services and
-  signed off by both captains (the winners go through by the leagues hook); the Plate is
+  signed off by both captains (the confirmed result sends the winners through); the Plate is
   drawn and waiting;
 - a **Singles** in groups of three (races to 2), the winner of each group into the
   knock-out: most group matches scored frame by frame on the pad;
@@ -25,8 +25,12 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from competitions import draw as cupdraw
-from competitions import services
 from competitions.models import Competition, Tie
+from competitions.services.draws import draw_commit, draw_perform, draw_reveal
+from competitions.services.entries import entry_create
+from competitions.services.pad import tie_confirm, tie_frame_open
+from competitions.services.setup import competition_create
+from competitions.services.ties import round_set_dates
 from frames.management.commands.demo_match_nights import play_match
 from frames.models import Frame
 from frames.pad import events
@@ -60,11 +64,11 @@ class Command(BaseCommand):
 
 
 def _draw(competition: Competition, secretary, secret: str, now) -> Competition:
-    services.draw_commit(
+    draw_commit(
         actor=secretary, competition=competition, commitment=cupdraw.commitment(secret), now=now
     )
-    services.draw_reveal(actor=secretary, competition=competition, secret=secret, now=now)
-    return services.draw_perform(actor=secretary, competition=competition, now=now)
+    draw_reveal(actor=secretary, competition=competition, secret=secret, now=now)
+    return draw_perform(actor=secretary, competition=competition, now=now)
 
 
 def play_tie_on_pad(tie: Tie, secretary, *, seed: int, now) -> Tie:
@@ -72,7 +76,7 @@ def play_tie_on_pad(tie: Tie, secretary, *, seed: int, now) -> Tie:
     clock = now
     for _ in range(9):
         try:
-            tie_frame = services.tie_frame_open(actor=secretary, tie=tie, now=clock)
+            tie_frame = tie_frame_open(actor=secretary, tie=tie, now=clock)
         except DomainError as exc:
             if exc.code == "tie_won":
                 break
@@ -92,7 +96,7 @@ def play_tie_on_pad(tie: Tie, secretary, *, seed: int, now) -> Tie:
             )
             clock += timedelta(seconds=20)
         events.frame_confirm(frame_id=frame.pk, seq=len(shots), user=secretary, now=clock)
-    return services.tie_confirm(actor=secretary, tie=tie, now=clock)
+    return tie_confirm(actor=secretary, tie=tie, now=clock)
 
 
 def _scheduled(competition: Competition, **filters) -> list[Tie]:
@@ -116,10 +120,10 @@ def build_demo_competitions(season, secretary) -> dict[str, Competition]:
     ]
 
     # The team Cup and its Plate (first-round losers).
-    plate = services.competition_create(
+    plate = competition_create(
         actor=secretary, season=season, name="Plate", kind="team_knockout", now=now
     )
-    cup = services.competition_create(
+    cup = competition_create(
         actor=secretary,
         season=season,
         name="Cup",
@@ -129,13 +133,13 @@ def build_demo_competitions(season, secretary) -> dict[str, Competition]:
         now=now,
     )
     for team in teams:
-        services.entry_create(actor=secretary, competition=cup, team=team, now=now)
+        entry_create(actor=secretary, competition=cup, team=team, now=now)
     cup = _draw(cup, secretary, "demo cup", now)
     first = cup.rounds.get(number=1)
     night = today - timedelta(days=2)
-    services.round_set_dates(actor=secretary, round=first, date=night, deadline=None, now=now)
+    round_set_dates(actor=secretary, round=first, date=night, deadline=None, now=now)
     for round_ in cup.rounds.filter(number__gt=1):
-        services.round_set_dates(
+        round_set_dates(
             actor=secretary,
             round=round_,
             date=today + timedelta(weeks=3 * (round_.number - 1)),
@@ -150,7 +154,7 @@ def build_demo_competitions(season, secretary) -> dict[str, Competition]:
         plate = _draw(plate, secretary, "demo plate", now)
 
     # The Singles: groups of three, races to two, each group's winner into the knock-out.
-    singles = services.competition_create(
+    singles = competition_create(
         actor=secretary,
         season=season,
         name="Singles",
@@ -164,19 +168,19 @@ def build_demo_competitions(season, secretary) -> dict[str, Competition]:
         now=now,
     )
     for player in players[::6][:12]:
-        services.entry_create(actor=secretary, competition=singles, player=player, now=now)
+        entry_create(actor=secretary, competition=singles, player=player, now=now)
     singles = _draw(singles, secretary, "demo singles", now)
     group_ties = _scheduled(singles)
     for index, tie in enumerate(group_ties[: len(group_ties) - 3]):  # the last group to play
         play_tie_on_pad(tie, secretary, seed=2000 + index, now=now - timedelta(days=7))
 
     # The Pairs: a knock-out, its first round part-played.
-    pairs = services.competition_create(
+    pairs = competition_create(
         actor=secretary, season=season, name="Pairs", kind="pairs", entrant="pair", now=now
     )
     pool = players[1::5][:12]
     for a, b in zip(pool[::2], pool[1::2], strict=False):
-        services.entry_create(actor=secretary, competition=pairs, player=a, partner=b, now=now)
+        entry_create(actor=secretary, competition=pairs, player=a, partner=b, now=now)
     pairs = _draw(pairs, secretary, "demo pairs", now)
     for index, tie in enumerate(_scheduled(pairs, round__number=1)[:2]):
         play_tie_on_pad(tie, secretary, seed=3000 + index, now=now - timedelta(days=3))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -22,8 +23,10 @@ from django.utils import timezone
 from frames.matchnight import drawing, nominating, seeding, signoff, squads
 from frames.models import Frame, Match, Side
 from frames.pad import events
+from frames.stats import awards
 from leagues import publication_job, publishing
-from leagues.models import Fixture, League, Registration
+from leagues.models import Fixture, League, Registration, Season
+from marker.errors import DomainError
 from rules.simulate import simulate_game
 
 DEVICE = "demo-loader"
@@ -50,8 +53,15 @@ class Command(BaseCommand):
         secretary = get_user_model().objects.get(username="secretary")
         today = timezone.localdate()
         season = league.seasons.order_by("-start_date").first()
+        if season is None:
+            raise CommandError("The demo league has no season: manage.py demo_league")
+        define_demo_awards(season, secretary)
         nights = sorted(
-            {d for d in season.fixtures.filter(date__lt=today).values_list("date", flat=True)}
+            {
+                d
+                for d in season.fixtures.filter(date__lt=today).values_list("date", flat=True)
+                if d is not None
+            }
         )[-weeks:]
         played = 0
         for index, night in enumerate(nights):
@@ -77,8 +87,14 @@ def play_bagatelle_nights(stdout, secretary, weeks: int) -> None:
         return
     today = timezone.localdate()
     season = league.seasons.order_by("-start_date").first()
+    if season is None:
+        return
     nights = sorted(
-        {d for d in season.fixtures.filter(date__lt=today).values_list("date", flat=True)}
+        {
+            d
+            for d in season.fixtures.filter(date__lt=today).values_list("date", flat=True)
+            if d is not None
+        }
     )[-weeks:]
     played = 0
     for night in nights:
@@ -95,7 +111,7 @@ def nominate_lineups(match: Match, rosters: dict, seed: int) -> None:
     """A format with captains' nominations: each captain submits a lineup (fixed order)
     or every frame's players (blind), from the players present, in a seeded order."""
     fmt = match.format
-    if fmt.is_norwich or fmt.selection == "hat":
+    if fmt.uses_hat:
         return
     for side, (team, players) in rosters.items():
         order = sorted(players, key=lambda p: (p.pk * 7919 + seed) % 104729)
@@ -126,6 +142,7 @@ def _at(day, hour: int, minute: int = 0) -> datetime:
 
 def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int | None = None):
     """Run one match night; with `frames_to_finish`, stop part-way with a frame in play."""
+    assert fixture.date is not None  # the demo's fixtures are all dated
     start = _at(fixture.date, 19, 30) if fixture.date <= timezone.localdate() else timezone.now()
     match = squads.match_open(fixture=fixture, actor=secretary, now=start)
     rosters = {}
@@ -170,3 +187,20 @@ def play_match(fixture: Fixture, secretary, *, seed: int, frames_to_finish: int 
         for side, team in ((Side.HOME, fixture.home), (Side.AWAY, fixture.away)):
             signoff.match_confirm(match=match, side=side, actor=team.captain, now=clock)
     return match
+
+
+def define_demo_awards(season: Season, secretary) -> None:
+    """The season's awards, with the eligibility rules a league would set (docs/honours.md);
+    those from statistics only when the season's game declares them."""
+    half = {"min_fixtures_percent": 50}
+    definitions: list[dict[str, Any]] = [
+        {"name": "Highest break", "measure": "stat", "stat": "high_break", **half},
+        {"name": "Most 200s", "measure": "stat", "stat": "pots_200", **half},
+        {"name": "Best win rate", "measure": "win_rate", "min_frames": 4, **half},
+        {"name": "Best average", "measure": "average", **half},
+    ]
+    for award in definitions:
+        try:
+            awards.award_define(season=season, actor=secretary, **award)
+        except DomainError:
+            continue  # a game without that statistic

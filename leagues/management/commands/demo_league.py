@@ -22,11 +22,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from leagues import honours
 from leagues.fixtures import services as fixture_services
 from leagues.models import Division, League, LeagueRole, Player, Season, Venue
 from leagues.teams import services as team_services
-from marker.errors import DomainError
 from marker.formats import PRESETS
 
 DEMO_PASSWORD = "marker-demo"
@@ -163,7 +161,6 @@ def build_demo_league(*, seed: int = 7, today: date | None = None) -> League:
     fixture_services.fixtures_generate(season=season, start_date=start)
     season.status = Season.Status.RUNNING
     season.save(update_fields=["status"])
-    define_demo_awards(season, secretary)
     return league
 
 
@@ -223,20 +220,3 @@ def build_demo_bagatelle_league(*, seed: int = 7, today: date | None = None) -> 
 
 #: The demo's leagues: (slug, builder). Another league joins with its own builder.
 DEMO_LEAGUES = [("norwich", build_demo_league), (CHESTER_SLUG, build_demo_bagatelle_league)]
-
-
-def define_demo_awards(season: Season, secretary) -> None:
-    """The season's awards, with the eligibility rules a league would set (docs/honours.md);
-    those from statistics only when the season's game declares them."""
-    half = {"min_fixtures_percent": 50}
-    awards = [
-        {"name": "Highest break", "measure": "stat", "stat": "high_break", **half},
-        {"name": "Most 200s", "measure": "stat", "stat": "pots_200", **half},
-        {"name": "Best win rate", "measure": "win_rate", "min_frames": 4, **half},
-        {"name": "Best average", "measure": "average", **half},
-    ]
-    for award in awards:
-        try:
-            honours.award_define(season=season, actor=secretary, **award)
-        except DomainError:
-            continue  # a game without that statistic

@@ -20,7 +20,7 @@ let ready = null;
 const PY = `
 import json
 import rules
-from rules.core import RuleError
+from rules.vocabulary import RuleError
 
 
 def _compute(game_id, setup_json, dump_json, events_json):

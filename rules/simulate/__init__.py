@@ -3,8 +3,8 @@
 A seeded random referee: each event is one a club player might make from the position
 really on the table, so every generated game is one the engine accepts.
 :func:`simulate_game` plays any registered game: each family registers its event
-generator with :func:`register_simulator` (bar billiards is here; the others in their
-family modules); a
+generator with :func:`register_simulator` (bar billiards is here; each other family in
+its module of this package: ``rules.simulate.carom``, ...); a
 game that has not reached its end after ``max_events`` gets the family's closing event
 (``time_up`` where the game has one).
 
@@ -27,10 +27,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .bar_billiards import BBState
-from .core import Game, RuleError, Timeline
-from .registry import get
-from .simulators import SIMULATORS, register_simulator
+from rules.bar_billiards import BBState
+from rules.core import Game, Timeline
+from rules.registry import get
+from rules.simulate.generators import SIMULATORS, register_simulator
+from rules.vocabulary import RuleError
 
 HOLES = (10, 20, 20, 30, 30, 50, 50, 100, 200)
 HOLE_WEIGHTS = (5, 4, 4, 3, 3, 3, 3, 2, 1)
@@ -161,3 +162,7 @@ def simulate_game(
 @register_simulator("bar_billiards")
 def _bar_billiards(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict[str, Any]:
     return plausible_event(rng, state, bar_now=n >= 80)
+
+
+# each family's generator registers itself (they import the registry above)
+from rules.simulate import bagatelle, carom, ledger, pocket, target  # noqa: E402, F401

@@ -1,8 +1,9 @@
 """Each family's generator of plausible events, found by family name.
 
-A family module registers its generator here (``@register_simulator("pocket")``) when it
-is imported; :func:`rules.simulate.simulate_game` plays any registered game with it. This
-module imports no game, so the families can import it without a circle.
+Each family's module of this package registers its generator here
+(``@register_simulator("pocket")``); :func:`rules.simulate.simulate_game` plays any
+registered game with it. This module imports no game, so those modules can import it
+without a circle.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .core import Game
+from rules.core import Game
 
 __all__ = ["SIMULATORS", "Simulator", "register_simulator"]
 

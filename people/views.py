@@ -58,7 +58,7 @@ def my_data(request):
     }
     return render(
         request,
-        "frames/people/my_data.html",
+        "people/my_data.html",
         {"player": player, "counts": counts, "data": data},
         status=status,
     )
@@ -99,7 +99,7 @@ def person_erase(request, pk: int):
                 return redirect("player-detail", pk=player.pk)
     return render(
         request,
-        "frames/people/erase.html",
+        "people/erase.html",
         {"player": player, "error": error},
         status=status,
     )

@@ -1,0 +1,236 @@
+"""Entries: entering a team, a player or a pair (checked against the eligibility rules),
+withdrawing, fees and handicap starts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from leagues.models import Player, Registration, Season, Team
+from marker.errors import DomainError
+from marker.permissions import allowed, require
+
+from ..common import lock_competition, log, require_secretary, resolve_now
+from ..models import Competition, Entry, Tie
+from ..results import tie_decide
+
+
+def _registered(player: Player, season: Season) -> bool:
+    return Registration.objects.filter(
+        player=player, season=season, status=Registration.Status.ACTIVE
+    ).exists()
+
+
+def check_eligible(competition: Competition, player: Player) -> None:
+    """Refuse a player the competition's rules exclude, naming the rule."""
+    if competition.require_registered and not _registered(player, competition.season):
+        raise DomainError(
+            "not_registered",
+            f"{player.name} is not registered with a team this season: the "
+            f"{competition.name} is for registered players.",
+            field="player",
+        )
+    if (
+        competition.eligibility_label
+        and not competition.eligible_players.filter(pk=player.pk).exists()
+    ):
+        raise DomainError(
+            "not_eligible",
+            f"{player.name} is not on the {competition.eligibility_label} list: the "
+            f"{competition.name} is for {competition.eligibility_label} only.",
+            field="player",
+        )
+
+
+def _check_entry_open(competition: Competition, actor: Any, now: datetime) -> bool:
+    """Whether the actor enters as the secretary; refuses a closed entry."""
+    secretary = allowed(actor, "competitions.manage", competition)
+    if competition.stage != Competition.Stage.ENTRIES:
+        raise DomainError(
+            "entries_closed", f"The {competition.name} has been drawn: entries are closed."
+        )
+    if secretary:
+        return True
+    if competition.entry_mode != Competition.EntryMode.OPEN:
+        raise DomainError(
+            "secretary_enters", f"Only the secretary enters the {competition.name}.", status=403
+        )
+    if competition.entries_close_at is not None and now >= competition.entries_close_at:
+        raise DomainError(
+            "entries_closed",
+            f"Entries for the {competition.name} closed on "
+            f"{timezone.localtime(competition.entries_close_at):%d %b %Y %H:%M}.",
+        )
+    return False
+
+
+@transaction.atomic
+def entry_create(
+    *,
+    actor: Any,
+    competition: Competition,
+    team: Team | None = None,
+    player: Player | None = None,
+    partner: Player | None = None,
+    start: int | None = None,
+    source: str = "",
+    now: datetime | None = None,
+) -> Entry:
+    """Enter a team, a player or a pair (the secretary, or the player or captain while
+    entries are open), checked against the competition's eligibility rules."""
+    now = resolve_now(now)
+    competition = lock_competition(competition)
+    secretary = _check_entry_open(competition, actor, now)
+    kind = competition.entrant
+    if kind == Competition.Entrant.TEAM:
+        if team is None or player is not None or partner is not None:
+            raise DomainError(
+                "bad_entry", "Teams enter this competition: name the team.", field="team"
+            )
+        if team.season_id != competition.season_id:
+            raise DomainError(
+                "wrong_season", f"{team.name} is not a team of {competition.season}.", field="team"
+            )
+        if not secretary and not team.is_captain(actor):
+            raise DomainError(
+                "not_captain", f"Only {team.name}'s captain enters the team.", status=403
+            )
+    else:
+        if team is not None or player is None:
+            raise DomainError(
+                "bad_entry", "Players enter this competition: name the player.", field="player"
+            )
+        if kind == Competition.Entrant.PAIR and partner is None:
+            raise DomainError("bad_entry", "A pair: name the partner too.", field="partner")
+        if kind == Competition.Entrant.PLAYER and partner is not None:
+            raise DomainError("bad_entry", "A singles entry has no partner.", field="partner")
+        if partner is not None and partner.pk == player.pk:
+            raise DomainError("bad_entry", "A pair is two different players.", field="partner")
+        people = [p for p in (player, partner) if p is not None]
+        if not secretary and not any(p.user_id == actor.pk for p in people):
+            raise DomainError(
+                "not_yours",
+                "Enter yourself (or a pair you play in); the secretary enters others.",
+                status=403,
+            )
+        for p in people:
+            check_eligible(competition, p)
+            taken = Entry.objects.filter(
+                Q(player=p) | Q(partner=p), competition=competition, status=Entry.Status.ENTERED
+            ).exists()
+            if taken:
+                raise DomainError(
+                    "already_entered",
+                    f"{p.name} is already entered in the {competition.name}.",
+                    field="player",
+                )
+    if start is not None and not competition.handicap_min <= start <= competition.handicap_max:
+        raise DomainError(
+            "bad_start",
+            f"A start is from {competition.handicap_min} to {competition.handicap_max}.",
+            field="start",
+        )
+    existing = Entry.objects.filter(
+        competition=competition, **({"team": team} if team is not None else {"player": player})
+    ).first()
+    if existing is not None:
+        if existing.status == Entry.Status.ENTERED:
+            raise DomainError(
+                "already_entered",
+                f"{existing.name} is already entered.",
+                field="team" if team else "player",
+            )
+        existing.status = Entry.Status.ENTERED
+        existing.partner = partner
+        existing.withdrawn_at = None
+        existing.save(update_fields=["status", "partner", "withdrawn_at"])
+        entry = existing
+    else:
+        try:
+            with transaction.atomic():
+                entry = Entry.objects.create(
+                    competition=competition,
+                    team=team,
+                    player=player,
+                    partner=partner,
+                    start=start or 0,
+                    entered_by=actor if getattr(actor, "is_authenticated", False) else None,
+                    entered_at=now,
+                    source=source[:120],
+                )
+        except IntegrityError:
+            raise DomainError("already_entered", "That entry is already in.") from None
+    log(competition, actor, "entered", now, entry=entry.pk, name=entry.name)
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, actor: Any, entry: Entry, now: datetime | None = None) -> Entry:
+    """Withdraw an entry. Before the draw it simply leaves; after, its undecided tie is
+    recorded as a withdrawal and the opponent goes through."""
+    now = resolve_now(now)
+    require(
+        actor,
+        "competitions.manage_entry",
+        entry,
+        message="Only the entrant or the secretary may withdraw it.",
+    )
+    lock_competition(entry.competition)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status == Entry.Status.WITHDRAWN:
+        return entry
+    entry.status = Entry.Status.WITHDRAWN
+    entry.withdrawn_at = now
+    entry.save(update_fields=["status", "withdrawn_at"])
+    log(entry.competition, actor, "withdrawn", now, entry=entry.pk)
+    for tie in Tie.objects.filter(Q(home=entry) | Q(away=entry)).exclude(status__in=Tie.DECIDED):
+        if tie.home_id and tie.away_id:
+            other = tie.away if tie.home_id == entry.pk else tie.home
+            assert other is not None
+            tie_decide(tie, other, Tie.Status.WITHDRAWN, f"{entry.name} withdrew", actor, now)
+    return entry
+
+
+@transaction.atomic
+def entry_mark_paid(*, actor: Any, entry: Entry, paid: bool, now: datetime | None = None) -> Entry:
+    """Record an entry's fee as paid (or not)."""
+    now = resolve_now(now)
+    require_secretary(actor, entry.competition, "record fees")
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.paid != paid:
+        entry.paid = paid
+        entry.paid_at = now if paid else None
+        entry.save(update_fields=["paid", "paid_at"])
+        log(entry.competition, actor, "paid" if paid else "unpaid", now, entry=entry.pk)
+    return entry
+
+
+@transaction.atomic
+def entry_set_start(*, actor: Any, entry: Entry, start: int, now: datetime | None = None) -> Entry:
+    """The secretary sets an entrant's handicap start (points a frame)."""
+    now = resolve_now(now)
+    competition = entry.competition
+    require_secretary(actor, competition, "set starts")
+    if competition.handicap_rule == Competition.HandicapRule.NONE:
+        raise DomainError("not_handicap", f"The {competition.name} is played level.", field="start")
+    if not competition.handicap_min <= start <= competition.handicap_max:
+        raise DomainError(
+            "bad_start",
+            f"A start is from {competition.handicap_min} to {competition.handicap_max}.",
+            field="start",
+        )
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry.start = start
+    entry.save(update_fields=["start"])
+    # ties still to be played, with no frame yet, take the new start
+    unplayed = Tie.objects.filter(status__in=[Tie.Status.PENDING, Tie.Status.SCHEDULED]).filter(
+        frames__isnull=True
+    )
+    unplayed.filter(home=entry).update(home_start=start)
+    unplayed.filter(away=entry).update(away_start=start)
+    log(competition, actor, "start", now, entry=entry.pk, start=start)
+    return entry

@@ -1,0 +1,25 @@
+// eslint (flat config): the recommended rules over the pad's own scripts and their tests.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  { ignores: ["static/vendor/**", "staticfiles/**", "node_modules/**", "tests/e2e/vendor/**"] },
+  js.configs.recommended,
+  {
+    files: ["static/frames/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
+  },
+  {
+    // Classic scripts: the service worker, the engine's worker and the live pages.
+    files: ["static/frames/sw.js", "static/frames/engine/*.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker, ...globals.worker } },
+  },
+  {
+    files: ["static/frames/live.js", "static/frames/match.js"],
+    languageOptions: { sourceType: "script" },
+  },
+  {
+    files: ["tests/js/**/*.js", "eslint.config.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
+  },
+];

@@ -1,0 +1,321 @@
+"""What leagues holds of a person (`marker.personal_data`): the player record,
+registrations, teams captained, officer roles, table emails, invitations, emails sent and
+the roll of honour, with how each is erased."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+
+from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows
+
+from .models import (
+    Honour,
+    Invitation,
+    LeagueRole,
+    Player,
+    Registration,
+    SentNotification,
+    Subscription,
+    Team,
+)
+
+# ------------------------------------------------------------------------- the player
+
+
+def _player(person: Person) -> dict[str, Any] | None:
+    player = person.player
+    if player is None:
+        return None
+    return {
+        "id": player.pk,
+        "name": player.name,
+        "public_name": player.public_name,
+        "email": player.email,
+        "private_name": player.private_name,
+    }
+
+
+def _player_erase(erasure: Erasure) -> None:
+    """The record stays (results hang on it) under the new name, without contact or
+    account; `erased_number` marks it erased."""
+    player = erasure.player
+    player.name = erasure.new_name
+    player.email = ""
+    player.private_name = False
+    player.erased_number = erasure.number
+    player.user = None
+    player.save(update_fields=["name", "email", "private_name", "erased_number", "user"])
+
+
+def _registrations(person: Person) -> list[dict[str, Any]]:
+    if person.player is None:
+        return []
+    return [
+        {
+            "season": r.season.name,
+            "league": r.season.league.name,
+            "team": r.team.name,
+            "kind": r.kind,
+            "status": r.status,
+            "created_at": iso(r.created_at),
+            "first_played_at": iso(r.first_played_at),
+            "removed_at": iso(r.removed_at),
+        }
+        for r in Registration.objects.filter(player=person.player)
+        .select_related("season__league", "team")
+        .order_by("id")
+    ]
+
+
+def _teams_captained(person: Person) -> list[dict[str, Any]]:
+    user = person.user
+    if user is None:
+        return []
+    return [
+        {
+            "team": t.name,
+            "season": t.season.name,
+            "league": t.season.league.name,
+            "role": "captain" if t.captain_id == user.pk else "vice-captain",
+        }
+        for t in Team.objects.filter(Q(captain=user) | Q(vice_captain=user))
+        .select_related("season__league")
+        .order_by("season_id", "name")
+    ]
+
+
+# ------------------------------------------------------------------------ officers
+
+
+def _league_roles(person: Person) -> list[dict[str, Any]]:
+    if person.user is None:
+        return []
+    return [
+        {"league": r.league.name, "role": r.role, "created_at": iso(r.created_at)}
+        for r in LeagueRole.objects.filter(user=person.user)
+        .select_related("league")
+        .order_by("league_id", "role")
+    ]
+
+
+def _league_roles_erase(erasure: Erasure) -> None:
+    """An erased person holds no office."""
+    if erasure.person.user is not None:
+        LeagueRole.objects.filter(user=erasure.person.user).delete()
+
+
+def _officer_invitations(person: Person) -> list[dict[str, Any]]:
+    return [
+        {
+            "league": i.league.name if i.league else "",
+            "role": i.role,
+            "email": i.email,
+            "created_at": iso(i.created_at),
+            "sent_at": iso(i.sent_at),
+            "accepted_at": iso(i.accepted_at),
+        }
+        for i in Invitation.objects.filter(email__in=person.emails, kind=Invitation.Kind.OFFICER)
+        .select_related("league")
+        .order_by("id")
+    ]
+
+
+def _officer_invitations_erase(erasure: Erasure) -> None:
+    """Open invitations go; accepted ones (the record of who became an officer) keep no
+    address."""
+    emails = erasure.person.emails
+    invitations = Invitation.objects.filter(email__in=emails, kind=Invitation.Kind.OFFICER)
+    invitations.filter(accepted_at__isnull=True).delete()
+    invitations.update(email="")
+
+
+# ---------------------------------------------------------------- email and invitations
+
+
+def _subscriptions_of(person: Person):
+    user = person.user
+    by_user = Q(user=user) if user is not None else Q(pk__in=[])
+    return Subscription.objects.filter(by_user | Q(email__in=person.emails))
+
+
+def _subscriptions(person: Person) -> list[dict[str, Any]]:
+    return [
+        {
+            "league": s.league.name,
+            "email": s.email,
+            "active": s.active,
+            "created_at": iso(s.created_at),
+        }
+        for s in _subscriptions_of(person).select_related("league").order_by("id")
+    ]
+
+
+def _subscriptions_erase(erasure: Erasure) -> None:
+    _subscriptions_of(erasure.person).delete()
+
+
+def _invitations(person: Person) -> list[dict[str, Any]]:
+    return [
+        {
+            "team": i.team.name if i.team else "",
+            "name": i.name,
+            "email": i.email,
+            "created_at": iso(i.created_at),
+            "sent_at": iso(i.sent_at),
+            "accepted_at": iso(i.accepted_at),
+        }
+        for i in Invitation.objects.filter(email__in=person.emails, kind=Invitation.Kind.ROSTER)
+        .select_related("team")
+        .order_by("id")
+    ]
+
+
+def _invitations_erase(erasure: Erasure) -> None:
+    """Invitations not yet accepted go; accepted ones keep the team and the new name."""
+    emails = erasure.person.emails
+    invitations = Invitation.objects.filter(email__in=emails, kind=Invitation.Kind.ROSTER)
+    invitations.filter(accepted_at__isnull=True).delete()
+    invitations.update(name=erasure.new_name, email="")
+
+
+def _emails_sent(person: Person) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": n.kind,
+            "recipient": n.recipient,
+            "fixture_id": n.fixture_id,
+            "sent_at": iso(n.sent_at),
+        }
+        for n in SentNotification.objects.filter(recipient__in=person.emails).order_by("id")
+    ]
+
+
+def _emails_sent_erase(erasure: Erasure) -> None:
+    SentNotification.objects.filter(recipient__in=erasure.person.emails).delete()
+
+
+# ------------------------------------------------------------------------- honours
+
+
+def _honours(person: Person) -> list[dict[str, Any]]:
+    """The roll of honour's lines naming the player (an individual or pairs event, or an
+    award); a team's honours are the team's."""
+    if person.player is None:
+        return []
+    return [
+        {
+            "league": h.league.name,
+            "season": h.season_name,
+            "title": h.title,
+            "kind": h.kind,
+            "position": h.position,
+            "name": h.name,
+            "detail": h.detail,
+            "recorded_at": iso(h.recorded_at),
+        }
+        for h in Honour.objects.filter(players=person.player)
+        .select_related("league")
+        .order_by("recorded_at", "id")
+    ]
+
+
+def _honours_erase(erasure: Erasure) -> None:
+    """The name kept as it was won becomes the new name ("Ann & Former player 3")."""
+    rows = Honour.objects.filter(players=erasure.player).order_by("pk")
+    others = {
+        " ".join(p.name.split())
+        for p in Player.objects.filter(honours__in=rows).exclude(pk=erasure.player.pk)
+    }
+    rewrite_rows(rows.select_for_update(), ["name"], erasure.rewriter(others))
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        "player",
+        ("leagues.Player.name", "leagues.Player.email", "leagues.Player.user"),
+        export=_player,
+        erase=_player_erase,
+        description="the player record: name, email, whether named publicly",
+    ),
+    Section(
+        "registrations",
+        ("leagues.Registration.player",),
+        export=_registrations,
+        description="the teams played for, season by season (kept)",
+    ),
+    Section(
+        "teams_captained",
+        ("leagues.Team.captain", "leagues.Team.vice_captain"),
+        export=_teams_captained,
+        description="teams captained (kept: the account is scrubbed)",
+    ),
+    Section(
+        "league_roles",
+        ("leagues.LeagueRole.user",),
+        export=_league_roles,
+        erase=_league_roles_erase,
+        description="officer roles (removed)",
+    ),
+    Section(
+        "officer_invitations",
+        ("leagues.Invitation.email",),
+        export=_officer_invitations,
+        erase=_officer_invitations_erase,
+        description="invitations to become an officer (removed, or kept without the address)",
+    ),
+    Section(
+        "subscriptions",
+        ("leagues.Subscription.email", "leagues.Subscription.user"),
+        export=_subscriptions,
+        erase=_subscriptions_erase,
+        description="table emails (removed)",
+    ),
+    Section(
+        "invitations",
+        ("leagues.Invitation.name", "leagues.Invitation.email"),
+        export=_invitations,
+        erase=_invitations_erase,
+        description="invitations to a team (removed, or renamed once accepted)",
+    ),
+    Section(
+        "emails_sent",
+        ("leagues.SentNotification.recipient",),
+        export=_emails_sent,
+        erase=_emails_sent_erase,
+        description="the sent-mail ledger (removed)",
+    ),
+    Section(
+        "honours",
+        ("leagues.Honour.name", "leagues.Honour.players"),
+        export=_honours,
+        erase=_honours_erase,
+        description="the roll of honour (renamed)",
+    ),
+)
+
+#: Fields that look personal by the rule and are not, with why.
+NOT_PERSONAL: dict[str, str] = {
+    "leagues.League.name": "a league's name",
+    "leagues.Season.name": "a season's name",
+    "leagues.Season.game_options": "the game's options (numbers and switches)",
+    "leagues.Season.tie_breakers": "the order of the table's tie-breakers",
+    "leagues.Season.match_format": "a match format: frame kinds and counts",
+    "leagues.Division.name": "a division's name",
+    "leagues.Division.match_format": "a match format: frame kinds and counts",
+    "leagues.Venue.name": "a pub's name",
+    "leagues.Venue.address": "a pub's address, not a person's",
+    "leagues.Team.name": "a team's name",
+    "leagues.PersonErasure.player": "the erasure's log: which record, never the old name",
+    "leagues.PersonErasure.by": "the officer who erased (an account, scrubbed on theirs)",
+    "leagues.Invitation.invited_by": "the captain or officer who invited (an account, scrubbed on theirs)",
+    "leagues.PointDeduction.by": "the officer who deducted (an account)",
+    "leagues.Publication.created_by": "the officer who published (an account)",
+    "leagues.TableSnapshot.rows": "a published table: teams and their figures",
+    "leagues.TableSnapshot.notes": "a published table's notes on teams",
+    "leagues.TableSnapshot.scheme": "the points scheme",
+    "leagues.Honour.season_name": "a season's name",
+    "leagues.Honour.title": "what was won ('Premier Division', 'Cup')",
+    "leagues.Award.name": "an award's name",
+}

@@ -1,0 +1,300 @@
+"""The live versions move with the writes themselves (frames.live): every match-night
+write service bumps the versions of the match and frames it changed, each exactly once,
+in one trip when its transaction commits; a write that rolls back bumps nothing; and the
+only SQL that writes the match-night tables behind the ORM's back records what it wrote."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from django.db import transaction
+
+from frames import live
+from frames.matchnight import drawing, ordering, signoff, squads
+from frames.models import Frame, FrameEvent, FramePlayer, Match, Presence
+from frames.pad import events
+from marker import versions
+from tests.frames.matchnight_helpers import (
+    NIGHT,
+    captain,
+    fixture_of,
+    frames_of,
+    later,
+    mark,
+    ready,
+    roster,
+)
+from tests.frames.pad_helpers import shot
+
+# Autocommit, as in production: the versions are bumped when a write commits.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def stored(monkeypatch):
+    """Every trip that stores bumps, as the set of keys it stored."""
+    trips: list[set[str]] = []
+    real = versions._store
+
+    def spy(keys: set[str]) -> bool:
+        trips.append(set(keys))
+        return real(keys)
+
+    monkeypatch.setattr(versions, "_store", spy)
+    return trips
+
+
+def bumps(stored: list[set[str]], call):
+    """(what `call` answered, the trips its commit made)."""
+    stored.clear()
+    answer = call()
+    return answer, list(stored)
+
+
+def keys(match: Match, frames=()) -> set[str]:
+    return {live.match_key(match.pk)} | {live.frame_key(f.pk) for f in frames}
+
+
+def short_frame() -> list[dict]:
+    """Bar billiards: bar down, then home pots every white; over when one ball is left."""
+    return [
+        {"type": "bar_down"},
+        shot(("white", 200), ("red", 200)),
+        *[shot(("white", 200)) for _ in range(5)],
+    ]
+
+
+def record(frame: Frame, payload, *, seq: int, kind: str = "event"):
+    return events.frame_record_event(
+        frame_id=frame.pk,
+        event_id=uuid.uuid4(),
+        expected_seq=seq,
+        payload=payload,
+        kind=kind,
+        user=None,
+        device_id="walk",
+        now=later(30),
+    )
+
+
+def test_every_match_night_write_bumps_its_versions_once_per_commit(league, stored):
+    match, trips = bumps(
+        stored,
+        lambda: squads.match_open(fixture=fixture_of(league), actor=league.captain, now=NIGHT),
+    )
+    assert trips == [keys(match)]
+
+    for side in ("home", "away"):
+        _, trips = bumps(
+            stored,
+            lambda side=side: squads.match_mark_present(
+                match=match,
+                side=side,
+                players=roster(league, side)[:6],
+                actor=captain(league, side),
+                now=NIGHT,
+            ),
+        )
+        assert trips == [keys(match)], side
+
+    ready(league, match)
+    match, trips = bumps(
+        stored, lambda: drawing.match_draw(match=match, actor=league.captain, now=later(5))
+    )
+    first_draw = frames_of(match)
+    assert trips == [keys(match, first_draw)]
+
+    # A re-draw: both captains ask; the second request throws the frames away.
+    _, trips = bumps(
+        stored,
+        lambda: drawing.match_request_redraw(match=match, side="home", actor=league.captain),
+    )
+    assert trips == [keys(match)]
+    _, trips = bumps(
+        stored,
+        lambda: drawing.match_request_redraw(match=match, side="away", actor=league.other_captain),
+    )
+    assert trips == [keys(match, first_draw)]
+    assert not Frame.objects.filter(match=match).exists()
+    ready(league, match)
+    match = drawing.match_draw(match=match, actor=league.captain, now=later(6))
+    frames = frames_of(match)
+
+    # The order of play: a proposal, then its acceptance (every frame's order moves).
+    order = [f.number for f in reversed(frames)]
+    _, trips = bumps(
+        stored,
+        lambda: ordering.match_reorder(match=match, side="home", order=order, actor=league.captain),
+    )
+    assert trips == [keys(match)]
+    _, trips = bumps(
+        stored,
+        lambda: ordering.match_reorder_accept(match=match, side="away", actor=league.other_captain),
+    )
+    assert trips == [keys(match, frames)]
+
+    # The pad: a shot (the first puts the match in play too), an undo, the frame played
+    # out, its confirmation.
+    played = frames_of(match)[0]
+    _, trips = bumps(stored, lambda: record(played, short_frame()[0], seq=1))
+    assert trips == [keys(match, [played])]
+    _, trips = bumps(stored, lambda: record(played, {}, seq=2, kind="undo"))
+    assert trips == [keys(match, [played])]
+    for seq, event in enumerate(short_frame(), start=3):
+        answer = record(played, event, seq=seq)
+    assert answer.body["view"]["over"] is True
+    _, trips = bumps(
+        stored,
+        lambda: events.frame_confirm(
+            frame_id=played.pk, seq=answer.body["seq"], user=league.player_user, now=later(40)
+        ),
+    )
+    assert trips == [keys(match, [played])]
+
+    # Paper scores: one frame, then the rest of the sheet.
+    rest = [f for f in frames_of(match) if f.pk != played.pk and f.status != Frame.Status.CONCEDED]
+    _, trips = bumps(
+        stored,
+        lambda: signoff.frame_key_in_paper(
+            frame=rest[0], home_score=500, away_score=300, actor=league.captain, now=later(60)
+        ),
+    )
+    assert trips == [keys(match, rest[:1])]
+    _, trips = bumps(
+        stored,
+        lambda: signoff.match_key_in_paper(
+            match=match,
+            scores={f.number: (1000, 500) for f in rest[1:]},
+            actor=league.captain,
+            now=later(70),
+        ),
+    )
+    assert trips == [keys(match, rest[1:])]
+
+    # Sign-off: one captain confirms, the other disputes, the secretary settles. A result
+    # that counts is written onto the fixture too, whose names every page shows.
+    _, trips = bumps(
+        stored,
+        lambda: signoff.match_confirm(
+            match=match, side="home", actor=league.captain, now=later(80)
+        ),
+    )
+    assert trips == [keys(match)]
+    _, trips = bumps(
+        stored,
+        lambda: signoff.match_dispute(
+            match=match,
+            side="away",
+            actor=league.other_captain,
+            reason="Frame 2 was ours",
+            now=later(81),
+        ),
+    )
+    assert trips == [keys(match)]
+    _, trips = bumps(
+        stored,
+        lambda: signoff.match_settle(
+            match=match,
+            actor=league.secretary,
+            decision=signoff.SETTLE_CORRECT,
+            scores={rest[0].number: (300, 500)},
+            now=later(90),
+        ),
+    )
+    assert trips == [keys(match, rest[:1]) | {live.EVERYTHING}]
+    assert Match.objects.get(pk=match.pk).status == Match.Status.CONFIRMED
+
+
+def test_a_write_that_rolls_back_bumps_nothing(league, stored):
+    match = mark(league, squads.match_open(fixture=fixture_of(league), now=NIGHT))
+    ready(league, match)
+    match = drawing.match_draw(match=match, actor=league.captain, now=later(5))
+    frame = frames_of(match)[0]
+
+    class Abandoned(Exception):
+        pass
+
+    @transaction.atomic
+    def abandoned() -> None:
+        ordering.match_reorder(
+            match=match,
+            side="home",
+            order=[f.number for f in reversed(frames_of(match))],
+            actor=league.captain,
+        )
+        record(frame, short_frame()[0], seq=1)
+        Presence.objects.filter(match=match).delete()
+        raise Abandoned
+
+    stored.clear()
+    with pytest.raises(Abandoned):
+        abandoned()
+    assert stored == []
+    assert Presence.objects.filter(match=match).exists()  # rolled back
+
+    # A savepoint that rolls back takes its bumps with it; the rest are stored, once.
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                FramePlayer.objects.filter(frame=frames_of(match)[1]).update(position=1)
+                raise Abandoned
+        except Abandoned:
+            pass
+        record(frame, short_frame()[0], seq=1)
+    assert stored == [keys(match, [frame])]
+
+
+def test_queryset_writes_bump_the_rows_they_touch(league, stored):
+    match = mark(league, squads.match_open(fixture=fixture_of(league), now=NIGHT))
+    ready(league, match)
+    match = drawing.match_draw(match=match, actor=league.captain, now=later(5))
+    first, second = frames_of(match)[:2]
+
+    _, trips = bumps(stored, lambda: Frame.objects.filter(pk=first.pk).update(referee_note="moved"))
+    assert trips == [keys(match, [first])]
+    _, trips = bumps(stored, lambda: Frame.objects.filter(pk=-1).update(referee_note="x"))
+    assert trips == []  # nothing touched, nothing bumped
+    player = FramePlayer.objects.filter(frame=second).first()
+    _, trips = bumps(stored, lambda: FramePlayer.objects.filter(pk=player.pk).delete())
+    assert trips == [keys(match, [second])]
+    _, trips = bumps(stored, lambda: FramePlayer.objects.bulk_create([player]))
+    assert trips == [keys(match, [second])]
+    _, trips = bumps(stored, lambda: Match.objects.filter(pk=match.pk).update(dispute_reason=""))
+    assert trips == [keys(match)]
+
+
+# SQL that writes a table the ORM tracks, outside the ORM.
+_RAW_WRITE = re.compile(
+    r"\b(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+\"?frames_(match|presence|frame|frameplayer|frameevent)\b",
+    re.IGNORECASE,
+)
+
+
+def test_the_only_raw_write_of_match_night_is_the_shots_append_which_records_it():
+    root = Path(__file__).resolve().parents[2]
+    writers = {
+        str(path.relative_to(root))
+        for app in ("frames", "leagues", "competitions", "exchange", "marker", "bench", "deploy")
+        for path in (root / app).rglob("*.py")
+        if "migrations" not in path.parts and _RAW_WRITE.search(path.read_text())
+    }
+    assert writers == {"frames/pad/events.py"}
+    source = (root / "frames/pad/events.py").read_text()
+    append = source.split("def _append(", 1)[1].split("\ndef ", 1)[0]
+    assert "frame_written(" in append
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_rows_a_poll_shows_are_tracked_through_every_manager():
+    """A model a poll reads keeps `Tracked` and a tracked default manager: a custom
+    manager that replaced it would let writes through without a bump."""
+    for model in (Match, Presence, Frame, FramePlayer, FrameEvent):
+        assert issubclass(model, live.Tracked), model
+        for manager in model._meta.managers:
+            assert isinstance(manager.get_queryset(), live.TrackedQuerySet), (model, manager)
+    # The related managers (match.frames, frame.players, ...) derive from the default one.
+    assert isinstance(Match(pk=1).frames.all(), live.TrackedQuerySet)
+    assert isinstance(Frame(pk=1).players.all(), live.TrackedQuerySet)
