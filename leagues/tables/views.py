@@ -3,12 +3,13 @@ publishing), publications, subscribing to the tables by email."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -51,58 +52,75 @@ class ConfirmForm(forms.Form):
     confirm = forms.BooleanField(required=True)
 
 
-def _tables_action(request, season: Season) -> str | None:
-    """Carry out one POSTed action of the secretary's tables page; a message on success,
-    None if the input was not valid (DomainError propagates)."""
-    action = request.POST.get("action")
-    if action == "publish":
-        publication = publishing.publication_request(season=season, actor=request.user)
-        return f"Publishing the tables as of {timezone.localtime(publication.as_of):%H:%M}."
-    if action == "retry":
-        publication = get_object_or_404(
-            Publication, pk=request.POST.get("publication") or 0, season=season
-        )
-        publishing.publication_retry(publication=publication)
-        return "Trying the publication again."
-    if action == "deduct":
-        deduction = DeductionForm(request.POST)
-        if not deduction.is_valid():
-            return None
-        team = get_object_or_404(Team, pk=deduction.cleaned_data["team"], season=season)
-        d = table_services.point_deduction_add(
-            team=team,
-            points=deduction.cleaned_data["points"],
-            reason=deduction.cleaned_data["reason"],
-            by=request.user,
-        )
-        return f"{d.points.normalize():f} point(s) deducted from {team.name}."
-    if action == "award":
-        award = AwardForm(request.POST)
-        if not award.is_valid():
-            return None
-        fixture = get_object_or_404(Fixture, pk=award.cleaned_data["fixture"], season=season)
-        table_services.fixture_award(
-            fixture=fixture,
-            outcome=award.cleaned_data["outcome"],
-            home_frames=award.cleaned_data["home_frames"],
-            away_frames=award.cleaned_data["away_frames"],
-            reason=award.cleaned_data["reason"],
-        )
-        return f"{fixture} recorded as {fixture.get_outcome_display().lower()}."
-    return None
+def tables_publish(request: HttpRequest, season: Season) -> str | None:
+    """Publish the season's tables as of now (the job runs after the commit)."""
+    publication = publishing.publication_request(season=season, actor=request.user)
+    return f"Publishing the tables as of {timezone.localtime(publication.as_of):%H:%M}."
+
+
+def tables_retry(request: HttpRequest, season: Season) -> str | None:
+    """Try a failed publication again."""
+    publication = get_object_or_404(
+        Publication, pk=request.POST.get("publication") or 0, season=season
+    )
+    publishing.publication_retry(publication=publication)
+    return "Trying the publication again."
+
+
+def tables_deduct(request: HttpRequest, season: Season) -> str | None:
+    """Deduct points from a team of the season."""
+    form = DeductionForm(request.POST)
+    if not form.is_valid():
+        return None
+    team = get_object_or_404(Team, pk=form.cleaned_data["team"], season=season)
+    d = table_services.point_deduction_add(
+        team=team,
+        points=form.cleaned_data["points"],
+        reason=form.cleaned_data["reason"],
+        by=request.user,
+    )
+    return f"{d.points.normalize():f} point(s) deducted from {team.name}."
+
+
+def tables_award(request: HttpRequest, season: Season) -> str | None:
+    """Record a walkover or a conceded match."""
+    form = AwardForm(request.POST)
+    if not form.is_valid():
+        return None
+    fixture = get_object_or_404(Fixture, pk=form.cleaned_data["fixture"], season=season)
+    table_services.fixture_award(
+        fixture=fixture,
+        outcome=form.cleaned_data["outcome"],
+        home_frames=form.cleaned_data["home_frames"],
+        away_frames=form.cleaned_data["away_frames"],
+        reason=form.cleaned_data["reason"],
+    )
+    return f"{fixture} recorded as {fixture.get_outcome_display().lower()}."
+
+
+#: The tables page's commands, by the `action` its forms post. Each returns the message of
+#: its success, or None when its input was not valid; a DomainError is its refusal.
+TABLES_COMMANDS: dict[str, Callable[[HttpRequest, Season], str | None]] = {
+    "publish": tables_publish,
+    "retry": tables_retry,
+    "deduct": tables_deduct,
+    "award": tables_award,
+}
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def season_tables(request, league: str, pk: int):
     """The secretary's page: provisional tables, publishing and its progress, deductions,
-    walkovers and concessions."""
+    walkovers and concessions. Each command its forms post (`action`) is its own view
+    above, called once the secretary may manage the league."""
     season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
     require_perm(request.user, "leagues.manage_league", season)
     status = 200
     if request.method == "POST":
         try:
-            done = _tables_action(request, season)
+            command = TABLES_COMMANDS.get(request.POST.get("action", ""))
+            done = command(request, season) if command is not None else None
         except DomainError as exc:
             messages.error(request, exc.message)
             status = 400
