@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 
 from frames.engine import game_of
@@ -34,10 +36,12 @@ class PresenceForm(SideForm):
 
     def __init__(self, *args, roster=(), draftable=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = Player.objects.filter(pk__in=[p.pk for p in roster])
-        self.fields["players"].label = "Present tonight"
+        # `fields` is typed by the base Field; these are the model choice fields above.
+        players = cast(forms.ModelMultipleChoiceField, self.fields["players"])
+        players.queryset = Player.objects.filter(pk__in=[p.pk for p in roster])
+        players.label = "Present tonight"
         if draftable is not None:
-            self.fields["draft"].queryset = draftable
+            cast(forms.ModelMultipleChoiceField, self.fields["draft"]).queryset = draftable
 
     def new_names(self) -> list[str]:
         return [
@@ -90,7 +94,8 @@ class RefereeForm(forms.Form):
 
     def __init__(self, *args, present=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(pk__in=[p.pk for p in present])
+        player = cast(forms.ModelChoiceField, self.fields["player"])  # the field above
+        player.queryset = Player.objects.filter(pk__in=[p.pk for p in present])
 
 
 def score_field(label: str, step: int = 1) -> forms.IntegerField:
@@ -139,7 +144,8 @@ class ScoresForm(forms.Form):
         self.score_unit = score_unit(steps or {1})
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what the base clean returns
         for frame in self.frames:
             home, away = data.get(f"home_{frame.number}"), data.get(f"away_{frame.number}")
             if (home is None) != (away is None):
