@@ -7,7 +7,7 @@ middlewares, the URL resolver and DRF's view set-up have run, which cost more th
 answer. This middleware, first in `MIDDLEWARE`, gives the same answer (`api.live_match_answer`)
 straight away, with the headers the stack would add: it runs the response through the
 same middlewares' `process_response` (those in `RESPONSE_HEADERS` that `MIDDLEWARE`
-lists, in the stack's order). `tests/frames/test_live_polls.py` compares the two paths
+lists, in the stack's order). `tests/frames/pad/test_live_polls.py` compares the two paths
 header for header.
 
 It steps aside, and the request goes through the whole stack, for anything else:

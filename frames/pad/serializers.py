@@ -65,7 +65,7 @@ def event_input(data: Any) -> dict[str, Any] | None:
     """What `EventInSerializer` validates a well-formed event to, without building the
     serializer (every shot; DRF copies each declared field for every instance). None for
     anything it does not accept at a glance: the serializer then decides, and words the
-    error. `tests/frames/test_event_input.py` checks that the two agree."""
+    error. `tests/frames/pad/test_event_input.py` checks that the two agree."""
     if type(data) is not dict:
         return None
     event_id, seq = data.get("event_id"), data.get("expected_seq")

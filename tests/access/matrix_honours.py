@@ -39,7 +39,7 @@ ACCESS = {
     "api-award": Rule(kwargs=lambda c: {"pk": c.award.pk}, get=EVERYONE, post=None),
 }
 
-# DELETE an award: only the secretary (the allowed case is in tests/frames/test_awards.py).
+# DELETE an award: only the secretary (the allowed case is in tests/frames/stats/test_awards.py).
 METHOD_CHECKS = {
     ("api-award", "delete"): (lambda c: {"pk": c.award.pk}, STAFF),
 }

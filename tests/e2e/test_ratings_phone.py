@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from frames.ratings import services
 from tests.conftest import make_league
+from tests.frames.ratings.test_pages import make_night
 from tests.frames.ratings_support import BB, confirmed_match, fixtures_of, roster
-from tests.frames.test_ratings_pages import make_night
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -68,7 +68,7 @@ def shot(*pots, fouls=()):
     return event
 
 
-# A frame played to its end on the pad (as in tests/frames/test_stats.py).
+# A frame played to its end on the pad (as in tests/frames/stats/test_stats.py).
 SCRIPT = [
     BAR_DOWN,
     shot(("white", 200), ("red", 200)),

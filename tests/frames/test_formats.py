@@ -106,7 +106,7 @@ def test_a_blind_nomination_over_the_limit_is_refused_naming_the_rule():
 
 
 def test_the_cli_replays_a_fixed_order_night(tmp_path):
-    from tests.frames.test_draw import run_cli
+    from tests.frames.draw.test_draw import run_cli
 
     nominations = {"home": ["Cat", "Ann", "Bob"], "away": ["Max", "Kim", "Lou"]}
     path = tmp_path / "nominations.json"

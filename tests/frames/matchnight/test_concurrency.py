@@ -12,8 +12,7 @@ from frames.matchnight import signoff
 from frames.models import Match, MatchLog
 from leagues.models import Fixture
 from tests.conftest import make_league
-
-from .matchnight_helpers import drawn, key_all, later
+from tests.frames.matchnight_helpers import drawn, key_all, later
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -19,7 +19,7 @@ from frames.models import Frame, Friendly
 from frames.pad import views
 from rules import registry
 from rules.seating import setup_for
-from tests.frames.test_pad_api import client_for
+from tests.frames.pad.test_api import client_for
 
 pytestmark = pytest.mark.django_db
 

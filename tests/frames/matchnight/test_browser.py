@@ -11,8 +11,7 @@ from frames.draw import commitment, derive_seed
 from frames.matchnight import squads
 from frames.models import Match, MatchLog
 from tests.conftest import make_league
-
-from .matchnight_helpers import fixture_of, roster
+from tests.frames.matchnight_helpers import fixture_of, roster
 
 PHONE = {"width": 390, "height": 844}
 

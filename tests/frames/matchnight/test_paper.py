@@ -10,8 +10,15 @@ from django.urls import reverse
 
 from frames.matchnight import signoff
 from frames.models import Frame, FrameEvent, Match, MatchLog
-
-from .matchnight_helpers import NIGHT, drawn, frames_of, later, mark, open_match, refused
+from tests.frames.matchnight_helpers import (
+    NIGHT,
+    drawn,
+    frames_of,
+    later,
+    mark,
+    open_match,
+    refused,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,7 @@ from rest_framework.test import APIClient
 
 from frames.draw import commitment, derive_seed, validate_draw
 from frames.models import Match
-
-from .matchnight_helpers import as_draw, drawn, fixture_of, roster, snapshot
+from tests.frames.matchnight_helpers import as_draw, drawn, fixture_of, roster, snapshot
 
 pytestmark = pytest.mark.django_db
 

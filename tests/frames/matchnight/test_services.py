@@ -11,8 +11,7 @@ from frames.models import Frame, FrameEvent, FramePlayer, Match, MatchLog, Prese
 from leagues.models import Registration
 from leagues.teams import services as team_services
 from tests.factories import PlayerFactory, make_site_admin
-
-from .matchnight_helpers import (
+from tests.frames.matchnight_helpers import (
     NIGHT,
     as_draw,
     captain,

@@ -12,8 +12,7 @@ from rest_framework.test import APIClient
 from frames.models import Frame, Match
 from leagues.models import Season
 from rules import registry
-
-from .matchnight_helpers import drawn, frames_of
+from tests.frames.matchnight_helpers import drawn, frames_of
 
 pytestmark = pytest.mark.django_db
 

@@ -36,7 +36,7 @@ from frames.draw import (
 )
 from frames.draw.base import _name_key
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SIX = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 FIVE = ["Gus", "Hal", "Ivy", "Jo", "Kim"]
 

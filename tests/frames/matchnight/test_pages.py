@@ -13,8 +13,15 @@ from frames.draw import commitment, derive_seed
 from frames.matchnight import signoff
 from frames.models import Frame, Match, MatchLog, Presence
 from leagues.models import Fixture
-
-from .matchnight_helpers import drawn, fixture_of, frames_of, mark, open_match, roster, snapshot
+from tests.frames.matchnight_helpers import (
+    drawn,
+    fixture_of,
+    frames_of,
+    mark,
+    open_match,
+    roster,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 

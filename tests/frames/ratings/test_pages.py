@@ -20,7 +20,7 @@ from frames.ratings import pictures, selectors, services
 from frames.stats import record
 from tests.conftest import built_once, make_league
 from tests.frames.ratings_support import BB, confirmed_match, fixtures_of, roster
-from tests.frames.test_stats import SINGLES, new_frame, play
+from tests.frames.stats.test_stats import SINGLES, new_frame, play
 from tests.links import league_reverse
 
 pytestmark = pytest.mark.django_db
