@@ -77,8 +77,8 @@ def main(argv: list[str]) -> int:
     print(f"python {platform.python_version()} on {platform.machine()}; CPU time, best of 5")
     print(f"yardstick: 4-pin bar billiards replay {yardstick(quick):,.0f} events/s")
     rows = []
-    for gid in sorted(GAMES):
-        game = GAMES[gid]
+    for game in sorted(GAMES, key=lambda g: g.id):
+        gid = game.id
         setup, events = simulate(game, random.Random(2026), LONG, players=4)
         t = best_of(lambda: replay(game, setup, events), repeat=3 if quick else 5)  # noqa: B023
         rate = len(events) / t

@@ -6,7 +6,8 @@ from typing import cast
 
 from django import forms
 
-from frames.models import Side
+from frames.engine import game_of
+from frames.models import Frame, Side
 from leagues.models import MAX_FRAME_SCORE, Player
 
 SIDE_CHOICES = Side.choices
@@ -97,14 +98,29 @@ class RefereeForm(forms.Form):
         player.queryset = Player.objects.filter(pk__in=[p.pk for p in present])
 
 
-def score_field(label: str) -> forms.IntegerField:
+def score_field(label: str, step: int = 1) -> forms.IntegerField:
+    """A paper score's box; `step` is the game's declared `score_step` (the service checks
+    it, with a clear message; the box only guides the keyboard)."""
     return forms.IntegerField(
         min_value=0,
         max_value=MAX_FRAME_SCORE,
         required=False,
         label=label,
-        widget=forms.NumberInput(attrs={"step": 10, "inputmode": "numeric"}),
+        widget=forms.NumberInput(attrs={"step": step, "inputmode": "numeric"}),
     )
+
+
+def score_step(frame: Frame) -> int:
+    """What a score is in the frame's game: a multiple of its declared `score_step`."""
+    return game_of(frame).score_step
+
+
+def score_unit(steps: set[int]) -> str:
+    """What the sheet's scores are counted in, in words ("points, in tens")."""
+    if len(steps) != 1:
+        return "points, as each frame's game counts them"
+    (step,) = steps
+    return "points" if step == 1 else "points, in tens" if step == 10 else f"points, in {step}s"
 
 
 class ScoresForm(forms.Form):
@@ -113,14 +129,19 @@ class ScoresForm(forms.Form):
     def __init__(self, *args, frames=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.frames = list(frames)
+        steps = set()
         for frame in self.frames:
             if frame.status == "conceded":
                 continue
-            self.fields[f"home_{frame.number}"] = score_field("Home")
-            self.fields[f"away_{frame.number}"] = score_field("Away")
+            step = score_step(frame)
+            steps.add(step)
+            self.fields[f"home_{frame.number}"] = score_field("Home", step)
+            self.fields[f"away_{frame.number}"] = score_field("Away", step)
             if frame.home_score is not None:
                 self.initial[f"home_{frame.number}"] = frame.home_score
                 self.initial[f"away_{frame.number}"] = frame.away_score
+        #: what the scores are counted in, for the page's help ("points, in tens")
+        self.score_unit = score_unit(steps or {1})
 
     def clean(self):
         super().clean()

@@ -337,7 +337,8 @@ def score_input(side: str) -> serializers.IntegerField:
     return serializers.IntegerField(
         min_value=0,
         max_value=MAX_FRAME_SCORE,
-        help_text=f"The {side} side's points (in tens for bar billiards).",
+        help_text=f"The {side} side's points: a multiple of the game's declared score step "
+        "(ones in most games; tens where every hole scores tens).",
     )
 
 
