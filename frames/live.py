@@ -13,6 +13,9 @@ write does it itself (`marker.tracked`), so no service has to remember:
 - a team, player or fixture written (a name, a side): `leagues.models` tracks them with
   the token for everything, so every body is built again once.
 
+No cascade from an untracked row (a season's delete) can take a row a poll shows: a
+fixture's match, a match's players and referees are `PROTECT`ed.
+
 An account's writes bump nothing: no body shows anything of the account (the names are
 players' and teams'), and the pad's `can_enter` is worked out per request (a button a 304
 leaves stale is refused on write).

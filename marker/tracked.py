@@ -12,7 +12,8 @@ querysets are `TrackedQuerySet`s:
 
 What is not seen: SQL written by hand (its writer bumps), and rows a delete of another
 model takes with it (Django's collector deletes and nulls with SQL of its own): a tracked
-model whose rows a cascade could remove says so in its own `Tracking`.
+model's own delete records what it takes (`Tracking.rows` with `deleting`), and a row
+whose keys matter is best protected from an untracked parent's cascade (`PROTECT`).
 """
 
 from __future__ import annotations
