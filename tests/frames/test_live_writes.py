@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models.signals import post_delete, post_save
 
 from frames import live
@@ -332,6 +332,24 @@ def test_the_rows_a_poll_shows_are_tracked_through_every_manager():
     assert isinstance(Match(pk=1).frames.all(), tracked.TrackedQuerySet)
     assert isinstance(Frame(pk=1).players.all(), tracked.TrackedQuerySet)
     assert isinstance(Team(pk=1).home_fixtures.all(), tracked.TrackedQuerySet)
+
+
+@pytest.mark.django_db(transaction=False)
+def test_no_cascade_of_an_untracked_row_takes_a_row_a_poll_shows():
+    """Django's collector deletes a cascade with SQL of its own, which records nothing: a
+    row a poll shows is protected from an untracked parent's delete (a season's, a
+    league's) by the protected links it hangs from."""
+    for model, field in (
+        (Match, "fixture"),
+        (Presence, "player"),
+        (FramePlayer, "player"),
+        (Frame, "referee"),
+        (FrameEvent, "frame"),
+    ):
+        assert model._meta.get_field(field).remote_field.on_delete is models.PROTECT, (
+            model,
+            field,
+        )
 
 
 def test_no_model_signal_moves_the_live_versions():
