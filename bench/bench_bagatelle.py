@@ -23,6 +23,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +111,7 @@ def main() -> None:
     slowest = float("inf")
     for game in GAMES:
         setup, events = long_game(game)
-        per_event = best_of(lambda g=game, s=setup, e=events: replay(g, s, e)) / len(events)
+        per_event = best_of(partial(replay, game, setup, events)) / len(events)
         rate = 1 / per_event
         slowest = min(slowest, rate)
         at10 = one_more(game, setup, events, 10)

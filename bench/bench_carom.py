@@ -81,7 +81,8 @@ def main(quick: bool = False) -> None:
         f"reference: bar billiards replays at {bb_eps:,.0f} events/s here "
         f"({BAR_BILLIARDS_QUIET:,} on a quiet machine): figures x {scale:.2f} estimate a quiet one"
     )
-    for game_id, game in GAMES.items():
+    for game in GAMES:
+        game_id = game.id
         played = [simulate(game, random.Random(seed), length) for seed in range(games_n)]
         n_events = sum(len(events) for _, events in played)
 

@@ -124,7 +124,7 @@ def plausible_events(count: int, setup, seed: int) -> list[dict]:
 
     rng = random.Random(seed)
     timeline = Timeline("bar_billiards_4pin", setup)
-    out = []
+    out: list[dict] = []
     while len(out) < count:
         event = plausible_event(rng, timeline.state)
         timeline.push(event)

@@ -26,9 +26,11 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -36,6 +38,8 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/marker
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
 
 from bench.harness import machine_line, med  # noqa: E402  (notes the load at start)
+
+T = TypeVar("T")
 
 DIVISIONS, TEAMS, PLAYERS = 10, 25, 8
 SINGLES, DOUBLES = 6, 3
@@ -66,7 +70,7 @@ def ensure_database() -> None:
 CPU: dict[str, float] = {}
 
 
-def timed(fn, repeat: int, name: str = "") -> tuple[float, list[float], object]:
+def timed(fn: Callable[[], T], repeat: int, name: str = "") -> tuple[float, list[float], T]:
     """Median wall time of `repeat` calls in ms (after one warm-up call), and the samples;
     the median CPU time of this process goes to CPU[name] (the database's is not in it)."""
     result = fn()
@@ -127,7 +131,7 @@ def generate(seed: int, frames_wanted: int) -> dict:
     # Rounds: a single round robin, then the return legs, until there are frames enough.
     per_division = [circle(teams[d * TEAMS : (d + 1) * TEAMS]) for d in range(DIVISIONS)]
     matches_wanted = -(-frames_wanted // (SINGLES + DOUBLES))
-    fixtures = []
+    fixtures: list[Fixture] = []
     week = 0
     while len(fixtures) < matches_wanted:
         leg, r = divmod(week, len(per_division[0]))
@@ -156,6 +160,7 @@ def generate(seed: int, frames_wanted: int) -> dict:
                 break
         week += 1
     frame_rows, slot_rows, results = [], [], []
+    totals: list[tuple[Decimal, Decimal]] = []  # each fixture's frames, home and away
     for f in fixtures:
         hf = af = Decimal(0)
         frames = []
@@ -178,6 +183,7 @@ def generate(seed: int, frames_wanted: int) -> dict:
                 )
             )
         f.home_frames, f.away_frames = hf, af
+        totals.append((hf, af))
         results.append(frames)
     Fixture.objects.bulk_create(fixtures, batch_size=2000)
     matches = Match.objects.bulk_create(
@@ -187,10 +193,10 @@ def generate(seed: int, frames_wanted: int) -> dict:
                 status=Match.Status.CONFIRMED,
                 game_id=GAME,
                 confirmed_at=now,
-                home_frames=f.home_frames,
-                away_frames=f.away_frames,
+                home_frames=hf,
+                away_frames=af,
             )
-            for f in fixtures
+            for f, (hf, af) in zip(fixtures, totals, strict=True)
         ],
         batch_size=2000,
     )

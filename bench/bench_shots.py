@@ -118,7 +118,7 @@ def plausible_events(count: int, setup, seed: int) -> list[dict]:
 
     rng = random.Random(seed)
     timeline = Timeline("bar_billiards_4pin", setup)
-    out = []
+    out: list[dict] = []
     while len(out) < count:
         event = plausible_event(rng, timeline.state)
         timeline.push(event)
@@ -196,7 +196,7 @@ def statement_counts(username: str, match_id: int, frame_id: int, plan) -> tuple
             path, json.dumps(payload), content_type="application/json", HTTP_X_CSRFTOKEN=token
         )
         if response.status_code != expect:
-            raise SystemExit(f"{path} answered {response.status_code}: {response.content[:300]}")
+            raise SystemExit(f"{path} answered {response.status_code}: {response.content[:300]!r}")
 
     events = f"/api/frames/{frame_id}/events/"
     bare = f"/bench/matches/{match_id}/insert/"

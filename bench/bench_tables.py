@@ -36,9 +36,11 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,6 +48,10 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/marker
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")  # eager, locmem mail
 
 from bench.harness import machine_line, med  # noqa: E402  (notes the load at start)
+
+T = TypeVar("T")
+A = TypeVar("A")
+B = TypeVar("B")
 
 DIVISIONS, TEAMS, PLAYERS = 20, 12, 8
 SINGLES, DOUBLES = 6, 3
@@ -168,30 +174,33 @@ def queries(n: int) -> str:
     return f"{n} quer{'y' if n == 1 else 'ies'}"
 
 
-def timed(fn, repeat: int) -> tuple[list[float], object]:
+def _clocked(fn: Callable[[], T], samples: list[float]) -> T:
+    """`fn()`, its wall time (ms) appended to `samples`."""
+    start = time.perf_counter()
+    result = fn()
+    samples.append((time.perf_counter() - start) * 1000)
+    return result
+
+
+def timed(fn: Callable[[], T], repeat: int) -> tuple[list[float], T]:
     """Wall times of max(5, repeat) calls, in ms (after one warm-up call)."""
     result = fn()
-    samples = []
+    samples: list[float] = []
     for _ in range(max(5, repeat)):
-        start = time.perf_counter()
-        result = fn()
-        samples.append((time.perf_counter() - start) * 1000)
+        result = _clocked(fn, samples)
     return samples, result
 
 
-def interleaved(a, b, repeat: int) -> tuple[list[float], list[float], object, object]:
+def interleaved(
+    a: Callable[[], A], b: Callable[[], B], repeat: int
+) -> tuple[list[float], list[float], A, B]:
     """Wall times (ms) of `a` and `b` called alternately, max(5, repeat) each."""
     ra, rb = a(), b()
-    sa, sb = [], []
+    sa: list[float] = []
+    sb: list[float] = []
     for _ in range(max(5, repeat)):
-        for fn, samples in ((a, sa), (b, sb)):
-            start = time.perf_counter()
-            result = fn()
-            samples.append((time.perf_counter() - start) * 1000)
-            if fn is a:
-                ra = result
-            else:
-                rb = result
+        ra = _clocked(a, sa)
+        rb = _clocked(b, sb)
     return sa, sb, ra, rb
 
 
@@ -305,6 +314,7 @@ def generate(seed: int) -> dict:
                 )
     # Every frame of every match: scores, the winner (a level frame is shared).
     frame_rows = []
+    results: list[tuple[Decimal, Decimal, int, int]] = []  # each fixture's frames and points
     for f in fixtures:
         hf = af = Decimal(0)
         hs = as_ = 0
@@ -320,6 +330,7 @@ def generate(seed: int) -> dict:
                 af += 1
             frame_rows.append((f, number, h, a))
         f.home_frames, f.away_frames, f.home_score, f.away_score = hf, af, hs, as_
+        results.append((hf, af, hs, as_))
         f.status = Fixture.Status.PLAYED
         f.result_confirmed_at = now - timedelta(days=1)
     fixtures = Fixture.objects.bulk_create(fixtures)
@@ -335,13 +346,13 @@ def generate(seed: int) -> dict:
             Match(
                 fixture=f,
                 status=Match.Status.CONFIRMED,
-                home_frames=f.home_frames,
-                away_frames=f.away_frames,
-                home_score=f.home_score,
-                away_score=f.away_score,
+                home_frames=hf,
+                away_frames=af,
+                home_score=hs,
+                away_score=as_,
                 confirmed_at=f.result_confirmed_at,
             )
-            for f in fixtures
+            for f, (hf, af, hs, as_) in zip(fixtures, results, strict=True)
         ]
     )
     match_of = {m.fixture_id: m for m in matches}
@@ -419,8 +430,9 @@ def generate(seed: int) -> dict:
     }
 
 
-def stats_sample(season, rng: random.Random, count: int = 20) -> float:
-    """Median ms to record one frame's statistics from a simulated shot log."""
+def stats_sample(season, rng: random.Random, count: int = 20) -> tuple[float, float]:
+    """Median ms to record one frame's statistics from a simulated shot log, and the
+    events per frame."""
     from frames.models import Frame, FrameEvent
     from frames.stats import record
     from rules.simulate import simulate_frame
@@ -428,6 +440,8 @@ def stats_sample(season, rng: random.Random, count: int = 20) -> float:
     frames = list(Frame.objects.filter(match__fixture__season=season, kind="singles")[:count])
     events = []
     for frame in frames:
+        completed_at = frame.completed_at
+        assert completed_at is not None  # the seed completes every frame
         top = 0
         for seq, payload in enumerate(simulate_frame(seed=rng.randrange(10**6)), start=1):
             events.append(
@@ -438,7 +452,7 @@ def stats_sample(season, rng: random.Random, count: int = 20) -> float:
                     payload=payload,
                     top_before=top,
                     top_after=seq,
-                    created_at=frame.completed_at,
+                    created_at=completed_at,
                 )
             )
             top = seq

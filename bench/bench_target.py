@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import get, replay  # noqa: E402 - after the path fix
+from rules.simulate import simulate_frame  # noqa: E402
 from rules.simulate.target import simulate  # noqa: E402
 from rules.target import GAMES  # noqa: E402
 
@@ -61,12 +62,10 @@ def one_more(game: Any, setup: dict[str, Any], events: list[Any], k: int, number
 
 
 def yardstick(quick: bool) -> float:
-    """4-pin bar billiards replay, events/s, in this run."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_rules import realistic_events  # noqa: PLC0415 - the sibling bench
-
+    """4-pin bar billiards replay, events/s, in this run (whole simulated frames, as
+    bench_carom's yardstick)."""
     bb = get("bar_billiards_4pin")
-    frames = [realistic_events(seed, 200) for seed in range(5 if quick else 20)]
+    frames = [simulate_frame(seed=seed) for seed in range(5 if quick else 20)]
     n = sum(len(f) for f in frames)
     t = best_of(lambda: [replay(bb, {}, f) for f in frames], repeat=3)
     return n / t
@@ -78,8 +77,8 @@ def main(argv: list[str]) -> int:
     print(f"python {platform.python_version()} on {platform.machine()}; CPU time, best of 5")
     print(f"yardstick: 4-pin bar billiards replay {yardstick(quick):,.0f} events/s")
     rows = []
-    for gid in sorted(GAMES):
-        game = GAMES[gid]
+    for game in sorted(GAMES, key=lambda g: g.id):
+        gid = game.id
         setup, events = simulate(game, random.Random(2026), LONG, players=4)
         t = best_of(lambda: replay(game, setup, events), repeat=3 if quick else 5)  # noqa: B023
         rate = len(events) / t

@@ -18,7 +18,11 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 from urllib.parse import urlencode, urlsplit
+
+if TYPE_CHECKING:
+    from django.db.backends.postgresql.base import DatabaseWrapper as PostgresWrapper
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -101,9 +105,13 @@ def analyze() -> None:
 
 
 def pg_version() -> str:
+    """The PostgreSQL server's major version ("-" on another database)."""
     from django.db import connection
 
-    return str(connection.pg_version // 10000) if connection.vendor == "postgresql" else "-"
+    if connection.vendor != "postgresql":
+        return "-"
+    # The vendor names the wrapper's class, which the stubs cannot narrow to.
+    return str(cast("PostgresWrapper", connection).pg_version // 10000)
 
 
 # --------------------------------------------------------------------- server
@@ -309,7 +317,7 @@ class CpuMeter:
     def __init__(self, server) -> None:
         self.server = server
 
-    def sample(self) -> dict[int, float]:
+    def sample(self) -> dict[int, tuple[str, float]]:
         pids = {p: "app" for p in _children(self.server.pid)}
         pids.update({p: "db" for p in _backends()})
         return {p: (kind, _cpu_seconds(p)) for p, kind in pids.items()}

@@ -59,12 +59,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import med  # noqa: E402
+from bench.harness import med, pg_version  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/marker_bench"
 DEFAULT_CACHE = "redis://127.0.0.1:6379/9"
@@ -211,7 +215,7 @@ def seed(frames: int, per_match: int) -> Night:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     return Night(
-        frames=[(f.pk, f.match_id, k // per_match) for k, f in enumerate(made)],
+        frames=[(f.pk, matches[k // per_match].pk, k // per_match) for k, f in enumerate(made)],
         matches=[m.pk for m in matches],
         sessions=keys,
         stamp=stamp,
@@ -228,7 +232,7 @@ def plans(count: int, shots: int) -> list[list[dict]]:
     for n in range(min(count, 16)):
         rng = random.Random(n)
         timeline = Timeline(GAME, SETUP)
-        plan = []
+        plan: list[dict] = []
         while len(plan) < shots:
             event = plausible_event(rng, timeline.state)
             timeline.push(event)
@@ -414,7 +418,7 @@ class Tally:
             self.notes.append(f"{kind}: {what}")
 
 
-def _client(base: str, *, connections: int = 1):
+def _client(base: str, *, connections: int = 1) -> aiohttp.ClientSession:
     import aiohttp
 
     context: ssl.SSLContext | bool = False  # loopback, self-signed: no verification
@@ -442,7 +446,7 @@ class Referee:
     def __init__(self, base: str, session_cookie: str, session_key: str) -> None:
         self.base = base
         self.jar = {session_cookie: session_key}
-        self.http = None
+        self.http: aiohttp.ClientSession | None = None
         self.raw = RawHTTP(base)  # the shots, one at a time (one phone, one connection)
         self.turn = asyncio.Lock()
         self.origin = base.rstrip("/")
@@ -509,8 +513,9 @@ async def score_frame(
             await asyncio.sleep(0.5)
             continue
         seq += 1
+        event_id = str(uuid.uuid4())
         event = {
-            "event_id": str(uuid.uuid4()),
+            "event_id": event_id,
             "expected_seq": seq,
             "payload": plan[seq - 1],
             "device_id": f"night-{frame_id}",
@@ -526,7 +531,7 @@ async def score_frame(
             tally.statuses[f"shot {status}"] += 1
             if status in (200, 201):
                 tally.latencies["shot"].append(elapsed)
-                acked.append((seq, event["event_id"]))
+                acked.append((seq, event_id))
                 tally.retried_to_success += failed
                 break
             tally.error("shot", f"{status} {body[:120]!r}" if status else body.decode())
@@ -646,7 +651,7 @@ async def spectate(
     await asyncio.sleep(rng.uniform(0, 2))
     while time.monotonic() < stop_at:
         if gate():
-            headers = {"If-None-Match": etag} if etag else {}
+            headers: dict[str, str] = {"If-None-Match": etag} if etag else {}
             started = time.perf_counter()
             answer: dict[str, str] = {}
             try:
@@ -944,7 +949,7 @@ RUNS_FIGURES = (
 
 
 def _figure(figures: dict, key: str) -> float:
-    value = figures
+    value: Any = figures
     for part in key.split("."):
         value = value[int(part)] if isinstance(value, list) else value[part]
     return float(value)
@@ -1126,7 +1131,7 @@ def main(argv: list[str] | None = None, schedule=None) -> int:
         f"{args.frames_per_match} frames each), {args.spectators} spectators, "
         f"{args.seconds:.0f} s; target {base}"
         + (f" ({served_by}, started by the bench)" if server else "")
-        + f"; PostgreSQL {connection.pg_version // 10000}; {os.cpu_count()} cores; "
+        + f"; PostgreSQL {pg_version()}; {os.cpu_count()} cores; "
         f"cache {'Redis' if 'CACHE_URL' in env else 'local memory'}; seeded in {seeded:.1f} s; "
         f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
         f"after {' '.join(f'{x:.2f}' for x in os.getloadavg())}; machine speed before and "

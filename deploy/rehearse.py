@@ -335,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
         from leagues.models import Publication, Season
 
         season = Season.objects.order_by("-pk").first()
+        if season is None:
+            raise SystemExit("the league-night run seeded no season")
         publication = publishing.publication_request(season=season)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -351,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         from frames.models import Match
 
         match = Match.objects.filter(fixture__season=season).order_by("pk").first()
+        if match is None:
+            raise SystemExit("the league-night run seeded no match")
         failures.extend(check_live_cache(origin, f"http://127.0.0.1:{app_ports[1]}", match.pk))
 
         elapsed = time.monotonic() - started

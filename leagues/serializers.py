@@ -429,20 +429,27 @@ class MatchFormatInputSerializer(serializers.Serializer):
 
 # --------------------------------------------------------------------------- rollover
 
-_ID = {"min_value": 1, "max_value": 2**63 - 1}
+#: The largest id a bigint column holds.
+ID_MAX = 2**63 - 1
 
 
 class BoundarySerializer(serializers.Serializer):
-    above = serializers.IntegerField(help_text="The id of the division above the boundary.", **_ID)
+    above = serializers.IntegerField(
+        help_text="The id of the division above the boundary.", min_value=1, max_value=ID_MAX
+    )
     teams = serializers.IntegerField(
         min_value=0, max_value=50, help_text="Teams up (and as many down) across it."
     )
 
 
 class PlacementSerializer(serializers.Serializer):
-    team = serializers.IntegerField(help_text="A team of the season being rolled over.", **_ID)
+    team = serializers.IntegerField(
+        help_text="A team of the season being rolled over.", min_value=1, max_value=ID_MAX
+    )
     division = serializers.IntegerField(
-        help_text="The division (of the season being rolled over) whose copy it plays in.", **_ID
+        help_text="The division (of the season being rolled over) whose copy it plays in.",
+        min_value=1,
+        max_value=ID_MAX,
     )
 
 
@@ -474,8 +481,9 @@ class RolloverSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=60)
     slug = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
     start_date = serializers.DateField(required=False, allow_null=True, default=None)
-    boundaries = BoundarySerializer(many=True, required=False, default=list, max_length=50)
-    placements = PlacementSerializer(many=True, required=False, default=list, max_length=500)
+    # With many=True, DRF passes max_length to the ListSerializer; the stubs do not know it.
+    boundaries = BoundarySerializer(many=True, required=False, default=list, max_length=50)  # type: ignore[call-arg]
+    placements = PlacementSerializer(many=True, required=False, default=list, max_length=500)  # type: ignore[call-arg]
     override_unfinished = serializers.BooleanField(
         default=False,
         help_text="Roll over although some fixtures have no confirmed result.",

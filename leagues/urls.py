@@ -6,20 +6,24 @@ and every view of theirs takes the `league` slug and 404s an object of another l
 from django.urls import path
 
 from . import views
+from .fixtures import views as fixture_views
+from .seasons import views as season_views
+from .tables import views as table_views
+from .teams import views as team_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
-    path("invitations/<str:token>/", views.invitation_accept, name="invitation-accept"),
+    path("invitations/<str:token>/", team_views.invitation_accept, name="invitation-accept"),
     path(
         "officer-invitations/<str:token>/",
         views.officer_invitation_accept,
         name="officer-invitation-accept",
     ),
-    path("unsubscribe/<str:token>/", views.table_unsubscribe, name="table-unsubscribe"),
+    path("unsubscribe/<str:token>/", table_views.table_unsubscribe, name="table-unsubscribe"),
     path("site/leagues/", views.site_leagues, name="site-leagues"),
     # The secretary's import (with the data page, exchange/urls.py: by the season's id).
-    path("seasons/<int:pk>/import/", views.season_import, name="season-import"),
+    path("seasons/<int:pk>/import/", season_views.season_import, name="season-import"),
     # The addresses before leagues were tenants: permanent redirects.
     path("seasons/<int:pk>/", views.legacy_redirect, {"kind": "season"}, name="legacy-season"),
     path(
@@ -39,27 +43,35 @@ league_urlpatterns = [
     path("", views.league_home, name="league-home"),
     path("officers/", views.league_officers, name="league-officers"),
     path("honours/", views.league_honours, name="league-honours"),
-    path("seasons/new/", views.season_create, name="season-create"),
-    path("seasons/<int:pk>/", views.season_detail, name="season-detail"),
-    path("seasons/<int:pk>/register/", views.team_register, name="team-register"),
-    path("seasons/<int:pk>/fixtures/generate/", views.fixtures_generate, name="fixtures-generate"),
-    path("seasons/<int:pk>/format/", views.season_format, name="season-format"),
-    path("seasons/<int:pk>/rollover/", views.season_rollover, name="season-rollover"),
-    path("divisions/<int:pk>/", views.division_detail, name="division-detail"),
-    path("divisions/<int:pk>/format/", views.division_format, name="division-format"),
-    path("teams/<int:pk>/", views.team_detail, name="team-detail"),
-    path("teams/<int:pk>/roster/", views.team_roster, name="team-roster"),
-    path("teams/<int:pk>/roster/players/", views.team_roster_suggest, name="team-roster-suggest"),
-    path("teams/<int:pk>/fixtures.ics", views.team_ical, name="team-ical"),
+    path("seasons/new/", season_views.season_create, name="season-create"),
+    path("seasons/<int:pk>/", season_views.season_detail, name="season-detail"),
+    path("seasons/<int:pk>/register/", team_views.team_register, name="team-register"),
+    path(
+        "seasons/<int:pk>/fixtures/generate/",
+        fixture_views.fixtures_generate,
+        name="fixtures-generate",
+    ),
+    path("seasons/<int:pk>/format/", season_views.season_format, name="season-format"),
+    path("seasons/<int:pk>/rollover/", season_views.season_rollover, name="season-rollover"),
+    path("divisions/<int:pk>/", season_views.division_detail, name="division-detail"),
+    path("divisions/<int:pk>/format/", season_views.division_format, name="division-format"),
+    path("teams/<int:pk>/", team_views.team_detail, name="team-detail"),
+    path("teams/<int:pk>/roster/", team_views.team_roster, name="team-roster"),
+    path(
+        "teams/<int:pk>/roster/players/", team_views.team_roster_suggest, name="team-roster-suggest"
+    ),
+    path("teams/<int:pk>/fixtures.ics", team_views.team_ical, name="team-ical"),
     path("venues/<int:pk>/", views.venue_detail, name="venue-detail"),
-    path("fixtures/<int:pk>/", views.fixture_detail, name="fixture-detail"),
-    path("fixtures/<int:pk>/edit/", views.fixture_edit, name="fixture-edit"),
+    path("fixtures/<int:pk>/", fixture_views.fixture_detail, name="fixture-detail"),
+    path("fixtures/<int:pk>/edit/", fixture_views.fixture_edit, name="fixture-edit"),
     # Tables: the secretary's page, publications (progress, printable page, CSV), emails.
-    path("seasons/<int:pk>/tables/", views.season_tables, name="season-tables"),
-    path("seasons/<int:pk>/subscribe/", views.table_subscribe, name="table-subscribe"),
-    path("publications/<int:pk>/", views.publication_detail, name="publication-detail"),
-    path("publications/<int:pk>/status/", views.publication_status, name="publication-status"),
-    path("publications/<int:pk>/tables.csv", views.publication_csv, name="publication-csv"),
+    path("seasons/<int:pk>/tables/", table_views.season_tables, name="season-tables"),
+    path("seasons/<int:pk>/subscribe/", table_views.table_subscribe, name="table-subscribe"),
+    path("publications/<int:pk>/", table_views.publication_detail, name="publication-detail"),
+    path(
+        "publications/<int:pk>/status/", table_views.publication_status, name="publication-status"
+    ),
+    path("publications/<int:pk>/tables.csv", table_views.publication_csv, name="publication-csv"),
     # The secretary finishes a season: its honours go on the roll.
-    path("seasons/<int:pk>/finish/", views.season_finish, name="season-finish"),
+    path("seasons/<int:pk>/finish/", season_views.season_finish, name="season-finish"),
 ]

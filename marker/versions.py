@@ -1,9 +1,10 @@
 """Version tokens in the shared cache: what a poll compares instead of building its body.
 
 A writer calls `bump(key, ...)` for what it changed; each key gets a new random token once
-the transaction commits (a transaction's keys are gathered and stored in one trip). A reader calls `read(key, ...)` and derives its ETag from the
-tokens: a client that holds that ETag gets 304 without a query. A body built for a set of
-tokens can be kept under them (`remember`/`recall`), shared by every client.
+the transaction commits (a transaction's keys are gathered and stored in one trip). A
+reader calls `read(key, ...)` and derives its ETag from the tokens: a client that holds
+that ETag gets 304 without a query. A body built for a set of tokens can be kept under
+them (`remember`/`recall`), shared by every client.
 
 What keeps the answers right:
 
@@ -95,9 +96,9 @@ def bump(*keys: str) -> None:
     answer.)"""
     if not keys:
         return
-    connection = transaction.get_connection()
+    connection = transaction.get_connection()  # looked up once: the shot pays for it
     if not connection.in_atomic_block:
-        transaction.on_commit(lambda: _store(set(keys)))
+        connection.on_commit(lambda: _store(set(keys)))  # autocommit: at once
         return
     gathered = getattr(connection, "marker_version_bumps", None)
     # The transaction's callback, while it is still due: a commit runs it, a rollback (of
@@ -110,7 +111,7 @@ def bump(*keys: str) -> None:
     ):
         gathered = _Bumps()
         connection.marker_version_bumps = gathered
-        transaction.on_commit(gathered)
+        connection.on_commit(gathered)
     gathered.keys.update(keys)
 
 

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rules.core import Game, Outcome, Stat
-from rules.registry import register
+from rules.registry import register_all
 from rules.seating import Participants, Seating
 from rules.validate import kept_by_setup, plain_json, start_scores, validate_event, validate_setup
 from rules.vocabulary import EventType, Field, Foul, IllegalEvent, InvalidEvent, Option, RuleError
@@ -2322,5 +2322,4 @@ GAMES: tuple[RoundOfBalls, ...] = (
     ShuffleBoard(SHUFFLE),
 )
 
-for _game in GAMES:
-    register(_game)
+register_all(GAMES)

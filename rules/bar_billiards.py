@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from rules.core import Game, Outcome, Stat
 from rules.layout import TableMap, bed_spots
-from rules.registry import register
+from rules.registry import register_all
 from rules.seating import Participants, Seating
 from rules.validate import start_scores, validate_event, validate_setup
 from rules.vocabulary import (
@@ -1036,4 +1036,7 @@ def _last_view(last: Last, sides: tuple[str, ...]) -> dict[str, Any]:
     }
 
 
-register(BarBilliards())
+#: Every game of the module (one), registered.
+GAMES: tuple[BarBilliards, ...] = (BarBilliards(),)
+
+register_all(GAMES)

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rules.core import Game, Outcome, Stat
-from rules.registry import register
+from rules.registry import register_all
 from rules.seating import Participants, Seating
 from rules.validate import validate_event, validate_setup
 from rules.vocabulary import (
@@ -1525,13 +1525,16 @@ _HOOKS: dict[str, type[CaromGame]] = {
     "russian_pool": RussianPool,
 }
 
-#: Every game of the family, registered, by id.
-GAMES: dict[str, CaromGame] = {r.id: register(_HOOKS.get(r.id, CaromGame)(r)) for r in RULES}
+#: Every game of the family, registered, in the order of `RULES`.
+GAMES: tuple[CaromGame, ...] = tuple(_HOOKS.get(r.id, CaromGame)(r) for r in RULES)
+_BY_ID = {game.id: game for game in GAMES}
 
 #: The three-cushion rules (H 823-833) and game.
-THREE_CUSHION = GAMES["three_cushion_carom"].rules
-THREE_CUSHION_CAROM = GAMES["three_cushion_carom"]
-ENGLISH_BILLIARDS = GAMES["english_billiards"]
-SPANISH_BILLIARDS = GAMES["spanish_billiards"]
-AMERICAN_FOUR_BALL_POCKET = GAMES["american_four_ball_pocket"]
-RUSSIAN_POOL = GAMES["russian_pool"]
+THREE_CUSHION = _BY_ID["three_cushion_carom"].rules
+THREE_CUSHION_CAROM = _BY_ID["three_cushion_carom"]
+ENGLISH_BILLIARDS = _BY_ID["english_billiards"]
+SPANISH_BILLIARDS = _BY_ID["spanish_billiards"]
+AMERICAN_FOUR_BALL_POCKET = _BY_ID["american_four_ball_pocket"]
+RUSSIAN_POOL = _BY_ID["russian_pool"]
+
+register_all(GAMES)

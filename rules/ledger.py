@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 from rules.core import Game, Outcome, Stat
-from rules.registry import register
+from rules.registry import register_all
 from rules.seating import Participants, Seating
 from rules.validate import plain_json, validate_event, validate_setup
 from rules.vocabulary import (
@@ -2242,14 +2242,14 @@ EXAMPLE_DEAL: dict[str, Any] = {
 
 # ------------------------------------------------------------------------- registry
 
-#: Snooker's pool (1908), registered as ``snookers_pool_1908``.
-SNOOKERS_POOL_1908 = register(SnookerPool(RULES_1908))
-#: Hoyle's Snooker Pool, registered as ``snooker_pool_hoyle`` (alias ``snooker_pool``).
-SNOOKER_POOL_HOYLE = register(SnookerPool(HOYLE))
-#: English pyramids, registered as ``english_pyramids``.
-ENGLISH_PYRAMIDS = register(Pyramids())
-#: Bouillotte (one deal), registered as ``bouillotte``.
-BOUILLOTTE = register(Bouillotte())
+#: Snooker's pool (1908), id ``snookers_pool_1908``.
+SNOOKERS_POOL_1908 = SnookerPool(RULES_1908)
+#: Hoyle's Snooker Pool, id ``snooker_pool_hoyle`` (alias ``snooker_pool``).
+SNOOKER_POOL_HOYLE = SnookerPool(HOYLE)
+#: English pyramids, id ``english_pyramids``.
+ENGLISH_PYRAMIDS = Pyramids()
+#: Bouillotte (one deal), id ``bouillotte``.
+BOUILLOTTE = Bouillotte()
 
 #: Every game of the family, registered.
 GAMES: tuple[LedgerGame[Any], ...] = (
@@ -2258,3 +2258,5 @@ GAMES: tuple[LedgerGame[Any], ...] = (
     ENGLISH_PYRAMIDS,
     BOUILLOTTE,
 )
+
+register_all(GAMES)

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, cast
 
 from rules.core import Game, Stat
-from rules.registry import register
+from rules.registry import register_all
 from rules.seating import Participants, Seating
 from rules.validate import kept_by_setup, validate_event, validate_setup
 from rules.vocabulary import (
@@ -2614,17 +2614,17 @@ class ColourBallPool(LifePool):
         return ColourBallPoolState(**_from_json(data))
 
 
-# ====================================================================== registration
+# ============================================================= the games, registered
 
-CONTINUOUS_POOL = register(ContinuousPool(CONTINUOUS))
-FIFTEEN_BALL_POOL = register(NumberedPool(FIFTEEN_BALL))
-AMERICAN_PYRAMID_POOL = register(PyramidPool(AMERICAN_PYRAMID))
-ROTATION_POOL = register(RotationPool(ROTATION))
-HIGH_LOW_JACK_GAME = register(HighLowJack(HIGH_LOW_JACK))
-BBC_CO_POOL = register(BBCPool())
-GOLF_POOL = register(GolfPool())
-TWO_BALL_POOL = register(TwoBallPool())
-COLOR_BALL_LIFE_POOL = register(ColourBallPool())
+CONTINUOUS_POOL = ContinuousPool(CONTINUOUS)
+FIFTEEN_BALL_POOL = NumberedPool(FIFTEEN_BALL)
+AMERICAN_PYRAMID_POOL = PyramidPool(AMERICAN_PYRAMID)
+ROTATION_POOL = RotationPool(ROTATION)
+HIGH_LOW_JACK_GAME = HighLowJack(HIGH_LOW_JACK)
+BBC_CO_POOL = BBCPool()
+GOLF_POOL = GolfPool()
+TWO_BALL_POOL = TwoBallPool()
+COLOR_BALL_LIFE_POOL = ColourBallPool()
 
 #: Every game of the family, in the page's order.
 GAMES: tuple[PocketGame, ...] = (
@@ -2638,3 +2638,5 @@ GAMES: tuple[PocketGame, ...] = (
     COLOR_BALL_LIFE_POOL,
     GOLF_POOL,
 )
+
+register_all(GAMES)

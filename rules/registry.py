@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from rules.core import Game, set_lookup
@@ -29,6 +30,7 @@ __all__ = [
     "games",
     "get",
     "register",
+    "register_all",
     "unregister",
 ]
 
@@ -88,6 +90,13 @@ def register(game: G) -> G:
     for name in (instance.id, *instance.aliases):
         _NAMES[_key(name)] = instance.id
     return game
+
+
+def register_all(games: Iterable[Game[Any]]) -> None:
+    """Register every game of a family: each family module ends with
+    ``register_all(GAMES)``, its ``GAMES`` a tuple of instances in its page's order."""
+    for game in games:
+        register(game)
 
 
 def unregister(name: str) -> Game[Any]:

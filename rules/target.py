@@ -60,7 +60,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from rules.core import Game, Outcome, Stat, replay
-from rules.registry import register
+from rules.registry import register_all
 from rules.seating import Participants, Seating
 from rules.validate import plain_json, validate_event, validate_setup
 from rules.vocabulary import (
@@ -2421,9 +2421,8 @@ class CowboyPool(StagedPool):
         return self.bank(s)
 
 
-#: Every game of the family, registered by id.
-GAMES: dict[str, TargetGame] = {}
-for _game in (
+#: Every game of the family, registered.
+GAMES: tuple[TargetGame, ...] = (
     FortyOnePool(FORTY_ONE),
     KellyPool(KELLY),
     PinPool(PIN_POOL),
@@ -2436,5 +2435,6 @@ for _game in (
     BouchonPool(BOUCHON),
     BullDogPool(BULL_DOG),
     CowboyPool(COWBOY),
-):
-    GAMES[_game.id] = register(_game)
+)
+
+register_all(GAMES)

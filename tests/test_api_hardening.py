@@ -311,7 +311,7 @@ def test_a_server_error_under_api_is_json_and_a_page_stays_html(league, monkeypa
     client = Client(raise_request_exception=False)
     match = open_match(league)
     assert_error(client.get(reverse("api-match-live", args=[match.pk])), 500, "server_error")
-    monkeypatch.setattr("leagues.views.selectors.fixtures_qs", boom)
+    monkeypatch.setattr("leagues.fixtures.views.selectors.fixtures_qs", boom)
     page = client.get(league_reverse("fixture-detail", args=[fixture_of(league).pk]))
     assert page.status_code == 500
     assert not page["Content-Type"].startswith("application/json")

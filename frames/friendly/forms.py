@@ -4,7 +4,7 @@ options as inputs (anything richer as JSON)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -63,7 +63,8 @@ class FriendlyForm(forms.Form):
 
     def __init__(self, *args: Any, game_id: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = registry.game_choices()
+        # `fields` is typed by the base Field; "game" is the ChoiceField declared above.
+        cast(forms.ChoiceField, self.fields["game"]).choices = registry.game_choices()
         self.fields["game"].initial = game_id
         self.option_names: list[str] = []
         try:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 
-from frames.models import Side
+from frames.engine import game_of
+from frames.models import Frame, Side
 from leagues.models import MAX_FRAME_SCORE, Player
 
 SIDE_CHOICES = Side.choices
@@ -33,10 +36,12 @@ class PresenceForm(SideForm):
 
     def __init__(self, *args, roster=(), draftable=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = Player.objects.filter(pk__in=[p.pk for p in roster])
-        self.fields["players"].label = "Present tonight"
+        # `fields` is typed by the base Field; these are the model choice fields above.
+        players = cast(forms.ModelMultipleChoiceField, self.fields["players"])
+        players.queryset = Player.objects.filter(pk__in=[p.pk for p in roster])
+        players.label = "Present tonight"
         if draftable is not None:
-            self.fields["draft"].queryset = draftable
+            cast(forms.ModelMultipleChoiceField, self.fields["draft"]).queryset = draftable
 
     def new_names(self) -> list[str]:
         return [
@@ -89,17 +94,33 @@ class RefereeForm(forms.Form):
 
     def __init__(self, *args, present=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(pk__in=[p.pk for p in present])
+        player = cast(forms.ModelChoiceField, self.fields["player"])  # the field above
+        player.queryset = Player.objects.filter(pk__in=[p.pk for p in present])
 
 
-def score_field(label: str) -> forms.IntegerField:
+def score_field(label: str, step: int = 1) -> forms.IntegerField:
+    """A paper score's box; `step` is the game's declared `score_step` (the service checks
+    it, with a clear message; the box only guides the keyboard)."""
     return forms.IntegerField(
         min_value=0,
         max_value=MAX_FRAME_SCORE,
         required=False,
         label=label,
-        widget=forms.NumberInput(attrs={"step": 10, "inputmode": "numeric"}),
+        widget=forms.NumberInput(attrs={"step": step, "inputmode": "numeric"}),
     )
+
+
+def score_step(frame: Frame) -> int:
+    """What a score is in the frame's game: a multiple of its declared `score_step`."""
+    return game_of(frame).score_step
+
+
+def score_unit(steps: set[int]) -> str:
+    """What the sheet's scores are counted in, in words ("points, in tens")."""
+    if len(steps) != 1:
+        return "points, as each frame's game counts them"
+    (step,) = steps
+    return "points" if step == 1 else "points, in tens" if step == 10 else f"points, in {step}s"
 
 
 class ScoresForm(forms.Form):
@@ -108,17 +129,23 @@ class ScoresForm(forms.Form):
     def __init__(self, *args, frames=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.frames = list(frames)
+        steps = set()
         for frame in self.frames:
             if frame.status == "conceded":
                 continue
-            self.fields[f"home_{frame.number}"] = score_field("Home")
-            self.fields[f"away_{frame.number}"] = score_field("Away")
+            step = score_step(frame)
+            steps.add(step)
+            self.fields[f"home_{frame.number}"] = score_field("Home", step)
+            self.fields[f"away_{frame.number}"] = score_field("Away", step)
             if frame.home_score is not None:
                 self.initial[f"home_{frame.number}"] = frame.home_score
                 self.initial[f"away_{frame.number}"] = frame.away_score
+        #: what the scores are counted in, for the page's help ("points, in tens")
+        self.score_unit = score_unit(steps or {1})
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what the base clean returns
         for frame in self.frames:
             home, away = data.get(f"home_{frame.number}"), data.get(f"away_{frame.number}")
             if (home is None) != (away is None):

@@ -117,7 +117,9 @@ class FrameRowSerializer(serializers.Serializer):
 
 class MatchLogSerializer(serializers.Serializer):
     action = serializers.CharField()
-    label = serializers.CharField()
+    # DRF's serializer metaclass takes declared fields off the class, so this does not
+    # shadow `Field.label` (the stubs cannot say so).
+    label = serializers.CharField()  # type: ignore[assignment]
     actor = serializers.CharField(source="actor.get_username", allow_null=True, default=None)
     detail = serializers.JSONField()
     at = serializers.DateTimeField()
@@ -335,7 +337,8 @@ def score_input(side: str) -> serializers.IntegerField:
     return serializers.IntegerField(
         min_value=0,
         max_value=MAX_FRAME_SCORE,
-        help_text=f"The {side} side's points (in tens for bar billiards).",
+        help_text=f"The {side} side's points: a multiple of the game's declared score step "
+        "(ones in most games; tens where every hole scores tens).",
     )
 
 
@@ -346,7 +349,11 @@ class FrameScoreInputSerializer(serializers.Serializer):
 
 
 class PaperInputSerializer(serializers.Serializer):
-    frames = FrameScoreInputSerializer(many=True, allow_empty=False, max_length=MAX_FRAMES)
+    # many=True makes a ListSerializer, which takes max_length; the stubs check the child's
+    # __init__ instead.
+    frames = FrameScoreInputSerializer(  # type: ignore[call-arg]
+        many=True, allow_empty=False, max_length=MAX_FRAMES
+    )
 
     def scores(self) -> dict[int, tuple[int, int]]:
         return {
@@ -364,7 +371,7 @@ class SettleInputSerializer(serializers.Serializer):
         choices=[("accept", "Accept the result as it stands"), ("correct", "Correct frame scores")]
     )
     note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
-    frames = FrameScoreInputSerializer(
+    frames = FrameScoreInputSerializer(  # type: ignore[call-arg]  # max_length: as above
         many=True, required=False, default=list, max_length=MAX_FRAMES
     )
 

@@ -89,12 +89,11 @@ class FrameWriteView(APIView):
         super().initial(request, *args, **kwargs)
 
 
-_UNREAD = object()
-
-
 def _frame_for_write(view: APIView, request, pk: int) -> Frame:
-    frame = getattr(request._request, "_marker_write_frame", _UNREAD)
-    if frame is _UNREAD:
+    frame: Frame | None
+    if hasattr(request._request, "_marker_write_frame"):  # read in `FrameWriteView.initial`
+        frame = request._request._marker_write_frame
+    else:
         frame = selectors.frame_for_write(pk)
     if frame is None:
         raise exceptions.NotFound("No such frame.")
@@ -181,7 +180,7 @@ class FrameStateView(APIView):
         if request.method == "GET" and not wants_html(request):
             who = session_identity(request)
             tag = selectors.live_tokens(live.frame_key(kwargs["pk"])) if who else None
-            if tag is not None:
+            if who and tag is not None:
                 self.live_etag = selectors.frame_state_etag(kwargs["pk"], tag, who)
                 self.live_tag = tag
                 if _not_modified(request, self.live_etag):

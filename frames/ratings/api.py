@@ -137,7 +137,9 @@ class HoleMapSerializer(serializers.Serializer):
 
 
 class BreaksSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    # DRF's serializer metaclass takes declared fields off the class: no clash with
+    # `Field.label` (the stubs cannot say so).
+    label = serializers.CharField()  # type: ignore[assignment]
     values = serializers.ListField(child=serializers.FloatField())
 
 

@@ -16,7 +16,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.utils import timezone
 from openskill.models import PlackettLuceRating
@@ -359,7 +359,7 @@ def _squads(match: Match) -> dict[str, list[int]]:
 # --------------------------------------------------------------------- head to head
 
 
-def _frame_rows(qs: QuerySet[Frame], sides: Mapping[int, str]) -> list[dict[str, Any]]:
+def _frame_rows(qs: Iterable[Frame], sides: Mapping[int, str]) -> list[dict[str, Any]]:
     out = []
     for f in qs:
         mine = sides[f.pk]
@@ -444,7 +444,7 @@ def head_to_head_teams(a: Team, b: Team) -> dict[str, Any]:
     frame_list = list(frames)
     sides = {f.pk: side_of[f.match.fixture_id] for f in frame_list if f.match is not None}
     rows = _frame_rows(frame_list, sides)
-    matches = Counter()
+    matches: Counter[str] = Counter()
     for f in fixtures:
         mine, theirs = (
             (f.home_frames, f.away_frames) if f.home_id == a.pk else (f.away_frames, f.home_frames)
@@ -465,7 +465,7 @@ def head_to_head_teams(a: Team, b: Team) -> dict[str, Any]:
 def frame_worm(frame: Frame) -> list[dict[str, Any]]:
     """Each side's score after every shot still in the frame's history (undone ones left
     out), from the stored `FrameEvent.view_after` (one query)."""
-    parties = dict(frame.parties or {})
+    parties: dict[str, str] = dict(frame.parties or {})
     if not parties:
         parties = {s: s for s in (Side.HOME, Side.AWAY)}
         for side, name in FramePlayer.objects.filter(frame=frame).values_list(
@@ -475,7 +475,7 @@ def frame_worm(frame: Frame) -> list[dict[str, Any]]:
     undone = FrameEvent.objects.filter(
         frame_id=OuterRef("frame_id"), kind=FrameEvent.Kind.UNDO, top_before=OuterRef("seq")
     )
-    points = [{"shot": 0, Side.HOME: 0.0, Side.AWAY: 0.0}]
+    points: list[dict[str, Any]] = [{"shot": 0, Side.HOME: 0.0, Side.AWAY: 0.0}]
     for shot, (seq, scores) in enumerate(
         FrameEvent.objects.filter(frame=frame, kind=FrameEvent.Kind.EVENT)
         .exclude(Exists(undone))
@@ -484,11 +484,11 @@ def frame_worm(frame: Frame) -> list[dict[str, Any]]:
         .values_list("seq", "scores"),
         start=1,
     ):
-        totals = {Side.HOME: 0.0, Side.AWAY: 0.0}
+        totals: dict[str, float] = {Side.HOME: 0.0, Side.AWAY: 0.0}
         for party, value in (scores or {}).items():
-            side = parties.get(party)
-            if side in totals and isinstance(value, int | float):
-                totals[side] += float(value)
+            scored_by = parties.get(party)
+            if scored_by in totals and isinstance(value, int | float):
+                totals[scored_by] += float(value)
         points.append({"shot": shot, "seq": seq, **totals})
     return points
 

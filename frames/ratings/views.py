@@ -57,19 +57,21 @@ def player_ratings(request, pk: int):
 
 @require_safe
 def league_ratings(request, league: str):
-    league = get_object_or_404(League, slug=league)
-    games = selectors.league_games(league)
+    league_obj = get_object_or_404(League, slug=league)
+    games = selectors.league_games(league_obj)
     game_id = request.GET.get("game", games[0])
     if game_id not in games:
         game_id = games[0]
     min_frames = _int(request, "min")
     provisional = request.GET.get("provisional", "show") != "hide"
-    rows = selectors.league_table(league, game_id, min_frames=min_frames, provisional=provisional)
+    rows = selectors.league_table(
+        league_obj, game_id, min_frames=min_frames, provisional=provisional
+    )
     return render(
         request,
         "frames/ratings/league.html",
         {
-            "league": league,
+            "league": league_obj,
             "games": [(g, selectors.game_name(g)) for g in games],
             "game_id": game_id,
             "game": selectors.game_name(game_id),

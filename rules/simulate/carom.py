@@ -112,7 +112,7 @@ def simulate(
     >>> len(events), setup["target"]
     (50, None)
     """
-    g = GAMES[game] if isinstance(game, str) else game
+    g = {g.id: g for g in GAMES}[game] if isinstance(game, str) else game
     players = ["Ann", "Bob", "Cat"] if g.rules.max_players is None else ["Ann", "Bob"]
     setup: dict[str, Any] = {"players": players, "target": None}
     state = g.initial(setup)

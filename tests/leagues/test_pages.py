@@ -5,10 +5,11 @@ from __future__ import annotations
 import html
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from leagues.models import Fixture, Player
-from tests.conftest import make_league
+from tests.conftest import built_once, make_league
 from tests.factories import PlayerFactory
 from tests.links import league_reverse, venue_url
 
@@ -35,7 +36,7 @@ def _pages(lg):
     }
 
 
-def _count_queries(client, url, django_assert_max_num_queries):
+def _count_queries(client, url):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -45,16 +46,33 @@ def _count_queries(client, url, django_assert_max_num_queries):
     return len(ctx.captured_queries)
 
 
-@pytest.mark.parametrize("page", ["home", "season", "division", "team", "venue", "fixture", "ical"])
-def test_page_query_count_does_not_grow_with_the_league(
-    client, page, django_assert_max_num_queries
-):
-    small = make_league(teams_per_division=4, players_per_team=5)
-    small_count = _count_queries(client, _pages(small)[page], django_assert_max_num_queries)
-    big = make_league(teams_per_division=10, players_per_team=9)
-    big_count = _count_queries(client, _pages(big)[page], django_assert_max_num_queries)
-    assert big_count == small_count, f"{page}: {small_count} queries small, {big_count} big"
-    assert small_count <= 8
+@pytest.fixture(scope="class")
+def query_counts(django_db_setup, django_db_blocker):
+    """Each page's queries with a small league, then (a big league built beside it) with
+    the big one: built and counted once for the class below, not once a page (and rolled
+    back when it is done, before the module's other tests)."""
+
+    def count():
+        small = make_league(teams_per_division=4, players_per_team=5)
+        clients = {page: Client() for page in _pages(small)}  # one visitor a page
+        small_counts = {
+            page: _count_queries(clients[page], url) for page, url in _pages(small).items()
+        }
+        big = make_league(teams_per_division=10, players_per_team=9)
+        big_counts = {page: _count_queries(clients[page], url) for page, url in _pages(big).items()}
+        return small_counts, big_counts
+
+    yield from built_once(django_db_blocker, count)
+
+
+class TestQueryCounts:
+    @pytest.mark.parametrize(
+        "page", ["home", "season", "division", "team", "venue", "fixture", "ical"]
+    )
+    def test_page_query_count_does_not_grow_with_the_league(self, query_counts, page):
+        small_count, big_count = query_counts[0][page], query_counts[1][page]
+        assert big_count == small_count, f"{page}: {small_count} queries small, {big_count} big"
+        assert small_count <= 8
 
 
 def test_division_page_lists_its_teams_and_fixtures(client, league):

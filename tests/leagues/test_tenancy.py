@@ -3,6 +3,7 @@ administrator creates leagues and appoints their first secretary (docs/tenancy.m
 
 from __future__ import annotations
 
+import copy
 import importlib
 
 import pytest
@@ -25,7 +26,7 @@ from marker.permissions import (
     league_id_of,
 )
 from rules import registry
-from tests.conftest import make_league
+from tests.conftest import built_once, make_league
 from tests.factories import UserFactory, make_secretary, make_site_admin
 from tests.frames.pad_helpers import make_frame, make_match, referee_player
 
@@ -35,8 +36,7 @@ RESULTS = LeagueRole.Role.RESULTS_SECRETARY
 COMPETITIONS = LeagueRole.Role.COMPETITIONS_SECRETARY
 
 
-@pytest.fixture
-def two():
+def make_two():
     """Two leagues, each with its secretary, teams, fixtures and a match with a frame."""
     a, b = make_league(2, 5), make_league(2, 5)
     for lg in (a, b):
@@ -44,6 +44,18 @@ def two():
         lg.frame = make_frame(lg.match, number=1, referee=referee_player(lg))
         lg.league = lg.season.league
     return a, b
+
+
+@pytest.fixture(scope="module")
+def two_built_once(django_db_setup, django_db_blocker):
+    yield from built_once(django_db_blocker, make_two)
+
+
+@pytest.fixture
+def two(two_built_once, db):
+    """The module's two leagues (its tests only read them, and their writes roll back); a
+    deep copy of their objects for each test."""
+    return copy.deepcopy(two_built_once)
 
 
 def objects_of(lg):

@@ -19,7 +19,8 @@ from tests.rules.conftest import (
     assert_replay_deterministic_and_round_trips,
 )
 
-IDS = sorted(GAMES)
+BY_ID = {game.id: game for game in GAMES}
+IDS = sorted(BY_ID)
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 GARBAGE: list[Any] = [
@@ -42,7 +43,7 @@ GARBAGE: list[Any] = [
 
 @st.composite
 def games(draw: st.DrawFn, max_len: int = 120) -> tuple[TargetGame, dict[str, Any], list[Any]]:
-    game = GAMES[draw(st.sampled_from(IDS))]
+    game = BY_ID[draw(st.sampled_from(IDS))]
     seed = draw(st.integers(min_value=0, max_value=10**6))
     length = draw(st.integers(min_value=0, max_value=max_len))
     players = draw(st.integers(min_value=2, max_value=5))
@@ -168,7 +169,7 @@ def test_family_invariants_hold_after_every_event(case):
 
 @pytest.mark.parametrize("gid", IDS)
 def test_simulated_games_are_legal_reproducible_and_can_run_long(gid):
-    game = GAMES[gid]
+    game = BY_ID[gid]
     a = simulate(game, random.Random(7), 400)
     assert a == simulate(game, random.Random(7), 400)
     setup, events = a
@@ -180,7 +181,7 @@ def test_simulated_games_are_legal_reproducible_and_can_run_long(gid):
 
 @pytest.mark.parametrize("gid", IDS)
 def test_simulated_games_can_be_played_to_the_end(gid):
-    game = GAMES[gid]
+    game = BY_ID[gid]
     ended = 0
     length = 400 if gid in ("bull_dog_pool", "cowboy_pool") else 60  # 50 or 101 to make
     for seed in range(40):
@@ -191,7 +192,7 @@ def test_simulated_games_can_be_played_to_the_end(gid):
 
 @pytest.mark.parametrize("gid", IDS)
 def test_statistics_are_declared_and_counted_from_the_log(gid):
-    game = GAMES[gid]
+    game = BY_ID[gid]
     setup, events = simulate(game, random.Random(3), 80)
     stats = game.player_statistics(setup, events)
     declared = [s.name for s in game.statistics]
@@ -219,7 +220,7 @@ def test_describe_declares_statistics_display_and_participants(gid):
 
 
 def _setup_for(gid: str) -> dict[str, Any]:
-    return simulate(GAMES[gid], random.Random(0), 0)[0]
+    return simulate(BY_ID[gid], random.Random(0), 0)[0]
 
 
 def test_outcome_names_the_loser_among_three_where_the_page_does():
@@ -232,19 +233,19 @@ def test_outcome_names_the_loser_among_three_where_the_page_does():
             {"type": "stroke", "contacts": [2, "bottle"], "bottle": {"to": "seated", "by": "cue"}},
         ],
     )
-    out = GAMES["bottle_pool"].outcome(s)
+    out = BY_ID["bottle_pool"].outcome(s)
     assert out.winner == "P2" and out.loser == "P1"
     s = replay(
         "two_pin_pool",
         {"players": 3},
         [{"type": "stroke", "contacts": ["red"], "pins": [{"pin": "white"}]}],
     )
-    out = GAMES["two_pin_pool"].outcome(s)
+    out = BY_ID["two_pin_pool"].outcome(s)
     assert out.winner == "P1" and out.loser is None and out.result("P3") == "loss"
 
 
 def test_outcome_is_typed_from_the_state():
-    game = GAMES["bottle_pool"]
+    game = BY_ID["bottle_pool"]
     s = replay(game, {}, [{"type": "stroke"}, {"type": "stroke", "contacts": [1, 2]}])
     assert game.outcome(s).over is False
     s = replay(game, {}, [{"type": "stroke", "contacts": [1, 2]}])

@@ -16,6 +16,8 @@ from rules.target import GAMES, TargetState
 from tests.rules.conftest import assert_refused_at
 from tests.rules.test_target_examples import P, S, privilege, proclaim, retire
 
+BY_ID = {game.id: game for game in GAMES}
+
 FO = {"players": ["Ann", "Bob", "Cat"], "private": {"Ann": 18, "Bob": 6, "Cat": 10}}
 KP = {"players": ["Ann", "Bob", "Cat"], "private": {"Ann": 9, "Bob": 5, "Cat": 12}}
 PP = {"players": ["Ann", "Bob"], "private": {"Ann": 16, "Bob": 3}}
@@ -489,7 +491,7 @@ def test_every_refusal_code_of_the_page_is_tested():
 
 def test_a_prompt_naming_a_player_out_of_the_game_is_refused():
     # nobody leaves a red-white-blue game by an event: built as a position
-    g = GAMES["red_white_blue"]
+    g = BY_ID["red_white_blue"]
     state: TargetState = g.initial(ABC)
     state = state._replace(seats=state.seats.knock_out(1))
     before = g.dump(state)
@@ -552,7 +554,7 @@ def test_private_left_out_is_drawn_the_same_way_every_time():
     # the page marks private required; the core's contract (every game starts from names,
     # setup_for) needs a default: a seeded draw inside private_range, no two equal
     for game in ("forty_one_pool", "kelly_pool", "pin_pool"):
-        g = GAMES[game]
+        g = BY_ID[game]
         s = g.initial({"players": ["Ann", "Bob", "Cat"]})
         assert s.private == g.initial({"players": ["Ann", "Bob", "Cat"]}).private
         assert len(set(s.private)) == 3

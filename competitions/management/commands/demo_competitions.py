@@ -81,6 +81,7 @@ def play_tie_on_pad(tie: Tie, secretary, *, seed: int, now) -> Tie:
             if exc.code == "tie_won":
                 break
             raise
+        assert tie_frame.frame_id is not None  # opened on the pad: its frame exists
         frame = Frame.objects.get(pk=tie_frame.frame_id)
         shots = simulate_game(frame.game_id, frame.setup, seed=seed * 10 + tie_frame.number)
         for seq, shot in enumerate(shots, start=1):
@@ -148,6 +149,7 @@ def build_demo_competitions(season, secretary) -> dict[str, Competition]:
         )
     for tie in _scheduled(cup, round__number=1):
         tie.refresh_from_db()
+        assert tie.fixture is not None  # a team tie's cup fixture, made when it was drawn
         play_match(tie.fixture, secretary, seed=1000 + tie.pk)
     plate.refresh_from_db()
     if plate.entries.count() >= 2:
