@@ -6,6 +6,4 @@ class FramesConfig(AppConfig):
     verbose_name = "Match nights and frames"
 
     def ready(self) -> None:
-        from . import live, permissions  # noqa: F401  (registers the predicates)
-
-        live.connect()  # names the live page shows (the match-night rows track themselves)
+        from . import permissions  # noqa: F401  (registers the predicates)

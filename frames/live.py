@@ -1,36 +1,39 @@
 """The live page's and the pad's versions: one token per match and per frame (and one for
-everything, bumped when a name they show changes), kept in the shared cache
+everything, `EVERYTHING`, bumped when a name they show changes), kept in the shared cache
 (`marker.versions`). A poll derives its ETag from them and answers 304 without a query.
 
 Every write that changes what a poll shows bumps, once per transaction, on commit. The
-write does it itself, so no service has to remember:
+write does it itself (`marker.tracked`), so no service has to remember:
 
 - the match-night models (`Match`, `Presence`, `Frame`, `FramePlayer`, `FrameEvent`) are
-  `Tracked` and their managers are `TrackedQuerySet`s: a save or delete of a row, and a
-  queryset's update, delete or bulk create, records the match and frames it touched;
+  `Tracked` by `MATCH_NIGHT`: a save or delete of a row, and a queryset's update, delete
+  or bulk create, records the match and frames it touched;
 - the one write the ORM does not see, the shot's append (SQL in `frames.pad.events`),
   records its frame with `frame_written`;
-- a team, player, fixture or account saved (a name, a captain, a staff flag, a password):
-  the token for everything (`EVERYTHING`), so every body is built again once. These are
-  rows of leagues and of Django's auth, which frames cannot make `Tracked`: their model
-  signals bump it (`connect`).
+- a team, player or fixture written (a name, a side): `leagues.models` tracks them with
+  the token for everything, so every body is built again once.
+
+No cascade from an untracked row (a season's delete) can take a row a poll shows: a
+fixture's match, a match's players and referees are `PROTECT`ed.
+
+An account's writes bump nothing: no body shows anything of the account (the names are
+players' and teams'), and the pad's `can_enter` is worked out per request (a button a 304
+leaves stale is refused on write).
 
 A write to a frame moves its match's version too: the live match poll shows every frame.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import models
-from django.db.models.signals import post_delete, post_save
 
-from leagues.models import Fixture, Player, Team
 from marker import versions
+from marker.tracked import Tracking
 
-EVERYTHING = "live:all"
+EVERYTHING = versions.EVERYTHING
 
 
 def match_key(match_id: int) -> str:
@@ -117,68 +120,18 @@ def _queryset_keys(queryset: models.QuerySet[Any], *, deleting: bool = False) ->
     return _keys(pairs)
 
 
-_M = TypeVar("_M", bound=models.Model)
+class _MatchNight(Tracking):
+    """A match-night row records its frame's and its match's versions (a match's delete
+    those of its frames too, which go with it)."""
+
+    def rows(self, objs: Sequence[Any], *, deleting: bool = False) -> Sequence[str]:
+        keys = _rows_keys(objs)
+        if deleting and objs and objs[0]._meta.model_name == "match":
+            keys += _keys(_frames_of_matches(type(objs[0]), [obj.pk for obj in objs]))
+        return keys
+
+    def queryset(self, queryset: models.QuerySet[Any], *, deleting: bool = False) -> Sequence[str]:
+        return _queryset_keys(queryset, deleting=deleting)
 
 
-class TrackedQuerySet(models.QuerySet[_M]):
-    """A tracked model's queryset: an update, a delete or a bulk create records the
-    versions of the rows it touched (`bulk_update` goes through `update`)."""
-
-    def update(self, **kwargs: Any) -> int:
-        keys = _queryset_keys(self)
-        count = super().update(**kwargs)
-        if count:
-            versions.bump(*keys)
-        return count
-
-    update.alters_data = True  # type: ignore[attr-defined]
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        keys = _queryset_keys(self, deleting=True)
-        deleted = super().delete()
-        if deleted[0]:
-            versions.bump(*keys)
-        return deleted
-
-    delete.alters_data = True  # type: ignore[attr-defined]
-    delete.queryset_only = True  # type: ignore[attr-defined]
-
-    def bulk_create(self, objs: Iterable[_M], *args: Any, **kwargs: Any) -> list[_M]:
-        created = super().bulk_create(objs, *args, **kwargs)
-        versions.bump(*_rows_keys(created))
-        return created
-
-
-class Tracked:
-    """A match-night model: saving or deleting a row records its versions (and a match's
-    delete those of its frames)."""
-
-    _meta: Any
-    pk: Any
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)  # type: ignore[misc]
-        versions.bump(*_rows_keys([self]))
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        keys = _rows_keys([self])
-        if self._meta.model_name == "match":
-            keys += _keys(_frames_of_matches(type(self), [self.pk]))
-        deleted: tuple[int, dict[str, int]] = super().delete(*args, **kwargs)  # type: ignore[misc]
-        versions.bump(*keys)
-        return deleted
-
-
-def _on_name(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
-    if update_fields is not None and set(update_fields) <= {"last_login"}:
-        return  # a sign-in changes nothing a poll shows
-    versions.bump(EVERYTHING)
-
-
-def connect() -> None:
-    """Wire the names' signals (FramesConfig.ready)."""
-    for signal in (post_save, post_delete):
-        for model in (Team, Player, Fixture, get_user_model()):
-            signal.connect(
-                _on_name, sender=model, dispatch_uid=f"live-name-{model.__name__}-{signal}"
-            )
+MATCH_NIGHT = _MatchNight()

@@ -17,9 +17,10 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from frames.live import Tracked, TrackedQuerySet
+from frames.live import MATCH_NIGHT
 from leagues.models import Division, Fixture, League, Player, Season, Team
 from marker.formats import MatchFormat, effective_format
+from marker.tracked import Tracked, TrackedManager
 from rules.registry import default_game_id
 
 
@@ -106,7 +107,8 @@ class Match(Tracked, models.Model):
     dispute_reason = models.TextField(blank=True)
     disputed_at = models.DateTimeField(null=True, blank=True)
 
-    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+    tracking = MATCH_NIGHT  # writes move the live versions (frames.live)
+    objects = TrackedManager()
 
     class Meta:
         verbose_name_plural = "matches"
@@ -167,7 +169,8 @@ class Presence(Tracked, models.Model):
     )
     marked_at = models.DateTimeField()
 
-    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+    tracking = MATCH_NIGHT  # writes move the live versions (frames.live)
+    objects = TrackedManager()
 
     class Meta:
         ordering = ["side", "player__name"]
@@ -263,7 +266,8 @@ class Frame(Tracked, models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
-    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+    tracking = MATCH_NIGHT  # writes move the live versions (frames.live)
+    objects = TrackedManager()
 
     class Meta:
         ordering = ["match", "order"]
@@ -294,7 +298,8 @@ class FramePlayer(Tracked, models.Model):
     position = models.PositiveSmallIntegerField(default=1)
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="frame_slots")
 
-    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+    tracking = MATCH_NIGHT  # writes move the live versions (frames.live)
+    objects = TrackedManager()
 
     class Meta:
         ordering = ["frame", "side", "position"]
@@ -340,7 +345,8 @@ class FrameEvent(Tracked, models.Model):
     device_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField()
 
-    objects = TrackedQuerySet.as_manager()  # writes move the live versions (frames.live)
+    tracking = MATCH_NIGHT  # writes move the live versions (frames.live)
+    objects = TrackedManager()
 
     class Meta:
         ordering = ["frame", "seq"]

@@ -19,6 +19,8 @@ from django.urls import reverse
 from leagues import links
 from marker.formats import FormatError, default_format, effective_format, parse_format
 from marker.formats import MatchFormat as MatchFormatSpec
+from marker.tracked import Fixed, Tracked, TrackedManager
+from marker.versions import EVERYTHING
 from rules import registry
 from rules.registry import default_game_id
 from rules.validate import validate_setup
@@ -304,7 +306,7 @@ def public_name_of(name: str, private: bool) -> str:
     return initials_of(name) if private else name
 
 
-class Player(models.Model):
+class Player(Tracked, models.Model):
     """A person who plays (and may referee). Linked to a login when they have one."""
 
     user = models.OneToOneField(
@@ -327,6 +329,9 @@ class Player(models.Model):
         unique=True,
         help_text="Set when the person was erased: their name is now 'Former player N'.",
     )
+
+    tracking = Fixed(EVERYTHING)  # a write moves every live version (frames.live)
+    objects = TrackedManager()
 
     class Meta:
         ordering = ["name", "id"]
@@ -353,7 +358,7 @@ class Player(models.Model):
         return self.erased_number is not None
 
 
-class Team(models.Model):
+class Team(Tracked, models.Model):
     """A team's entry in one season: its division, home venue, captain and vice-captain."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="teams")
@@ -384,6 +389,9 @@ class Team(models.Model):
         on_delete=models.SET_NULL,
         related_name="vice_captained_teams",
     )
+
+    tracking = Fixed(EVERYTHING)  # a write moves every live version (frames.live)
+    objects = TrackedManager()
 
     class Meta:
         ordering = ["name"]
@@ -536,7 +544,7 @@ class Invitation(models.Model):
         return reverse("invitation-accept", args=[self.token])
 
 
-class Fixture(models.Model):
+class Fixture(Tracked, models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
         POSTPONED = "postponed", "Postponed"
@@ -579,6 +587,9 @@ class Fixture(models.Model):
     # reason the table shows.
     outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.PLAYED)
     outcome_reason = models.CharField(max_length=200, blank=True)
+
+    tracking = Fixed(EVERYTHING)  # a write moves every live version (frames.live)
+    objects = TrackedManager()
 
     class Meta:
         ordering = ["date", "division__rank", "id"]

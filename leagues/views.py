@@ -4,10 +4,12 @@ share. Thin: look up, check permission, call a service or selector."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
@@ -165,67 +167,97 @@ def site_leagues(request):
     )
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def league_officers(request, league: str):
-    """A league's secretary appoints and removes its officers (and invites by email)."""
-    the_league = get_object_or_404(League, slug=league)
-    require_perm(request.user, "leagues.manage_officers", the_league)
-    action = request.POST.get("action") if request.method == "POST" else None
-    form = OfficerAddForm(request.POST if action == "add" else None)
-    error = ""
-    if request.method == "POST":
-        try:
-            if action == "add":
-                if form.is_valid():
-                    tenancy.officer_appoint(
-                        actor=request.user, league=the_league, **form.cleaned_data
-                    )
-                    messages.success(request, f"{form.cleaned_data['who']} appointed or invited.")
-                    return redirect("league-officers", league=league)
-            elif action in ("remove", "cancel"):
-                remove = OfficerRemoveForm(request.POST)
-                if not remove.is_valid():
-                    raise DomainError("bad_value", "Choose an officer.")
-                if action == "remove":
-                    role = get_object_or_404(
-                        LeagueRole.objects.select_related("user"),
-                        pk=remove.cleaned_data["role"],
-                        league=the_league,
-                    )
-                    tenancy.officer_remove(actor=request.user, role=role)
-                    messages.success(
-                        request,
-                        f"{role.user.get_username()} is no longer {role.get_role_display().lower()}.",
-                    )
-                else:
-                    invitation = get_object_or_404(
-                        Invitation,
-                        pk=remove.cleaned_data["role"],
-                        league=the_league,
-                        kind=Invitation.Kind.OFFICER,
-                    )
-                    tenancy.officer_invitation_cancel(actor=request.user, invitation=invitation)
-                    messages.success(request, f"The invitation to {invitation.email} is cancelled.")
-                return redirect("league-officers", league=league)
-            else:
-                error = "Unknown action."
-        except DomainError as exc:
-            if action == "add":
-                form_error(form, exc)
-            else:
-                error = exc.message
+def _officers_page(
+    request: HttpRequest, league: League, *, form: OfficerAddForm | None = None, error: str = ""
+) -> HttpResponse:
+    """The officers page: as asked for, or again (400) after a command that did not go."""
     return render(
         request,
         "leagues/officers.html",
         {
-            "league": the_league,
-            "form": form,
+            "league": league,
+            "form": form if form is not None else OfficerAddForm(None),
             "error": error,
-            **selectors.league_officers(the_league),
+            **selectors.league_officers(league),
         },
         status=400 if request.method == "POST" else 200,
     )
+
+
+def officers_add(request: HttpRequest, league: League) -> HttpResponse:
+    """Appoint an officer: an existing account at once, anyone else by email."""
+    form = OfficerAddForm(request.POST)
+    if not form.is_valid():
+        return _officers_page(request, league, form=form)
+    try:
+        tenancy.officer_appoint(actor=request.user, league=league, **form.cleaned_data)
+    except DomainError as exc:
+        form_error(form, exc)
+        return _officers_page(request, league, form=form)
+    messages.success(request, f"{form.cleaned_data['who']} appointed or invited.")
+    return redirect("league-officers", league=league.slug)
+
+
+def _officer_chosen(request: HttpRequest) -> int:
+    remove = OfficerRemoveForm(request.POST)
+    if not remove.is_valid():
+        raise DomainError("bad_value", "Choose an officer.")
+    return remove.cleaned_data["role"]
+
+
+def officers_remove(request: HttpRequest, league: League) -> HttpResponse:
+    """Take a role away (a league keeps at least one secretary)."""
+    try:
+        role = get_object_or_404(
+            LeagueRole.objects.select_related("user"), pk=_officer_chosen(request), league=league
+        )
+        tenancy.officer_remove(actor=request.user, role=role)
+    except DomainError as exc:
+        return _officers_page(request, league, error=exc.message)
+    messages.success(
+        request, f"{role.user.get_username()} is no longer {role.get_role_display().lower()}."
+    )
+    return redirect("league-officers", league=league.slug)
+
+
+def officers_cancel(request: HttpRequest, league: League) -> HttpResponse:
+    """Cancel an officer's invitation not yet accepted."""
+    try:
+        invitation = get_object_or_404(
+            Invitation,
+            pk=_officer_chosen(request),
+            league=league,
+            kind=Invitation.Kind.OFFICER,
+        )
+        tenancy.officer_invitation_cancel(actor=request.user, invitation=invitation)
+    except DomainError as exc:
+        return _officers_page(request, league, error=exc.message)
+    messages.success(request, f"The invitation to {invitation.email} is cancelled.")
+    return redirect("league-officers", league=league.slug)
+
+
+#: The officers page's commands, by the `action` its forms post.
+OFFICERS_COMMANDS: dict[str, Callable[[HttpRequest, League], HttpResponse]] = {
+    "add": officers_add,
+    "remove": officers_remove,
+    "cancel": officers_cancel,
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_officers(request: HttpRequest, league: str) -> HttpResponse:
+    """A league's secretary appoints and removes its officers (and invites by email). Each
+    command the page posts (`action`) is its own view above, called once the secretary
+    may manage the officers."""
+    the_league = get_object_or_404(League, slug=league)
+    require_perm(request.user, "leagues.manage_officers", the_league)
+    if request.method == "GET":
+        return _officers_page(request, the_league)
+    command = OFFICERS_COMMANDS.get(request.POST.get("action", ""))
+    if command is None:
+        return _officers_page(request, the_league, error="Unknown action.")
+    return command(request, the_league)
 
 
 @require_http_methods(["GET", "POST"])

@@ -40,6 +40,10 @@ from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
+# The version every live read includes (`frames.live`): a write of a name they show (a
+# team, a player, a fixture: `leagues.models`, which frames cannot reach) bumps it.
+EVERYTHING = "live:all"
+
 _pending: set[str] = set()
 _lock = threading.Lock()
 # Tokens this process read lately, for `LIVE_VERSION_MEMO` seconds: an unchanged poll is

@@ -1156,7 +1156,7 @@ class BoardGame(RoundOfBalls):
     ) -> tuple[dict[str, Any], int, bool]:
         """Move the balls and score the stroke (§2 and the game's section): the changes to
         the state, the balls used, and False (the turn goes on)."""
-        if not others and not self._colours:  # the common stroke: one ball, no other moved
+        if not others:  # the common stroke: one ball, no other moved
             return self._single(state, to, first, met, nominated, pins)
         return self.resolve_all(state, to, first, others, met, nominated, pins)
 
@@ -1244,27 +1244,33 @@ class BoardGame(RoundOfBalls):
         pins: int,
     ) -> tuple[dict[str, Any], int, bool]:
         """:meth:`resolve` for a stroke that moved no other ball (the same rules, fewer
-        steps: the commonest event of every board game)."""
+        steps: the commonest event of every board game, Sans Egal's included)."""
         r, cfg = self.rules, state.cfg
         p = state.seats.turn
         penalty = None if met else r.penalty
+        colours = self._colours  # Sans Egal: each player's own colour
+        played = self.played_kind(state) if colours else r.played[0]
         changes: dict[str, Any] = {}
         points = 0
         if penalty == "remove" or penalty == "forfeit":
             pass  # out of play wherever it went
         elif to == TABLE:
-            changes["table"] = _with(state.table, self._kind_pos[self.played_kind(state)], 1)
+            changes["table"] = _with(state.table, self._kind_pos[played], 1)
         elif type(to) is int:
             changes["cups"] = _with(state.cups, cfg.cup_pos[to], 1)
             changes["drops"] = _with(state.drops, p, 1)
+            if colours:
+                changes["extra"] = _with(state.extra, self._kind_pos[played], to)
             if penalty is None and (nominated is None or to == nominated):
-                points = to * cfg.mult.get(r.played[0], 1)
+                points = to * cfg.mult.get(played, 1)
         elif to != BACK and to != OFF:  # a side pocket
             changes["drops"] = _with(state.drops, p, 1)
             if penalty is None and (nominated is None or to == nominated):
-                points = self.value(cfg, r.played[0], to)
+                points = self.value(cfg, played, to)
         if penalty is None and pins:
             points += pins * cfg.v["pin_value"]
+        elif penalty == "foul_points":
+            points -= cfg.v["foul_points"]
         if points:
             changes["scores"] = _with(state.scores, p, points)
         if met and not state.flag and (first == "black" or r.required_rule == "king"):

@@ -171,6 +171,27 @@ class Seating(NamedTuple):
             if size > 1:
                 partner = _set(partner, turn, (partner[turn] + 1) % size)
         skips = self.skips
+        if not self.playoff and not any(skips) and True not in self.out:
+            # the common visit: everyone in play, nobody to pass over
+            nxt = turn + 1
+            wrapped = nxt >= n
+            if wrapped:
+                nxt = 0
+            rnd = self.round + 1 if wrapped and partner[nxt] == 0 else self.round
+            return Seating(
+                self.parties,
+                self.members,
+                self.sides,
+                nxt,
+                partner,
+                _set(self.visits, nxt, self.visits[nxt] + 1),
+                self.out,
+                skips,
+                self.playoff,
+                rnd,
+                self.balls,
+                self.balls,
+            )
         order = self.playoff or tuple(range(n))
         pos = order.index(turn) if turn in order else -1
         nxt = turn

@@ -1862,8 +1862,8 @@ class FortyOnePool(TargetGame):
     """Forty-one pool (H 1254-1278): one stroke a turn; a scratch owes a ball; 41 ends it."""
 
     def check_stroke(self, state: TargetState, st: TargetStroke) -> None:
-        if not st.in_turn:
-            return
+        if not st.in_turn or not st.spot:
+            return  # only the balls a player names to spot are checked here
         scratch, void = self._kind(st)
         rack = state.racks[st.player]
         if not (scratch or void):
@@ -1872,13 +1872,12 @@ class FortyOnePool(TargetGame):
                     rack |= 1 << b
         owed = state.owed[st.player] + (1 if scratch else 0)
         n = min(owed, bin(rack).count("1"))
-        if st.spot:
-            if n == 0:
-                raise IllegalEvent("not_now", "stroke.spot: the player has nothing to give")
-            if len(st.spot) != n or any(not rack >> b & 1 for b in st.spot):
-                raise IllegalEvent(
-                    "impossible", f"stroke.spot must name exactly {n} ball(s) of his rack"
-                )
+        if n == 0:
+            raise IllegalEvent("not_now", "stroke.spot: the player has nothing to give")
+        if len(st.spot) != n or any(not rack >> b & 1 for b in st.spot):
+            raise IllegalEvent(
+                "impossible", f"stroke.spot must name exactly {n} ball(s) of his rack"
+            )
 
     def _kind(self, st: TargetStroke) -> tuple[bool, bool]:
         scratch = st.miss or CUE in st.potted or CUE in st.off or "no_cushion" in st.fouls

@@ -36,7 +36,6 @@ from .serializers import (
     PadSessionSerializer,
     RefusalSerializer,
     ReusedSerializer,
-    event_input,
 )
 
 ENTER = "frames.enter_event"
@@ -150,11 +149,9 @@ class FrameEventsView(FrameWriteView):
     )
     def post(self, request, pk: int):
         frame = _frame_for_write(self, request, pk)
-        values = event_input(request.data)
-        if values is None:  # not plainly well formed: the serializer decides and says why
-            data = EventInSerializer(data=request.data)
-            data.is_valid(raise_exception=True)
-            values = data.validated_data
+        data = EventInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
         answer = events.frame_record_event(
             frame=frame,
             frame_id=frame.pk,

@@ -61,8 +61,8 @@ RECENT_EVENTS = 8
 
 class _WriteRead:
     """The write path's one SELECT, written once from the models' metadata: the frame and
-    its related rows as `select_related(...).only(...)` would read them (compiling that
-    queryset cost more than running it), optionally with the signed-in user's row."""
+    its related rows as `write_read_queryset()` reads them (compiling that queryset cost
+    more than running it), optionally with the signed-in user's row."""
 
     def __init__(self) -> None:
         self._sql: dict[bool, str] = {}
@@ -152,6 +152,18 @@ def _converters(fields) -> list[tuple[Any, list[Any]]]:
 
 
 _write_read = _WriteRead()
+
+
+def write_read_queryset():
+    """The ORM queryset `_WriteRead` stands for, from the same declaration (`_WRITE_READ`):
+    `tests/frames/pad/test_write_read.py` checks that the two read the same."""
+    related, only = [], []
+    for path, model, names in _WRITE_READ:
+        prefix = path.replace(".", "__") + "__" if path else ""
+        if path:
+            related.append(prefix[:-2])
+        only += [prefix + model._meta.get_field(name).name for name in names]
+    return Frame.objects.select_related(*related).only(*only)
 
 
 def frame_for_write(frame_id: int) -> Frame | None:

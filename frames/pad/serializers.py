@@ -7,9 +7,6 @@ bodies in the OpenAPI schema and are checked against real answers in the tests.
 
 from __future__ import annotations
 
-import uuid
-from typing import Any
-
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -56,58 +53,6 @@ class EventInSerializer(serializers.Serializer):
         if not isinstance(value, dict):
             raise serializers.ValidationError("The payload must be a JSON object.")
         return value
-
-
-_KINDS = frozenset(FrameEvent.Kind.values)
-
-
-def event_input(data: Any) -> dict[str, Any] | None:
-    """What `EventInSerializer` validates a well-formed event to, without building the
-    serializer (every shot; DRF copies each declared field for every instance). None for
-    anything it does not accept at a glance: the serializer then decides, and words the
-    error. `tests/frames/pad/test_event_input.py` checks that the two agree."""
-    if type(data) is not dict:
-        return None
-    event_id, seq = data.get("event_id"), data.get("expected_seq")
-    kind = data.get("kind", _MISSING)
-    payload = data.get("payload", _MISSING)
-    device_id = data.get("device_id", "")
-    if type(event_id) is not str or type(seq) is not int or seq < 1:
-        return None
-    if kind is _MISSING:
-        kind = FrameEvent.Kind.EVENT
-    elif type(kind) is not str or kind not in _KINDS:
-        return None
-    if type(device_id) is not str or len(device_id) > 64 or device_id != device_id.strip():
-        return None
-    if "\x00" in device_id or not device_id.isascii() and _has_surrogates(device_id):
-        return None
-    if payload is _MISSING:
-        payload = {}
-    elif type(payload) is not dict:
-        return None
-    try:
-        event_uuid = uuid.UUID(hex=event_id)
-    except ValueError:
-        return None
-    return {
-        "event_id": event_uuid,
-        "expected_seq": seq,
-        "kind": kind,
-        "payload": payload,
-        "device_id": device_id,
-    }
-
-
-_MISSING = object()
-
-
-def _has_surrogates(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 class ConfirmInSerializer(serializers.Serializer):

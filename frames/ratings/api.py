@@ -126,11 +126,18 @@ class WormPointSerializer(serializers.Serializer):
 class PlaceSerializer(serializers.Serializer):
     place = serializers.JSONField(help_text="The hole or pocket, as the game names it.")
     pots = serializers.IntegerField()
+    x = serializers.FloatField(help_text="Where it sits across the table: 0 left .. 1 right.")
+    y = serializers.FloatField(help_text="Where it sits along it: 0 back .. 1 front.")
 
 
 class HoleMapSerializer(serializers.Serializer):
     drawable = serializers.BooleanField(help_text="False: the game declares nothing to draw.")
     place = serializers.CharField(allow_blank=True)
+    shape = serializers.CharField(
+        allow_blank=True,
+        help_text="The table the places are drawn on, as the game declares it: `pockets` "
+        "(round a pocket table) or `bed` (numbered holes); blank when nothing is drawn.",
+    )
     places = PlaceSerializer(many=True)
     total = serializers.IntegerField()
     frames = serializers.IntegerField()
@@ -281,7 +288,7 @@ class PlayerHoleMapView(_Public):
             )
         data: dict[str, Any] | None = selectors.hole_map(player, game_id)
         if data is None:
-            data = {"place": "", "places": [], "total": 0, "frames": 0}
+            data = {"place": "", "shape": "", "places": [], "total": 0, "frames": 0}
         return Response(HoleMapSerializer({"drawable": bool(data["place"]), **data}).data)
 
 

@@ -1,22 +1,32 @@
-"""The live versions move with the writes themselves (frames.live): every match-night
-write service bumps the versions of the match and frames it changed, each exactly once,
-in one trip when its transaction commits; a write that rolls back bumps nothing; and the
-only SQL that writes the match-night tables behind the ORM's back records what it wrote."""
+"""The live versions move with the writes themselves (frames.live, marker.tracked): every
+match-night write service bumps the versions of the match and frames it changed, and a
+team's, a player's or a fixture's write the version of everything, each exactly once, in
+one trip when its transaction commits; a write that rolls back bumps nothing; no model
+signal does it; and the only SQL that writes the tracked tables behind the ORM's back
+records what it wrote."""
 
 from __future__ import annotations
 
 import re
 import uuid
+import weakref
+from datetime import date
 from pathlib import Path
 
 import pytest
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.db.models.signals import post_delete, post_save
 
 from frames import live
 from frames.matchnight import drawing, ordering, signoff, squads
 from frames.models import Frame, FrameEvent, FramePlayer, Match, Presence
 from frames.pad import events
-from marker import versions
+from leagues.fixtures import services as fixture_services
+from leagues.models import Fixture, Player, Team
+from leagues.teams import services as team_services
+from marker import tracked, versions
+from people.erasure import person_erase
 from tests.frames.matchnight_helpers import (
     NIGHT,
     captain,
@@ -268,7 +278,8 @@ def test_queryset_writes_bump_the_rows_they_touch(league, stored):
 
 # SQL that writes a table the ORM tracks, outside the ORM.
 _RAW_WRITE = re.compile(
-    r"\b(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+\"?frames_(match|presence|frame|frameplayer|frameevent)\b",
+    r"\b(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+\"?"
+    r"(frames_(match|presence|frame|frameplayer|frameevent)|leagues_(team|player|fixture))\b",
     re.IGNORECASE,
 )
 
@@ -277,7 +288,16 @@ def test_the_only_raw_write_of_match_night_is_the_shots_append_which_records_it(
     root = Path(__file__).resolve().parents[2]
     writers = {
         str(path.relative_to(root))
-        for app in ("frames", "leagues", "competitions", "exchange", "marker", "bench", "deploy")
+        for app in (
+            "frames",
+            "leagues",
+            "competitions",
+            "exchange",
+            "people",
+            "marker",
+            "bench",
+            "deploy",
+        )
         for path in (root / app).rglob("*.py")
         if "migrations" not in path.parts and _RAW_WRITE.search(path.read_text())
     }
@@ -291,10 +311,140 @@ def test_the_only_raw_write_of_match_night_is_the_shots_append_which_records_it(
 def test_the_rows_a_poll_shows_are_tracked_through_every_manager():
     """A model a poll reads keeps `Tracked` and a tracked default manager: a custom
     manager that replaced it would let writes through without a bump."""
-    for model in (Match, Presence, Frame, FramePlayer, FrameEvent):
-        assert issubclass(model, live.Tracked), model
+    for model, tracking in (
+        (Match, live.MATCH_NIGHT),
+        (Presence, live.MATCH_NIGHT),
+        (Frame, live.MATCH_NIGHT),
+        (FramePlayer, live.MATCH_NIGHT),
+        (FrameEvent, live.MATCH_NIGHT),
+        (Team, None),
+        (Player, None),
+        (Fixture, None),
+    ):
+        assert issubclass(model, tracked.Tracked), model
+        if tracking is None:
+            assert list(model.tracking.rows(())) == [live.EVERYTHING], model
+        else:
+            assert model.tracking is tracking, model
         for manager in model._meta.managers:
-            assert isinstance(manager.get_queryset(), live.TrackedQuerySet), (model, manager)
+            assert isinstance(manager.get_queryset(), tracked.TrackedQuerySet), (model, manager)
     # The related managers (match.frames, frame.players, ...) derive from the default one.
-    assert isinstance(Match(pk=1).frames.all(), live.TrackedQuerySet)
-    assert isinstance(Frame(pk=1).players.all(), live.TrackedQuerySet)
+    assert isinstance(Match(pk=1).frames.all(), tracked.TrackedQuerySet)
+    assert isinstance(Frame(pk=1).players.all(), tracked.TrackedQuerySet)
+    assert isinstance(Team(pk=1).home_fixtures.all(), tracked.TrackedQuerySet)
+
+
+@pytest.mark.django_db(transaction=False)
+def test_no_cascade_of_an_untracked_row_takes_a_row_a_poll_shows():
+    """Django's collector deletes a cascade with SQL of its own, which records nothing: a
+    row a poll shows is protected from an untracked parent's delete (a season's, a
+    league's) by the protected links it hangs from."""
+    for model, field in (
+        (Match, "fixture"),
+        (Presence, "player"),
+        (FramePlayer, "player"),
+        (Frame, "referee"),
+        (FrameEvent, "frame"),
+    ):
+        assert model._meta.get_field(field).remote_field.on_delete is models.PROTECT, (
+            model,
+            field,
+        )
+
+
+def test_no_model_signal_moves_the_live_versions():
+    """The writes record their keys themselves: no post_save or post_delete receiver is
+    left for the live versions (nor any on the rows a poll shows, or on accounts)."""
+    ours = ("frames", "leagues", "marker")
+    for signal in (post_save, post_delete):
+        for model in (Match, Presence, Frame, FramePlayer, FrameEvent, Team, Player, Fixture):
+            assert not signal.has_listeners(model), (signal, model)
+        for receiver in signal._live_receivers(get_user_model())[0]:
+            assert not receiver.__module__.startswith(ours), receiver
+        for entry in signal.receivers:
+            ref = entry[1]
+            receiver = ref() if isinstance(ref, weakref.ReferenceType) else ref
+            assert receiver is None or not receiver.__module__.startswith(ours), receiver
+
+
+def test_a_team_player_or_fixture_write_bumps_everything_once_per_commit(league, stored):
+    team = league.teams[0]
+    player = Player.objects.filter(registrations__team=team).first()
+    fixture = fixture_of(league)
+    everything = [{live.EVERYTHING}]
+
+    _, trips = bumps(stored, lambda: team_services.team_update(team=team, name="The Renamed"))
+    assert trips == everything
+    _, trips = bumps(
+        stored, lambda: team_services.player_set_private_name(player=player, private=True)
+    )
+    assert trips == everything
+
+    def rename_player() -> None:
+        player.name = "Renamed Player"
+        player.save(update_fields=["name"])
+
+    _, trips = bumps(stored, rename_player)
+    assert trips == everything
+    _, trips = bumps(
+        stored, lambda: fixture_services.fixture_move(fixture=fixture, new_date=date(2026, 12, 9))
+    )
+    assert trips == everything
+    # Queryset writes too; several in one transaction: one trip, the key once.
+    with transaction.atomic():
+        stored.clear()
+        Team.objects.filter(pk=team.pk).update(name="Renamed Again")
+        Player.objects.filter(pk=player.pk).update(name="Renamed Once More")
+        Fixture.objects.filter(pk=fixture.pk).update(note="moved")
+        team.name = "And Again"
+        team.save()
+        assert stored == []  # not before the commit
+    assert stored == everything
+    _, trips = bumps(stored, lambda: Team.objects.filter(pk=-1).update(name="nobody"))
+    assert trips == []  # nothing touched, nothing bumped
+
+
+def test_a_team_player_or_fixture_write_that_rolls_back_bumps_nothing(league, stored):
+    team = league.teams[0]
+    player = Player.objects.filter(registrations__team=team).first()
+    fixture = fixture_of(league)
+
+    class Abandoned(Exception):
+        pass
+
+    @transaction.atomic
+    def abandoned() -> None:
+        team_services.team_update(team=team, name="Never Was")
+        player.name = "Never Named"
+        player.save(update_fields=["name"])
+        fixture_services.fixture_move(fixture=fixture, new_date=date(2026, 12, 9))
+        raise Abandoned
+
+    stored.clear()
+    with pytest.raises(Abandoned):
+        abandoned()
+    assert stored == []
+    assert Team.objects.get(pk=team.pk).name != "Never Was"
+
+
+def test_an_account_write_bumps_nothing_and_an_erasure_bumps_through_the_player(league, stored):
+    """No poll shows anything of an account (the names are players' and teams'): a
+    password, a flag, a sign-in move no version. Erasing a person, the one service that
+    disables an account, renames the player: that bumps everything, once."""
+    user = league.player_user
+
+    def change_account() -> None:
+        user.set_password("another-secret-9")
+        user.is_staff = True
+        user.save()
+
+    _, trips = bumps(stored, change_account)
+    assert trips == []
+    _, trips = bumps(
+        stored,
+        lambda: person_erase(
+            player=user.player, actor=league.secretary, league=league.season.league
+        ),
+    )
+    assert trips == [{live.EVERYTHING}]
+    assert Player.objects.get(pk=user.player.pk).erased_number is not None

@@ -3,6 +3,7 @@ confirmation, the cache rebuild and its command. Against the real database."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -34,6 +35,16 @@ def frame(league):
     return make_frame(make_match(league), referee=referee_player(league))
 
 
+@pytest.fixture(params=["statement", "orm"])
+def append_path(request, monkeypatch):
+    """Each database has one append: PostgreSQL's one statement (`events._append`), and the
+    ORM's conditional UPDATE and INSERT (`events._append_portable`) everywhere else. Tests
+    that take this fixture run through both, against this database."""
+    if request.param == "orm":
+        monkeypatch.setattr(events, "_append", events._append_portable)
+    return request.param
+
+
 def record(
     frame, payload=None, *, seq, kind="event", event_id=None, user=None, device="d1", now=NOW
 ):
@@ -55,6 +66,7 @@ def refusal(call) -> DomainError:
     return info.value
 
 
+@pytest.mark.usefixtures("append_path")
 def test_first_event_starts_the_frame_and_records_who_where_when(frame, league):
     answer = record(frame, shot(("white", 50)), seq=1, user=league.player_user, device="phone-1")
     assert answer.status == 201
@@ -71,6 +83,7 @@ def test_first_event_starts_the_frame_and_records_who_where_when(frame, league):
     assert frame.match.status == Match.Status.IN_PLAY  # the match follows its frames
 
 
+@pytest.mark.usefixtures("append_path")
 def test_retry_answers_the_same_and_stores_nothing(frame):
     event_id = uuid.uuid4()
     first = record(frame, shot(("red", 100)), seq=1, event_id=event_id)
@@ -80,6 +93,7 @@ def test_retry_answers_the_same_and_stores_nothing(frame):
     assert FrameEvent.objects.filter(frame=frame).count() == 1
 
 
+@pytest.mark.usefixtures("append_path")
 def test_late_retry_after_other_events_still_replays(frame):
     event_id = uuid.uuid4()
     record(frame, shot(("white", 50)), seq=1, event_id=event_id)
@@ -92,6 +106,7 @@ def test_late_retry_after_other_events_still_replays(frame):
     assert FrameEvent.objects.filter(frame=frame).count() == 2
 
 
+@pytest.mark.usefixtures("append_path")
 def test_event_id_reused_with_another_payload_is_422(frame, league):
     event_id = uuid.uuid4()
     record(frame, shot(("white", 50)), seq=1, event_id=event_id)
@@ -105,6 +120,7 @@ def test_event_id_reused_with_another_payload_is_422(frame, league):
     assert FrameEvent.objects.count() == 1
 
 
+@pytest.mark.usefixtures("append_path")
 def test_taken_sequence_number_is_409_with_the_missing_events(frame):
     first = record(frame, shot(("white", 50)), seq=1)
     record(frame, shot(), seq=2)
@@ -143,6 +159,7 @@ def test_refused_event_id_can_be_used_again(frame):
     assert record(frame, shot(), seq=1, event_id=event_id).status == 201
 
 
+@pytest.mark.usefixtures("append_path")
 def test_undo_walks_back_one_event_at_a_time(frame):
     views = [engine.initial_view(frame)]
     for seq, event in enumerate([shot(("white", 50)), shot(("red", 100)), shot()], start=1):
@@ -194,6 +211,7 @@ def short_frame() -> list[dict]:
     ]
 
 
+@pytest.mark.usefixtures("append_path")
 def test_frame_over_waits_for_the_referee_and_confirm_completes_it(frame, league):
     for seq, event in enumerate(short_frame(), start=1):
         answer = record(frame, event, seq=seq)
@@ -237,6 +255,7 @@ def test_confirm_refuses_a_frame_that_is_not_over(frame):
     assert (err.status, err.code) == (400, "not_over")
 
 
+@pytest.mark.usefixtures("append_path")
 def test_undo_and_invoke_endgame_reopen_a_finished_frame(frame):
     for seq, event in enumerate(short_frame(), start=1):
         last = record(frame, event, seq=seq)
@@ -250,12 +269,52 @@ def test_undo_and_invoke_endgame_reopen_a_finished_frame(frame):
     assert Frame.objects.get(pk=frame.pk).status == Frame.Status.IN_PLAY
 
 
+@pytest.mark.usefixtures("append_path")
 def test_conceded_frame_and_confirmed_match_refuse_events(frame):
     Frame.objects.filter(pk=frame.pk).update(status=Frame.Status.CONCEDED)
     assert refusal(lambda: record(frame, shot(), seq=1)).code == "frame_conceded"
     Frame.objects.filter(pk=frame.pk).update(status=Frame.Status.IN_PLAY)
     Match.objects.filter(pk=frame.match_id).update(status=Match.Status.CONFIRMED)
     assert refusal(lambda: record(frame, shot(), seq=1)).code == "match_confirmed"
+
+
+@pytest.mark.usefixtures("append_path")
+def test_a_frame_read_before_another_write_loses_the_compare_and_set(frame):
+    stale = Frame.objects.select_related("match").get(pk=frame.pk)
+    stored = record(frame, shot(("white", 50)), seq=1)
+
+    def again(event_id, payload):
+        return events.frame_record_event(
+            frame=stale,
+            frame_id=frame.pk,
+            event_id=event_id,
+            expected_seq=1,
+            payload=payload,
+            kind="event",
+            user=None,
+            device_id="d1",
+            now=NOW,
+        )
+
+    # The retry of the stored event gets its answer; another event gets the 409.
+    assert again(uuid.UUID(stored.body["event_id"]), shot(("white", 50))).status == 200
+    err = refusal(lambda: again(uuid.uuid4(), shot()))
+    assert (err.status, err.code, err.extra["last_seq"]) == (409, "seq_conflict", 1)
+    assert FrameEvent.objects.filter(frame=frame).count() == 1
+
+
+def test_both_appends_write_every_column_of_the_event_row():
+    """A column added to FrameEvent must be written by both appends (the ORM one would
+    take the model's default silently; the statement would not)."""
+    import inspect
+
+    columns = {f.column for f in FrameEvent._meta.concrete_fields} - {"id"}
+    insert = events._APPEND_SQL.split("INSERT INTO frames_frameevent", 1)[1]
+    listed = insert.split("(", 1)[1].split(")", 1)[0]
+    assert {c.strip() for c in listed.split(",")} == columns
+    portable = inspect.getsource(events._append_portable).split("FrameEvent.objects.create(")[1]
+    written = set(re.findall(r"^\s+(\w+)=", portable, re.MULTILINE))
+    assert {FrameEvent._meta.get_field(name).column for name in written} == columns
 
 
 def test_unknown_frame_is_404():
