@@ -279,7 +279,9 @@ class Division(models.Model):
 class Venue(models.Model):
     name = models.CharField(max_length=120, unique=True)
     address = models.TextField(blank=True)
-    tables = models.PositiveSmallIntegerField(default=1, help_text="Bar billiards tables.")
+    tables = models.PositiveSmallIntegerField(
+        default=1, help_text="Tables the venue has for the league's game."
+    )
 
     class Meta:
         ordering = ["name"]
