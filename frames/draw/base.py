@@ -228,6 +228,30 @@ def _hat(side: str, names: Sequence[str] | Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(seen.values()))
 
 
+def _hats(
+    home: Sequence[str] | Iterable[str],
+    away: Sequence[str] | Iterable[str],
+    *,
+    minimum: int,
+    agreed: bool,
+    needs: str,
+) -> dict[str, tuple[str, ...]]:
+    """Both sides' hats, checked: neither empty, and each of at least `minimum` players
+    unless both captains agreed to play short (`needs` says whose rule asks for them)."""
+    hats = {HOME: _hat(HOME, home), AWAY: _hat(AWAY, away)}
+    for side in SIDES:
+        if not hats[side]:
+            raise DrawError("empty_squad", f"The {side} side has no players: there is no match.")
+    for side in SIDES:
+        if len(hats[side]) < minimum and not agreed:
+            raise DrawError(
+                "too_few_players",
+                f"The {side} side has only {len(hats[side])} players: {needs} "
+                "unless both captains agree to play (--agreed).",
+            )
+    return hats
+
+
 def _check_seed(seed: object) -> None:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise DrawError(

@@ -22,7 +22,7 @@ from .base import (
     DrawnFrame,
     Referee,
     _check_seed,
-    _hat,
+    _hats,
 )
 from .hat import draw_hat
 from .referees import assign_referees, referee_seed
@@ -84,18 +84,13 @@ def draw_format(
     [('Cat', 'Eve'), ('Ann', 'Fay'), ('Bob', 'Dan'), ('Cat', 'Fay'), ('Ann', 'Dan'), ('Bob', 'Eve')]
     """
     _check_seed(seed)
-    hats = {HOME: _hat(HOME, home), AWAY: _hat(AWAY, away)}
-    for side in SIDES:
-        if not hats[side]:
-            raise DrawError("empty_squad", f"The {side} side has no players: there is no match.")
-    for side in SIDES:
-        if len(hats[side]) < fmt.min_players and not agreed:
-            raise DrawError(
-                "too_few_players",
-                f"The {side} side has only {len(hats[side])} players: the format "
-                f"({fmt.name}) needs {fmt.min_players} a side unless both captains agree to "
-                "play (--agreed).",
-            )
+    hats = _hats(
+        home,
+        away,
+        minimum=fmt.min_players,
+        agreed=agreed,
+        needs=f"the format ({fmt.name}) needs {fmt.min_players} a side",
+    )
     if fmt.rule.has_own_draw:
         # Norwich's shape and hat with another referee rule: Norwich's own draw (rule 8),
         # its referees kept only with the rotation.

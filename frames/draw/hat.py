@@ -22,10 +22,9 @@ from .base import (
     SINGLES,
     SINGLES_FRAMES,
     Draw,
-    DrawError,
     DrawnFrame,
     _check_seed,
-    _hat,
+    _hats,
     _other,
     frame_kind,
 )
@@ -55,17 +54,9 @@ def draw_hat(
     frames.draw.base.DrawError: The home side has only 4 players: rule 8 needs five a side unless both captains agree to play (--agreed).
     """
     _check_seed(seed)
-    hats = {HOME: _hat(HOME, home), AWAY: _hat(AWAY, away)}
-    for side in SIDES:
-        if not hats[side]:
-            raise DrawError("empty_squad", f"The {side} side has no players: there is no match.")
-    for side in SIDES:
-        if len(hats[side]) < MINIMUM_PLAYERS and not agreed:
-            raise DrawError(
-                "too_few_players",
-                f"The {side} side has only {len(hats[side])} players: rule 8 needs five a side "
-                "unless both captains agree to play (--agreed).",
-            )
+    hats = _hats(
+        home, away, minimum=MINIMUM_PLAYERS, agreed=agreed, needs="rule 8 needs five a side"
+    )
 
     rng = random.Random(seed)
     notes: list[str] = []
