@@ -46,7 +46,7 @@ test: $(STAMP) pyodide check
 # The house checks (also run by pre-commit): lint, formatting, import contracts, types, and
 # no model change without its migration.
 check: $(STAMP)
-	node_modules/.bin/eslint
+	node_modules/.bin/eslint static/frames tests/js eslint.config.js
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports

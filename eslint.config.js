@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["static/vendor/**", "staticfiles/**", "node_modules/**", "tests/e2e/vendor/**"] },
+  { ignores: [".venv/**", "static/vendor/**", "staticfiles/**", "node_modules/**", "tests/e2e/vendor/**"] },
   js.configs.recommended,
   {
     files: ["static/frames/**/*.js"],
