@@ -12,9 +12,8 @@ from competitions.services.pad import tie_confirm, tie_frame_open
 from competitions.services.setup import competition_create
 from competitions.services.ties import round_set_dates, tie_award, tie_record_paper, tie_walkover
 from marker.errors import DomainError
+from tests.competitions.helpers import NOW, drawn, registered_players
 from tests.factories import UserFactory
-
-from .helpers import NOW, drawn, registered_players
 
 pytestmark = pytest.mark.django_db
 
