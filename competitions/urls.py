@@ -2,17 +2,17 @@
 
 from django.urls import path
 
-from . import views
+from .views import setup, ties
 
 urlpatterns = [
     path(
         "seasons/<int:pk>/competitions/",
-        views.season_competitions,
+        setup.season_competitions,
         name="season-competitions",
     ),
-    path("competitions/<int:pk>/", views.competition_detail, name="competition-detail"),
-    path("ties/<int:pk>/", views.tie_detail, name="tie-detail"),
-    path("ties/<int:pk>/pad/", views.tie_pad, name="tie-pad"),
-    path("players/<int:pk>/ties.ics", views.player_ties_ical, name="player-ties-ical"),
-    path("teams/<int:pk>/ties.ics", views.team_ties_ical, name="team-ties-ical"),
+    path("competitions/<int:pk>/", setup.competition_detail, name="competition-detail"),
+    path("ties/<int:pk>/", ties.tie_detail, name="tie-detail"),
+    path("ties/<int:pk>/pad/", ties.tie_pad, name="tie-pad"),
+    path("players/<int:pk>/ties.ics", ties.player_ties_ical, name="player-ties-ical"),
+    path("teams/<int:pk>/ties.ics", ties.team_ties_ical, name="team-ties-ical"),
 ]

@@ -1,7 +1,5 @@
-"""Competition pages: a season's competitions, an event's bracket and group tables (on a
-phone, and printed on one A4 page), each tie with its scorecard and the pad, and the
-iCalendar feeds of a player's or a team's ties. Thin: look up, permission, a selector or
-one service, render."""
+"""Tie pages: each tie with its scorecard and the pad, and the iCalendar feeds of a player's
+or a team's ties."""
 
 from __future__ import annotations
 
@@ -12,58 +10,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from frames.models import Match
-from leagues.models import Player, Season, Team
+from leagues.models import Player, Team
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import selectors
-from .ical import player_ties, team_ties, ties_calendar
-from .models import Competition, Tie
-from .services.pad import tie_frame_open
-from .services.ties import tie_deadline
-
-
-@require_safe
-def season_competitions(request, pk: int):
-    """The season's competitions, each with its stage and, once won, its winner. With
-    `?panel=1`, the list alone (the season page loads it in place)."""
-    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
-    competitions = list(
-        selectors.competitions_of(season)
-        .select_related(*(f"winner__{j}" for j in selectors.ENTRY_JOINS))
-        .order_by("name")
-    )
-    template = (
-        "competitions/_season_panel.html"
-        if request.GET.get("panel")
-        else "competitions/season_competitions.html"
-    )
-    return render(request, template, {"season": season, "competitions": competitions})
-
-
-def _competition(pk: int) -> Competition:
-    return get_object_or_404(Competition.objects.select_related("season__league", "plate"), pk=pk)
-
-
-@require_safe
-def competition_detail(request, pk: int):
-    """The bracket (rounds side by side, each scrolling on a phone; one A4 page printed),
-    the group tables with their tie-breakers explained, and where the plate is fed from."""
-    competition = _competition(pk)
-    bracket = selectors.bracket(competition)
-    groups = selectors.group_tables(competition) if competition.has_groups else []
-    feeders = list(Competition.objects.filter(plate=competition).only("pk", "name"))
-    return render(
-        request,
-        "competitions/competition.html",
-        {
-            "competition": competition,
-            "bracket": bracket,
-            "groups": groups,
-            "feeders": feeders,
-            "can_manage": request.user.has_perm("competitions.manage", competition),
-        },
-    )
+from .. import selectors
+from ..ical import player_ties, team_ties, ties_calendar
+from ..models import Tie
+from ..services.pad import tie_frame_open
+from ..services.ties import tie_deadline
 
 
 @require_safe
