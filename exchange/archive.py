@@ -32,7 +32,7 @@ from django.utils import timezone
 from leagues.models import League
 from marker.errors import DomainError
 
-from .sections import SECTIONS, Part
+from .sections import MOVED_LABELS, SECTIONS, Part
 
 FORMAT = "marker-league-archive"
 VERSION = 1
@@ -169,12 +169,17 @@ def _check_shape(archive: Any) -> dict[str, dict[str, list[dict]]]:
         name = section.get("name")
         if name not in known:
             raise _bad(f"The archive has a section this Marker does not know: {name!r}.")
+        models_by_label: dict[str, list[dict]] = {}
         for label, rows in section["models"].items():
             if not isinstance(rows, list) or not all(
                 isinstance(r, dict) and isinstance(r.get("id"), int) for r in rows
             ):
                 raise _bad(f"The rows of {label} are not a list of objects with ids.")
-        by_name[name] = section["models"]
+            current = MOVED_LABELS.get(label, label)
+            if current in models_by_label:
+                raise _bad(f"The archive holds the rows of {current} twice (as {label} too).")
+            models_by_label[current] = rows
+        by_name[name] = models_by_label
     leagues = by_name.get("league", {}).get("leagues.league", [])
     if len(leagues) != 1 or leagues[0].get("slug") != archive["league"]:
         raise _bad("The archive's league section must hold its one league.")

@@ -34,11 +34,19 @@ from competitions.models import (
     Tie,
     TieFrame,
 )
-from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, MatchLog, Presence
+from frames.models import (
+    Award,
+    Frame,
+    FrameEvent,
+    FramePlayer,
+    Friendly,
+    Match,
+    MatchLog,
+    Presence,
+)
 from frames.ratings.services import ratings_recompute
 from frames.stats.record import stats_rebuild
 from leagues.models import (
-    Award,
     Division,
     Fixture,
     Honour,
@@ -395,6 +403,10 @@ HONOURS = Section(
         Part(Honour, lambda lg: Honour.objects.filter(league=lg), remap=_honour_source),
     ),
 )
+
+#: Labels models had in archives written before they moved app (old → new): a restore
+#: reads their rows under the new label. Archives are written under the current one.
+MOVED_LABELS: dict[str, str] = {"leagues.award": Award._meta.label_lower}
 
 #: The archive's sections, in order. Match formats join here.
 SECTIONS: list[Section] = [LEAGUE, MATCH_NIGHTS, COMPETITIONS, HONOURS]

@@ -365,4 +365,5 @@ NOT_PERSONAL: dict[str, str] = {
     "frames.MatchLog.actor": "who acted (an account, scrubbed on theirs)",
     "frames.Presence.marked_by": "who marked the presence (an account, scrubbed on theirs)",
     "frames.PlayerFrameStat.values": "the game's statistics: name → number",
+    "frames.Award.name": "an award's name",
 }

@@ -13,8 +13,8 @@ a league, season after season:
 Recording is idempotent: an honour is keyed by its `source` ("division:12",
 "competition:5") and position, so a final settled again replaces its line.
 
-The season's awards (their model, `Award`, is the league's) are defined and computed
-next to the statistics they rank, in `frames.stats.awards`.
+The season's awards (their model, `frames.models.Award`) are defined and computed next
+to the statistics they rank, in `frames.stats.awards`.
 """
 
 from __future__ import annotations

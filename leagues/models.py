@@ -806,7 +806,8 @@ class SentNotification(models.Model):
         return f"{self.kind} → {self.recipient}"
 
 
-# ---------------------------------------------------------------- honours and awards
+# ---------------------------------------------------------------- honours
+# (A season's awards, defined from the statistics, are frames': `frames.models.Award`.)
 
 
 class Honour(models.Model):
@@ -858,52 +859,3 @@ class Honour(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season_name} {self.title}: {self.name} ({self.get_position_display()})"
-
-
-class Award(models.Model):
-    """A season award the secretary defines from the statistics, with its eligibility
-    rules. Its standings are computed by the database on demand (`frames.stats.awards`)."""
-
-    class Measure(models.TextChoices):
-        STAT = "stat", "A statistic the game declares (the best, or the most)"
-        AT_LEAST = "at_least", "Frames in which a statistic reached a threshold"
-        WIN_RATE = "win_rate", "Win rate"
-        AVERAGE = "average", "Average score a frame"
-
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="awards")
-    name = models.CharField(max_length=80)
-    measure = models.CharField(max_length=10, choices=Measure.choices)
-    stat = models.CharField(
-        max_length=60, blank=True, help_text="The game's statistic (for 'stat' and 'at_least')."
-    )
-    threshold = models.PositiveIntegerField(
-        null=True, blank=True, help_text="For 'at_least': the value a frame's statistic reaches."
-    )
-    min_fixtures_percent = models.PositiveSmallIntegerField(
-        default=0, help_text="Eligible after playing in at least this share of the team's fixtures."
-    )
-    min_frames = models.PositiveSmallIntegerField(
-        default=0, help_text="Eligible after at least this many frames."
-    )
-    order = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["season", "order", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["season", "name"], name="award_name_unique_in_season"),
-            models.CheckConstraint(
-                condition=Q(min_fixtures_percent__lte=100), name="award_percent_at_most_100"
-            ),
-            models.CheckConstraint(
-                condition=~Q(measure__in=["stat", "at_least"]) | ~Q(stat=""),
-                name="award_stat_named",
-            ),
-            models.CheckConstraint(
-                condition=~Q(measure="at_least") | Q(threshold__isnull=False),
-                name="award_threshold_set",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.season})"

@@ -317,5 +317,4 @@ NOT_PERSONAL: dict[str, str] = {
     "leagues.TableSnapshot.scheme": "the points scheme",
     "leagues.Honour.season_name": "a season's name",
     "leagues.Honour.title": "what was won ('Premier Division', 'Cup')",
-    "leagues.Award.name": "an award's name",
 }

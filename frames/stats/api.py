@@ -9,7 +9,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues.models import MAX_FRAME_SCORE, Award, Season
+from frames.models import Award
+from leagues.models import MAX_FRAME_SCORE, Season
 from marker.api_errors import ErrorSerializer
 
 from . import awards

@@ -1,6 +1,6 @@
 """The season's awards: their definitions, who leads each, who qualifies, and why.
 
-An award (`leagues.models.Award`, defined by the secretary with `award_define`) ranks players of a season by
+An award (`frames.models.Award`, defined by the secretary with `award_define`) ranks players of a season by
 one measure drawn from their frame lines (`PlayerFrameStat`): a statistic the game
 declares, aggregated as the game says (the highest break is the best, 200s are summed),
 the frames in which a statistic reached a threshold, the win rate, or the average score.
@@ -39,8 +39,8 @@ from django.db.models.functions import Coalesce
 from django.db.models.lookups import GreaterThanOrEqual
 from django.utils import timezone
 
-from frames.models import PlayerFrameStat
-from leagues.models import MAX_FRAME_SCORE, Award, Fixture, Season
+from frames.models import Award, PlayerFrameStat
+from leagues.models import MAX_FRAME_SCORE, Fixture, Season
 from marker.errors import DomainError
 from marker.permissions import require
 from rules import registry

@@ -8,7 +8,8 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from leagues.models import MAX_FRAME_SCORE, Award, Division, Player, Season
+from frames.models import Award
+from leagues.models import MAX_FRAME_SCORE, Division, Player, Season
 from marker.errors import DomainError
 from marker.permissions import require_perm
 

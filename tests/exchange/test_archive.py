@@ -25,7 +25,7 @@ from competitions.services.ties import tie_record_paper
 from exchange.archive import FORMAT, league_export, league_import
 from exchange.sections import SECTIONS
 from frames.matchnight import drawing, seeding, signoff, squads
-from frames.models import Frame, FrameEvent, PlayerFrameStat, Rating
+from frames.models import Award, Frame, FrameEvent, PlayerFrameStat, Rating
 from frames.pad.events import frame_confirm, frame_record_event
 from frames.ratings.services import ratings_recompute
 from frames.stats import awards, record
@@ -622,3 +622,42 @@ def test_competitions_restored_beside_their_original_are_new_rows_with_new_numbe
     now_seen = json.loads(json.dumps(competitions_seen(restored.slug), default=str))
     assert now_seen.pop("erased") == [[2, "Former player 2"]] and renamed.pop("erased")
     assert now_seen == renamed
+
+
+def test_an_archive_written_before_awards_moved_to_frames_still_restores_them(league):
+    """Awards were leagues' (`leagues.award`) before they moved to frames: an archive that
+    holds its award rows under the old label restores them; a new one writes the new."""
+    season, secretary = league.season, league.secretary
+    for name, measure in (("Best win rate", "win_rate"), ("Best average", "average")):
+        awards.award_define(season=season, actor=secretary, name=name, measure=measure, now=NOW)
+    archive = league_export(league=season.league, full=True)
+    honours_models = next(s for s in archive["sections"] if s["name"] == "honours")["models"]
+    assert "leagues.award" not in honours_models
+    written = honours_models["frames.award"]
+    assert [r["name"] for r in written] == ["Best win rate", "Best average"]
+    # the archive as the old Marker wrote it
+    honours_models["leagues.award"] = honours_models.pop("frames.award")
+    League.objects.filter(pk=season.league.pk).update(slug="the-original")
+
+    restored = league_import(archive=json.loads(json.dumps(archive)))
+
+    copies = Award.objects.filter(season__league=restored).order_by("order")
+    assert [(a.name, a.measure, a.order) for a in copies] == [
+        ("Best win rate", "win_rate", 0),
+        ("Best average", "average", 1),
+    ]
+    assert {a.pk for a in copies}.isdisjoint(r["id"] for r in written)
+
+
+def test_an_archive_with_awards_under_both_labels_is_refused(league):
+    awards.award_define(
+        season=league.season, actor=league.secretary, name="Best", measure="win_rate", now=NOW
+    )
+    archive = league_export(league=league.season.league, full=True)
+    honours_models = next(s for s in archive["sections"] if s["name"] == "honours")["models"]
+    honours_models["leagues.award"] = list(honours_models["frames.award"])
+    League.objects.filter(pk=league.season.league.pk).update(slug="the-original")
+    with pytest.raises(DomainError) as info:
+        league_import(archive=archive)
+    assert info.value.code == "bad_archive" and "frames.award" in info.value.message
+    assert not League.objects.filter(slug=league.season.league.slug).exists()

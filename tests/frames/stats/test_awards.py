@@ -9,9 +9,10 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from frames.models import Award
 from frames.stats import awards, record
 from leagues.fixtures import services as fixture_services
-from leagues.models import Award, Fixture
+from leagues.models import Fixture
 from marker.errors import DomainError
 from tests.links import league_reverse
 
