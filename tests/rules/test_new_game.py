@@ -11,6 +11,7 @@ import pytest
 
 from rules import get, register, replay
 from rules.bagatelle import VICTORIAN, BagatelleState, BoardGame
+from rules.bar_billiards import FOUR_PIN, BarBilliards
 from rules.carom import THREE_CUSHION, CaromGame, CaromRules, CaromState, CaromStroke, Score
 from rules.ledger import HOYLE, LedgerStroke, PoolState, SnookerPool, Verdict
 from rules.pocket import FIFTEEN_BALL, NumberedPool, NumberedState
@@ -97,6 +98,14 @@ def test_unregistering_forgets_the_id_and_aliases():
 # ------------------------------------------------ the other families, the same way
 
 
+class SingleRed(BarBilliards):
+    """Bar billiards hook :meth:`~rules.bar_billiards.BarBilliards.pot_points`: the red
+    scores the hole, like a white."""
+
+    def pot_points(self, ball: str, hole: int) -> int:
+        return hole
+
+
 class HardPenalty(NumberedPool):
     """Pocket hook :meth:`~rules.pocket.NumberedPool.penalty`: every forfeit costs double."""
 
@@ -135,6 +144,40 @@ FO = {"players": ["Ann", "Bob"], "private": {"Ann": 18, "Bob": 6}}
 
 #: family -> (a parameter set game, a hook game, setup, events, what each view shows, keys)
 FAMILIES = {
+    "carom": (
+        CaromGame(replace(TWO_CUSHION, id="two_cushion_short", aliases=("two_short",), target=10)),
+        DoubleCarom(replace(DOUBLE, id="double_carom_short", target=10)),
+        {},
+        [TWO_CUSHIONS],
+        {"scores": {"P1": 1, "P2": 0}, "at_table": "P1"},
+        {"scores": {"P1": 2, "P2": 0}, "at_table": "P1"},
+    ),
+    "bar_billiards": (
+        BarBilliards(
+            replace(
+                FOUR_PIN,
+                id="treble_red_bar_billiards",
+                name="Bar billiards, the red treble",
+                aliases=("treble_red",),
+                red_multiplier=3,
+                white_balls=6,
+                white_ball_choices=(5, 6),
+                pin_penalties=(("pin_200", "break"), ("pin_100", "break"), ("pin_50", "break")),
+            )
+        ),
+        SingleRed(replace(FOUR_PIN, id="single_red_bar_billiards", aliases=())),
+        {},
+        # home: the red in the 100 and a white in the 50, then a shot that banks it; away
+        # misses; home's black pin falls: a break penalty here, the entire score at 4-pin
+        [
+            {"type": "shot", "pots": [{"ball": "red", "hole": 100}, {"ball": "white", "hole": 50}]},
+            {"type": "shot"},
+            {"type": "shot", "fouls": ["miss"]},
+            {"type": "shot", "fouls": ["pin_200"]},
+        ],
+        {"scores": {"home": 350, "away": 0}, "high_break": {"home": 350, "away": 0}},
+        {"scores": {"home": 0, "away": 0}, "high_break": {"home": 150, "away": 0}},
+    ),
     "pocket": (
         NumberedPool(
             replace(FIFTEEN_BALL, id="gentle_fifteen", aliases=("gentle",), failed_opening=1)
@@ -214,3 +257,9 @@ def test_every_family_adds_a_game_by_parameters_and_by_a_hook(family_games):
         assert described["id"] == game.id and described["family"] == family
         simulated = simulate_game(game, seed=3, max_events=200)
         assert simulated and game.view(replay(game, {}, simulated))["events"] == len(simulated)
+
+
+def test_a_bar_billiards_parameter_set_refuses_an_unknown_pin_or_penalty():
+    for pins in ((("pin_300", "break"),), (("pin_200", "lose_frame"),)):
+        with pytest.raises(ValueError, match="pin_penalties"):
+            BarBilliards(replace(FOUR_PIN, id="bad_pins", pin_penalties=pins))
