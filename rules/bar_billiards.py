@@ -222,7 +222,7 @@ _FOULS = (
 _FOUL_ORDER = {f.code: i for i, f in enumerate(_FOULS)}
 
 _STATE_DOC = {
-    "game": "the game id, bar_billiards_4pin",
+    "game": "the game id",
     "over": "the frame has ended",
     "winner": "the side with the higher banked score once over, else null",
     "shared": "the frame ended level",
@@ -436,6 +436,7 @@ class BarBilliards(Game[BBState]):
             replace(f, penalty=penalties[f.code]) if f.code in penalties else f for f in _FOULS
         )
         self._penalty = {f.code: f.penalty for f in self.fouls}
+        self.state_doc = {**_STATE_DOC, "game": f"the game id, {rules.id}"}
         if rules == FOUR_PIN:
             return  # the class's own options and hints
         self.options = tuple(

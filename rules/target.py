@@ -774,7 +774,7 @@ def _ball_field(name: str, doc: str, balls: tuple[Any, ...], words: tuple[str, .
     return Field(name, "str", doc, choices=(*balls, *words))
 
 
-def _pin_field(rules: TargetRules, name: str, doc: str) -> Field:
+def _pin_field(rules: TargetRules, name: str, doc: str, pool_cork: bool = False) -> Field:
     sub = [
         Field("pin", "str", "the pin (cork) knocked down", required=True, choices=rules.pins),
         Field(
@@ -790,7 +790,7 @@ def _pin_field(rules: TargetRules, name: str, doc: str) -> Field:
             choices=rules.pin_by,
         ),
     ]
-    if rules.id == "bouchon_pool":
+    if pool_cork:
         sub.append(
             Field(
                 "clear",
@@ -817,6 +817,14 @@ class TargetGame(Game[TargetState]):
     participants = Participants(("players",), min=2, max=None, count=True)
     #: what ``scores`` holds (the state doc), a game class's own
     scores_doc: str = "name -> points"
+    #: the rules of a game class that are not parameters: bouchon's staked pool and pool
+    #: cork (``clear``); the staged games' opening stroke; skittle's target "or more";
+    #: the view's ``in_game``/``pending`` (cowboy) and ``paid`` (red, white and blue)
+    pool_cork = False
+    opening = False
+    target_or_more = False
+    shows_in_game = False
+    shows_paid = False
 
     def __init__(self, rules: TargetRules) -> None:
         self.rules = rules
@@ -837,9 +845,9 @@ class TargetGame(Game[TargetState]):
         self.state_doc = self._state_doc()
         self.statistics = tuple(_STATS[s] for s in rules.stats)
         keys = ["scores", "at_table", "next"]
-        if rules.privilege or rules.retire or rules.id == "cowboy_pool":
+        if rules.privilege or rules.retire or self.shows_in_game:
             keys += ["in_game", "pending"]
-        if rules.privilege in ("decide", "penalty") or rules.id.startswith("red_white"):
+        if rules.privilege in ("decide", "penalty") or self.shows_paid:
             keys.append("paid")
         keys += list(rules.state_keys)
         self.display = tuple((k, _KEY_LABELS[k]) for k in keys)
@@ -896,7 +904,7 @@ class TargetGame(Game[TargetState]):
                     "int",
                     d["target"],
                     "the total to make exactly"
-                    + (" (skittle: that many or more)" if self.rules.id == "skittle_pool" else ""),
+                    + (" (skittle: that many or more)" if self.target_or_more else ""),
                     minimum=1,
                 )
             )
@@ -988,7 +996,7 @@ class TargetGame(Game[TargetState]):
                 )
             )
         if r.balls or r.pins:
-            extra = (BOTTLE,) if r.id == "bottle_pool" else ()
+            extra = (BOTTLE,) if BOTTLE in r.extra_fields else ()
             fields.append(
                 Field(
                     "contacts",
@@ -1039,6 +1047,7 @@ class TargetGame(Game[TargetState]):
                     r,
                     "pins",
                     "pins knocked down (other than those in pins_before_ball), and by what",
+                    self.pool_cork,
                 )
             )
             fields.append(
@@ -1315,7 +1324,7 @@ class TargetGame(Game[TargetState]):
         zeros = (0,) * n
         scores = zeros
         pool = 0
-        if self.rules.id == "bouchon_pool":
+        if self.pool_cork:
             scores = (-cfg.stake,) * n
             pool = cfg.stake * n
         pocket_rack = self.rules.balls == NUMBERED
@@ -1325,7 +1334,7 @@ class TargetGame(Game[TargetState]):
             scores=scores,
             paid=zeros,
             seats=seats,
-            next=OPENING if self.rules.id in ("bull_dog_pool", "cowboy_pool") else STROKE,
+            next=OPENING if self.opening else STROKE,
             private=private,
             may_draw=(False,) * n,
             racks=zeros if pocket_rack else (),
@@ -2131,6 +2140,8 @@ class SkittlePool(TargetGame):
     """Skittle pool (H 1403-1455): white pins score; a black pin bursts; three misses in
     a row burst; 50 or more wins."""
 
+    target_or_more = True
+
     scores_doc = _SCORES_DOC["skittle_pool"]
 
     def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
@@ -2164,6 +2175,8 @@ class SkittlePool(TargetGame):
 class RedWhiteBlue(TargetGame):
     """Red, white and blue (H 1593-1653) and its Chicago form (H 1655-1689): the pins in
     order, each by the ball of its colour. ``chicago`` switches the double-shot rule."""
+
+    shows_paid = True
 
     scores_doc = _SCORES_DOC["red_white_blue"]
 
@@ -2262,6 +2275,8 @@ class BouchonPool(TargetGame):
     """Bouchon (H 1733-1759): an object ball off a cushion fells the pool cork clear of
     its spot and wins the pool; each wrong cork costs a stake."""
 
+    pool_cork = True
+
     scores_doc = _SCORES_DOC["bouchon_pool"]
 
     def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
@@ -2298,6 +2313,8 @@ class StagedPool(TargetGame):
     caroms, exactly ``second`` by caroms only, then the last stroke into a called pocket.
     The two games share the climb (:meth:`climb`), banking and hand out; each has its own
     :meth:`judge` (the opening, the penalties, the last stroke) and :meth:`overrun`."""
+
+    opening = True
 
     first = 40
     second = 50
@@ -2411,6 +2428,8 @@ class BullDogPool(StagedPool):
 class CowboyPool(StagedPool):
     """Cow-boy pool: 90, then 10 by caroms, then the 101st off the 1-ball into a called
     pocket; the cue ball pocketed on a miss twice running forfeits the game."""
+
+    shows_in_game = True
 
     scores_doc = _SCORES_DOC["cowboy_pool"]
 

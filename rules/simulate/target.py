@@ -20,6 +20,7 @@ from rules.target import (
     POCKETS,
     BottlePool,
     BouchonPool,
+    CowboyPool,
     FortyOnePool,
     KellyPool,
     ParisianPool,
@@ -155,7 +156,7 @@ def _pin_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool) -
                 by = rng.choice(r.pin_by)
             entries.append({"pin": p, "by": by})
         ev["pins"] = entries
-    if g.id == "bouchon_pool" and rng.random() < 0.5:
+    if g.pool_cork and rng.random() < 0.5:
         ev["cushion"] = True
     if rng.random() < 0.05 and r.fouls:
         ev["fouls"] = [rng.choice(r.fouls).code]
@@ -202,7 +203,7 @@ def _staged_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool
     points = s.scores[s.turn] + s.run
     stage = g.stage(points)
     if stage == 3:
-        first = 1 if g.id == "cowboy_pool" else (s.selected[s.turn] or rng.choice(balls))
+        first = 1 if isinstance(g, CowboyPool) else (s.selected[s.turn] or rng.choice(balls))
         call = rng.choice(POCKETS)
         pocket = call if late or rng.random() < 0.1 else rng.choice(POCKETS)
         return {
