@@ -18,6 +18,7 @@ The internal state is a :class:`BBState` named tuple (immutable, cheap to copy w
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from rules.core import Game, Outcome, Stat
@@ -36,7 +37,15 @@ from rules.vocabulary import (
     RuleError,
 )
 
-__all__ = ["BBState", "BarBilliards", "Last", "HOLES", "ENDGAME_HOLES"]
+__all__ = [
+    "BBState",
+    "BarBilliards",
+    "BarBilliardsRules",
+    "FOUR_PIN",
+    "Last",
+    "HOLES",
+    "ENDGAME_HOLES",
+]
 
 #: The nine holes are named by their value; these are the distinct values.
 HOLES: tuple[int, ...] = (10, 20, 30, 50, 100, 200)
@@ -46,9 +55,6 @@ ENDGAME_HOLES: tuple[int, ...] = (100, 200)
 ENTIRE = "entire_score"
 BREAK = "break"
 _WEIGHT = {BREAK: 1, ENTIRE: 2}
-
-#: The gap over which the frame ends with one ball left (rule 2i), by that ball.
-CUTOFF = {"white": 200, "red": 400}
 
 
 # ----------------------------------------------------------------------------- state
@@ -214,10 +220,9 @@ _FOULS = (
     Foul("double_hit", BREAK, "the cue struck the ball twice"),
 )
 _FOUL_ORDER = {f.code: i for i, f in enumerate(_FOULS)}
-_PENALTY = {f.code: f.penalty for f in _FOULS}
 
 _STATE_DOC = {
-    "game": "the game id, bar_billiards_4pin",
+    "game": "the game id",
     "over": "the frame has ended",
     "winner": "the side with the higher banked score once over, else null",
     "shared": "the frame ended level",
@@ -258,15 +263,54 @@ _STATE_DOC = {
 }
 
 
+# ------------------------------------------------------------------------ parameters
+
+
+@dataclass(frozen=True)
+class BarBilliardsRules:
+    """One bar billiards game as parameters (the values 4-pin bar billiards fixes).
+
+    ``white_balls``: the default set and its ``choices``; ``red_multiplier``: what the red
+    scores times the hole; ``cutoff_white``/``cutoff_red``: the gap over which the frame
+    ends with that ball the last (rule 2i); ``endgame_holes``: the holes open in endgame
+    play; ``pin_penalties``: (foul code, ``break`` or ``entire_score``) for the pins'
+    fouls (``pin_200``, ``pin_100``, ``pin_50``).
+    """
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    white_balls: int = 7
+    white_ball_choices: tuple[int, ...] = (6, 7)
+    red_multiplier: int = 2
+    cutoff_white: int = 200
+    cutoff_red: int = 400
+    endgame_holes: tuple[int, ...] = ENDGAME_HOLES
+    pin_penalties: tuple[tuple[str, str], ...] = (
+        ("pin_200", ENTIRE),
+        ("pin_100", BREAK),
+        ("pin_50", BREAK),
+    )
+
+
+#: 4-pin bar billiards, the family's one game.
+FOUR_PIN = BarBilliardsRules(
+    id="bar_billiards_4pin",
+    name="4-pin bar billiards",
+    aliases=("bar_billiards", "bar-billiards", "4-pin"),
+)
+
+
 # ------------------------------------------------------------------------------ game
 
 
 class BarBilliards(Game[BBState]):
-    """4-pin bar billiards: one red and seven (or six) whites, nine holes, four pins."""
+    """4-pin bar billiards: one red and seven (or six) whites, nine holes, four pins.
 
-    id = "bar_billiards_4pin"
-    name = "4-pin bar billiards"
-    aliases = ("bar_billiards", "bar-billiards", "4-pin")
+    Run from a :class:`BarBilliardsRules` parameter set (default :data:`FOUR_PIN`). Hook:
+    :meth:`pot_points` (what one pot scores).
+    """
+
     family = "bar_billiards"
     players = "2 sides, singles or doubles"
     participants = Participants(("sides",), min=2, max=2, per_side=(1, 2))
@@ -296,7 +340,7 @@ class BarBilliards(Game[BBState]):
         ("balls_in_play", "Balls in play"),
         ("cutoff", "Cut-off"),
     )
-    options = (
+    options: tuple[Field, ...] = (
         Option(
             "sides",
             "list",
@@ -352,7 +396,7 @@ class BarBilliards(Game[BBState]):
             "(rule 2i); only after the frame ended on the cut-off",
         ),
     )
-    fouls = _FOULS
+    fouls: tuple[Foul, ...] = _FOULS
     state_doc = _STATE_DOC
     over_label = "Frame over"
     pad_hints = {
@@ -379,6 +423,45 @@ class BarBilliards(Game[BBState]):
             }
         },
     }
+
+    def __init__(self, rules: BarBilliardsRules = FOUR_PIN) -> None:
+        self.rules = rules
+        self.id, self.name, self.aliases = rules.id, rules.name, rules.aliases
+        self._cutoff = {"white": rules.cutoff_white, "red": rules.cutoff_red}
+        penalties = dict(rules.pin_penalties)
+        unknown = set(penalties) - {"pin_200", "pin_100", "pin_50"}
+        if unknown or not set(penalties.values()) <= {BREAK, ENTIRE}:
+            raise ValueError(f"pin_penalties: pin fouls and break/entire_score only: {penalties}")
+        self.fouls = tuple(
+            replace(f, penalty=penalties[f.code]) if f.code in penalties else f for f in _FOULS
+        )
+        self._penalty = {f.code: f.penalty for f in self.fouls}
+        self.state_doc = {**_STATE_DOC, "game": f"the game id, {rules.id}"}
+        if rules == FOUR_PIN:
+            return  # the class's own options and hints
+        self.options = tuple(
+            replace(o, default=rules.white_balls, choices=rules.white_ball_choices)
+            if o.name == "white_balls"
+            else o
+            for o in type(self).options
+        )
+        hints = type(self).pad_hints
+        self.pad_hints = {
+            **hints,
+            "fields": {
+                "shot": {
+                    **hints["fields"]["shot"],
+                    "pots.hole": {"when": {"phase": "endgame"}, "open": list(rules.endgame_holes)},
+                }
+            },
+        }
+
+    # -- hooks ---------------------------------------------------------------
+
+    def pot_points(self, ball: str, hole: int) -> int:
+        """Hook: what potting ``ball`` in ``hole`` scores (the red: the hole times
+        ``red_multiplier``)."""
+        return hole * self.rules.red_multiplier if ball == "red" else hole
 
     # ---------------------------------------------------------------- setup
 
@@ -540,9 +623,7 @@ class BarBilliards(Game[BBState]):
         for p in pots:
             if p["ball"] == "red":
                 reds += 1
-                points += 2 * p["hole"]
-            else:
-                points += p["hole"]
+            points += self.pot_points(p["ball"], p["hole"])
         whites = len(pots) - reds
         if reds > 1:
             raise IllegalEvent("not_on_table", f"{reds} reds potted but the set has one red")
@@ -577,7 +658,7 @@ class BarBilliards(Game[BBState]):
         wt -= w_back
         wr += w_back
         # 4. the outcome of the visit
-        penalty, foul = _heaviest(called)
+        penalty, foul = _heaviest(called, self._penalty)
         return self._settle(
             s,
             break_off,
@@ -603,9 +684,10 @@ class BarBilliards(Game[BBState]):
         called: tuple[str, ...] = tuple(ev.get("fouls") or ())
         back: tuple[str, ...] = tuple(ev.get("to_trough") or ())
         for p in pots:
-            if p["hole"] not in ENDGAME_HOLES:
+            if p["hole"] not in self.rules.endgame_holes:
+                holes = " or ".join(map(str, self.rules.endgame_holes))
                 raise IllegalEvent(
-                    "closed_hole", f"the {p['hole']} hole is closed in endgame play (100 or 200)"
+                    "closed_hole", f"the {p['hole']} hole is closed in endgame play ({holes})"
                 )
         if "red_not_played" in called:
             raise IllegalEvent(
@@ -631,7 +713,7 @@ class BarBilliards(Game[BBState]):
             called = (*called, "endgame_no_cushion")
         points = 0
         if pots:
-            points = pots[0]["hole"] * (2 if ball == "red" else 1)
+            points = self.pot_points(ball, pots[0]["hole"])
             if ball == "red":
                 red = "out"
             else:
@@ -641,7 +723,7 @@ class BarBilliards(Game[BBState]):
                 red = "trough"
             else:
                 wt, wr = 0, 1
-        penalty, foul = _heaviest(called)
+        penalty, foul = _heaviest(called, self._penalty)
         if penalty is None and not pots and not cushion:
             penalty = BREAK  # an illegal endgame shot that potted nothing (the games survey 6.5 #4)
         return self._settle(
@@ -718,7 +800,7 @@ class BarBilliards(Game[BBState]):
             elif left == 1 and s.phase == "play":
                 # the cut-off decides whether endgame play begins; once it has begun,
                 # play swaps until the ball is potted (rule 2i), whatever the gap becomes
-                cut = CUTOFF["red" if red != "out" else "white"]
+                cut = self._cutoff["red" if red != "out" else "white"]
                 if _gap(scores, at, brk) > cut:
                     over, end = True, "cutoff"
                 else:
@@ -735,7 +817,7 @@ class BarBilliards(Game[BBState]):
                     banked += brk
                     brk = 0
         pot_info = tuple(
-            (p["ball"], p["hole"], 0 if penalty else p["hole"] * (2 if p["ball"] == "red" else 1))
+            (p["ball"], p["hole"], 0 if penalty else self.pot_points(p["ball"], p["hole"]))
             for p in pots
         )
         last = Last(
@@ -804,7 +886,7 @@ class BarBilliards(Game[BBState]):
         left = on_table + trough
         cutoff = None
         if s.bar and left == 1:
-            cutoff = CUTOFF["red" if s.red != "out" else "white"]
+            cutoff = self._cutoff["red" if s.red != "out" else "white"]
         return {
             "game": self.id,
             "over": over,
@@ -991,17 +1073,18 @@ def _gap(scores: tuple[int, int], at: int, brk: int) -> int:
     return abs(mine - scores[1 - at])
 
 
-def _heaviest(called: Sequence[str]) -> tuple[str | None, str | None]:
-    """(penalty, foul) of the heaviest foul called; ties go to the first declared."""
+def _heaviest(called: Sequence[str], penalties: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """(penalty, foul) of the heaviest foul called (``penalties``: code -> penalty); ties
+    go to the first declared."""
     best: str | None = None
     for code in called:
         if best is None:
             best = code
             continue
-        wa, wb = _WEIGHT[_PENALTY[code]], _WEIGHT[_PENALTY[best]]
+        wa, wb = _WEIGHT[penalties[code]], _WEIGHT[penalties[best]]
         if wa > wb or (wa == wb and _FOUL_ORDER[code] < _FOUL_ORDER[best]):
             best = code
-    return (None, None) if best is None else (_PENALTY[best], best)
+    return (None, None) if best is None else (penalties[best], best)
 
 
 def _next(s: BBState) -> str:

@@ -774,7 +774,7 @@ def _ball_field(name: str, doc: str, balls: tuple[Any, ...], words: tuple[str, .
     return Field(name, "str", doc, choices=(*balls, *words))
 
 
-def _pin_field(rules: TargetRules, name: str, doc: str) -> Field:
+def _pin_field(rules: TargetRules, name: str, doc: str, pool_cork: bool = False) -> Field:
     sub = [
         Field("pin", "str", "the pin (cork) knocked down", required=True, choices=rules.pins),
         Field(
@@ -790,7 +790,7 @@ def _pin_field(rules: TargetRules, name: str, doc: str) -> Field:
             choices=rules.pin_by,
         ),
     ]
-    if rules.id == "bouchon_pool":
+    if pool_cork:
         sub.append(
             Field(
                 "clear",
@@ -815,6 +815,16 @@ class TargetGame(Game[TargetState]):
     family = "target"
     players = "2 or more, in rotation"
     participants = Participants(("players",), min=2, max=None, count=True)
+    #: what ``scores`` holds (the state doc), a game class's own
+    scores_doc: str = "name -> points"
+    #: the rules of a game class that are not parameters: bouchon's staked pool and pool
+    #: cork (``clear``); the staged games' opening stroke; skittle's target "or more";
+    #: the view's ``in_game``/``pending`` (cowboy) and ``paid`` (red, white and blue)
+    pool_cork = False
+    opening = False
+    target_or_more = False
+    shows_in_game = False
+    shows_paid = False
 
     def __init__(self, rules: TargetRules) -> None:
         self.rules = rules
@@ -835,9 +845,9 @@ class TargetGame(Game[TargetState]):
         self.state_doc = self._state_doc()
         self.statistics = tuple(_STATS[s] for s in rules.stats)
         keys = ["scores", "at_table", "next"]
-        if rules.privilege or rules.retire or rules.id == "cowboy_pool":
+        if rules.privilege or rules.retire or self.shows_in_game:
             keys += ["in_game", "pending"]
-        if rules.privilege in ("decide", "penalty") or rules.id.startswith("red_white"):
+        if rules.privilege in ("decide", "penalty") or self.shows_paid:
             keys.append("paid")
         keys += list(rules.state_keys)
         self.display = tuple((k, _KEY_LABELS[k]) for k in keys)
@@ -894,7 +904,7 @@ class TargetGame(Game[TargetState]):
                     "int",
                     d["target"],
                     "the total to make exactly"
-                    + (" (skittle: that many or more)" if self.rules.id == "skittle_pool" else ""),
+                    + (" (skittle: that many or more)" if self.target_or_more else ""),
                     minimum=1,
                 )
             )
@@ -986,7 +996,7 @@ class TargetGame(Game[TargetState]):
                 )
             )
         if r.balls or r.pins:
-            extra = (BOTTLE,) if r.id == "bottle_pool" else ()
+            extra = (BOTTLE,) if BOTTLE in r.extra_fields else ()
             fields.append(
                 Field(
                     "contacts",
@@ -1037,6 +1047,7 @@ class TargetGame(Game[TargetState]):
                     r,
                     "pins",
                     "pins knocked down (other than those in pins_before_ball), and by what",
+                    self.pool_cork,
                 )
             )
             fields.append(
@@ -1186,7 +1197,7 @@ class TargetGame(Game[TargetState]):
             "over": "the game has ended",
             "winner": "the winning player, or null",
             "shared": "the game ended level at the top",
-            "scores": _SCORES_DOC[self.rules.id],
+            "scores": self.scores_doc,
             "at_table": "the player to play next (null when over)",
             "events": "how many events have been applied",
             "next": '"stroke", "decide", "opening", "call" or "none"',
@@ -1313,7 +1324,7 @@ class TargetGame(Game[TargetState]):
         zeros = (0,) * n
         scores = zeros
         pool = 0
-        if self.rules.id == "bouchon_pool":
+        if self.pool_cork:
             scores = (-cfg.stake,) * n
             pool = cfg.stake * n
         pocket_rack = self.rules.balls == NUMBERED
@@ -1323,7 +1334,7 @@ class TargetGame(Game[TargetState]):
             scores=scores,
             paid=zeros,
             seats=seats,
-            next=OPENING if self.rules.id in ("bull_dog_pool", "cowboy_pool") else STROKE,
+            next=OPENING if self.opening else STROKE,
             private=private,
             may_draw=(False,) * n,
             racks=zeros if pocket_rack else (),
@@ -1861,6 +1872,8 @@ def _add(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
 class FortyOnePool(TargetGame):
     """Forty-one pool (H 1254-1278): one stroke a turn; a scratch owes a ball; 41 ends it."""
 
+    scores_doc = _SCORES_DOC["forty_one_pool"]
+
     def check_stroke(self, state: TargetState, st: TargetStroke) -> None:
         if not st.in_turn or not st.spot:
             return  # only the balls a player names to spot are checked here
@@ -1951,6 +1964,8 @@ class KellyPool(TargetGame):
     """Kelly pool (H 1457-1493): play on while pocketing; a scratch costs 3; a burst must
     claim the privilege or retire."""
 
+    scores_doc = _SCORES_DOC["kelly_pool"]
+
     def _value(self, st: TargetStroke) -> tuple[str, int]:
         kinds = {self._foul_kind[f] for f in st.fouls}
         if st.miss or CUE in st.potted or CUE in st.off or _SCRATCH in kinds:
@@ -2004,6 +2019,8 @@ class PinPool(TargetGame):
     """Pin pool (H 1533-1591): one stroke a turn; pins count after a ball was touched; a
     natural wins; a burst goes back to the private ball."""
 
+    scores_doc = _SCORES_DOC["pin_pool"]
+
     def _judge(self, s: TargetState, st: TargetStroke) -> tuple[str, int]:
         if "interference" in st.fouls:
             return _BURST, 0
@@ -2039,6 +2056,8 @@ class PinPool(TargetGame):
 class BottlePool(TargetGame):
     """Bottle pool (H 1495-1531): caroms, pots and the bottle add up to exactly 31; the
     excess starts a new string; seating the bottle wins."""
+
+    scores_doc = _SCORES_DOC["bottle_pool"]
 
     def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
@@ -2097,6 +2116,8 @@ class BottlePool(TargetGame):
 class ParisianPool(TargetGame):
     """Pool for 31 on the Parisian board (H 1851-1865): the cup's number is added."""
 
+    scores_doc = _SCORES_DOC["parisian_31_pool"]
+
     def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         score = s.scores[i] + (st.cup or 0)
@@ -2118,6 +2139,10 @@ _BLACK = frozenset({"b1", "b2", "b3"})
 class SkittlePool(TargetGame):
     """Skittle pool (H 1403-1455): white pins score; a black pin bursts; three misses in
     a row burst; 50 or more wins."""
+
+    target_or_more = True
+
+    scores_doc = _SCORES_DOC["skittle_pool"]
 
     def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
@@ -2150,6 +2175,10 @@ class SkittlePool(TargetGame):
 class RedWhiteBlue(TargetGame):
     """Red, white and blue (H 1593-1653) and its Chicago form (H 1655-1689): the pins in
     order, each by the ball of its colour. ``chicago`` switches the double-shot rule."""
+
+    shows_paid = True
+
+    scores_doc = _SCORES_DOC["red_white_blue"]
 
     def __init__(self, rules: TargetRules, order: tuple[str, ...], chicago: bool) -> None:
         self.order = order
@@ -2216,6 +2245,8 @@ class TwoPinPool(TargetGame):
     """Two-pin pool (H 1691-1717): the white pin, everyone pays the striker; the black
     alone, the striker pays everyone; the balances sum to 0."""
 
+    scores_doc = _SCORES_DOC["two_pin_pool"]
+
     def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
         if st.fouls:
@@ -2243,6 +2274,10 @@ class TwoPinPool(TargetGame):
 class BouchonPool(TargetGame):
     """Bouchon (H 1733-1759): an object ball off a cushion fells the pool cork clear of
     its spot and wins the pool; each wrong cork costs a stake."""
+
+    pool_cork = True
+
+    scores_doc = _SCORES_DOC["bouchon_pool"]
 
     def judge(self, s: TargetState, st: TargetStroke) -> TargetState:
         i = st.player
@@ -2278,6 +2313,8 @@ class StagedPool(TargetGame):
     caroms, exactly ``second`` by caroms only, then the last stroke into a called pocket.
     The two games share the climb (:meth:`climb`), banking and hand out; each has its own
     :meth:`judge` (the opening, the penalties, the last stroke) and :meth:`overrun`."""
+
+    opening = True
 
     first = 40
     second = 50
@@ -2348,6 +2385,8 @@ class StagedPool(TargetGame):
 class BullDogPool(StagedPool):
     """Bull dog pool: 40, then 10 by caroms, then an in-off off the selected ball."""
 
+    scores_doc = _SCORES_DOC["bull_dog_pool"]
+
     first, second = 40, 50
 
     def penalty(self, s: TargetState, overrun: bool = False) -> TargetState:
@@ -2389,6 +2428,10 @@ class BullDogPool(StagedPool):
 class CowboyPool(StagedPool):
     """Cow-boy pool: 90, then 10 by caroms, then the 101st off the 1-ball into a called
     pocket; the cue ball pocketed on a miss twice running forfeits the game."""
+
+    shows_in_game = True
+
+    scores_doc = _SCORES_DOC["cowboy_pool"]
 
     first, second = 90, 100
 

@@ -94,14 +94,16 @@ def simulate_frame(
     bar_after: int | None = None,
     skill: float = 0.6,
     max_events: int = 2000,
+    game: Game[Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """The events of one whole frame of 4-pin bar billiards, played to its end.
+    """The events of one whole frame of 4-pin bar billiards (or ``game``, a game of the
+    family), played to its end.
 
     The bar drops after ``bar_after`` shots (default: 60 to 110, by the seed).
     """
     rng = random.Random(seed)
     bar_after = bar_after if bar_after is not None else rng.randint(60, 110)
-    timeline = Timeline(get("bar_billiards_4pin"), dict(setup or {}))
+    timeline = Timeline(game or get("bar_billiards_4pin"), dict(setup or {}))
     events: list[dict[str, Any]] = []
     while timeline.state.phase != "over" and len(events) < max_events:
         event = plausible_event(rng, timeline.state, skill=skill, bar_now=len(events) >= bar_after)
@@ -139,7 +141,7 @@ def simulate_game(
     if make is None:
         raise LookupError(f"no simulator for the {g.family!r} family")
     if g.family == "bar_billiards":
-        return simulate_frame(setup, seed=seed, max_events=max_events)
+        return simulate_frame(setup, seed=seed, max_events=max_events, game=g)
     rng = random.Random(seed)
     timeline = Timeline(g, dict(setup or {}))
     events: list[dict[str, Any]] = []

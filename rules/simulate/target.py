@@ -18,9 +18,19 @@ from rules.target import (
     CUSHION,
     OPENING,
     POCKETS,
+    BottlePool,
+    BouchonPool,
+    CowboyPool,
+    FortyOnePool,
+    KellyPool,
+    ParisianPool,
+    PinPool,
+    RedWhiteBlue,
+    SkittlePool,
     StagedPool,
     TargetGame,
     TargetState,
+    TwoPinPool,
     _balls_of,
 )
 from rules.vocabulary import (
@@ -49,7 +59,7 @@ def simulate(
         setup["private"] = dict(zip(names, rng.sample(range(low, high + 1), players), strict=True))
     state = g.initial(setup)
     events: list[dict[str, Any]] = []
-    maker = _MAKERS[g.id]
+    maker = _maker(g)
     tries = 0
     while len(events) < length and not state.over and tries < length * 20:
         tries += 1
@@ -146,7 +156,7 @@ def _pin_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool) -
                 by = rng.choice(r.pin_by)
             entries.append({"pin": p, "by": by})
         ev["pins"] = entries
-    if g.id == "bouchon_pool" and rng.random() < 0.5:
+    if g.pool_cork and rng.random() < 0.5:
         ev["cushion"] = True
     if rng.random() < 0.05 and r.fouls:
         ev["fouls"] = [rng.choice(r.fouls).code]
@@ -193,7 +203,7 @@ def _staged_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool
     points = s.scores[s.turn] + s.run
     stage = g.stage(points)
     if stage == 3:
-        first = 1 if g.id == "cowboy_pool" else (s.selected[s.turn] or rng.choice(balls))
+        first = 1 if isinstance(g, CowboyPool) else (s.selected[s.turn] or rng.choice(balls))
         call = rng.choice(POCKETS)
         pocket = call if late or rng.random() < 0.1 else rng.choice(POCKETS)
         return {
@@ -213,20 +223,28 @@ def _staged_stroke(g: TargetGame, rng: random.Random, s: TargetState, late: bool
     return {"type": "stroke", "contacts": [ball, CUSHION]}
 
 
-_MAKERS: dict[str, Callable[[TargetGame, random.Random, TargetState, bool], dict[str, Any]]] = {
-    "forty_one_pool": _pool_stroke,
-    "kelly_pool": _pool_stroke,
-    "pin_pool": _pin_stroke,
-    "bottle_pool": _bottle_stroke,
-    "parisian_31_pool": _parisian_stroke,
-    "skittle_pool": _pin_stroke,
-    "red_white_blue": _pin_stroke,
-    "red_white_blue_chicago": _pin_stroke,
-    "two_pin_pool": _pin_stroke,
-    "bouchon_pool": _pin_stroke,
-    "bull_dog_pool": _staged_stroke,
-    "cowboy_pool": _staged_stroke,
+_MAKERS: dict[type, Callable[[TargetGame, random.Random, TargetState, bool], dict[str, Any]]] = {
+    FortyOnePool: _pool_stroke,
+    KellyPool: _pool_stroke,
+    PinPool: _pin_stroke,
+    BottlePool: _bottle_stroke,
+    ParisianPool: _parisian_stroke,
+    SkittlePool: _pin_stroke,
+    RedWhiteBlue: _pin_stroke,
+    TwoPinPool: _pin_stroke,
+    BouchonPool: _pin_stroke,
+    StagedPool: _staged_stroke,
 }
+
+
+def _maker(
+    g: TargetGame,
+) -> Callable[[TargetGame, random.Random, TargetState, bool], dict[str, Any]]:
+    """The stroke maker of ``g``'s game class (or the nearest base that has one)."""
+    for cls in type(g).__mro__:
+        if cls in _MAKERS:
+            return _MAKERS[cls]
+    raise KeyError(f"no simulator for {type(g).__name__}")
 
 
 @register_simulator("target")
@@ -234,4 +252,4 @@ def _next_event(game: Game[Any], state: Any, rng: random.Random, n: int) -> dict
     """The family's generator for :func:`rules.simulate.simulate_game` (games run to the
     end: a proclaim, a natural, a win are all taken when they come)."""
     assert isinstance(game, TargetGame)
-    return _MAKERS[game.id](game, rng, state, True)
+    return _maker(game)(game, rng, state, True)
