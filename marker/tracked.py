@@ -113,6 +113,5 @@ class TrackedManager(models.Manager[_M]):
     """A tracked model's manager (its related managers derive from it): its querysets are
     `TrackedQuerySet`s."""
 
-    def get_queryset(self) -> TrackedQuerySet[_M]:
-        hints = self._hints  # type: ignore[attr-defined]  # Django's, not in the stubs
-        return TrackedQuerySet(self.model, using=self._db, hints=hints)
+    # What `Manager.from_queryset` sets: Django's own `get_queryset` builds this class.
+    _queryset_class = TrackedQuerySet
