@@ -59,4 +59,5 @@ urlpatterns = [
     path("ties/<int:pk>/award/", ties.TieAwardView.as_view(), name="api-tie-award"),
     path("ties/<int:pk>/walkover/", ties.TieWalkoverView.as_view(), name="api-tie-walkover"),
     path("ties/<int:pk>/withdraw/", ties.TieWithdrawView.as_view(), name="api-tie-withdraw"),
+    path("ties/<int:pk>/correct/", ties.TieCorrectView.as_view(), name="api-tie-correct"),
 ]

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
-from .models import Competition, Entry, Group, GroupMember, Round, Tie
+from .models import Competition, CompetitionLog, Entry, Group, GroupMember, Round, Tie
 from .standings import GroupTable, rank_group
 
 ENTRY_JOINS = ("team", "player", "partner")
@@ -126,3 +126,8 @@ def tie_detail(tie_id: int) -> Tie:
         .prefetch_related("frames")
         .get(pk=tie_id)
     )
+
+
+def tie_corrections(tie: Tie) -> list[CompetitionLog]:
+    """The tie's corrections, oldest first (each with its reason and what it moved)."""
+    return list(CompetitionLog.objects.filter(tie=tie, action="corrected").order_by("at", "id"))

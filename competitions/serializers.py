@@ -8,7 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from frames.models import Side
-from leagues.models import Player, Team
+from leagues.models import MAX_FRAME_SCORE, Player, Team
 from marker import commit_reveal
 from marker.api_inputs import StrictPrimaryKeyRelatedField
 
@@ -324,6 +324,31 @@ class PaperResultSerializer(serializers.Serializer):
 class AwardSerializer(serializers.Serializer):
     winner = serializers.ChoiceField(choices=Side.choices)
     reason = serializers.CharField(max_length=200)
+
+
+class MatchFrameScoreSerializer(serializers.Serializer):
+    """One frame of a cup match, corrected: its number and both scores."""
+
+    number = serializers.IntegerField(min_value=1, max_value=99)
+    home_score = serializers.IntegerField(min_value=0, max_value=MAX_FRAME_SCORE)
+    away_score = serializers.IntegerField(min_value=0, max_value=MAX_FRAME_SCORE)
+
+
+class CorrectionSerializer(serializers.Serializer):
+    """A decided tie corrected: the reason, and one of the winner (a tie decided without
+    being played), its frames (an individual tie) or its match's frame scores (a team
+    tie: the confirmed match is settled again)."""
+
+    reason = serializers.CharField(max_length=200)
+    winner = serializers.ChoiceField(choices=Side.choices, required=False)
+    frames = PaperFrameSerializer(many=True, max_length=99, required=False)  # type: ignore[call-arg]  # (stubs)
+    match_frames = MatchFrameScoreSerializer(many=True, max_length=99, required=False)  # type: ignore[call-arg]  # (stubs)
+
+    def match_scores(self) -> dict[int, tuple[int, int]] | None:
+        frames = self.validated_data.get("match_frames")
+        if not frames:
+            return None
+        return {f["number"]: (f["home_score"], f["away_score"]) for f in frames}
 
 
 class WithdrawSerializer(serializers.Serializer):

@@ -13,6 +13,7 @@ urlpatterns = [
     path("competitions/<int:pk>/", setup.competition_detail, name="competition-detail"),
     path("ties/<int:pk>/", ties.tie_detail, name="tie-detail"),
     path("ties/<int:pk>/pad/", ties.tie_pad, name="tie-pad"),
+    path("ties/<int:pk>/correct/", ties.tie_correct, name="tie-correct"),
     path("players/<int:pk>/ties.ics", ties.player_ties_ical, name="player-ties-ical"),
     path("teams/<int:pk>/ties.ics", ties.team_ties_ical, name="team-ties-ical"),
 ]

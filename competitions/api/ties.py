@@ -15,6 +15,7 @@ from leagues.serializers import ErrorSerializer
 from .. import selectors
 from .. import serializers as s
 from ..models import Round, Tie
+from ..services.corrections import tie_correct
 from ..services.pad import tie_confirm, tie_frame_open
 from ..services.ties import round_set_dates, tie_award, tie_record_paper, tie_walkover, tie_withdraw
 from .common import CONFLICT, ERRORS
@@ -150,3 +151,27 @@ class TieWithdrawView(_TieSecretaryCommand):
             actor=request.user, tie=self.get_permission_object(), **data.validated_data
         )
         return Response(s.TieSerializer(tie).data)
+
+
+class TieCorrectView(_TieSecretaryCommand):
+    """Correct a decided tie, with a reason: the winner of a tie decided without being
+    played, an individual tie's frames, or a team tie's match frame scores (the confirmed
+    match settled again). The new winner replaces the old in the next round while it is
+    unplayed, and a corrected final rewrites the roll of honour; 409 when the old winner
+    has played on since."""
+
+    @extend_schema(
+        request=s.CorrectionSerializer, responses={200: s.TieDetailSerializer, **CONFLICT}
+    )
+    def post(self, request, pk: int):
+        data = s.CorrectionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tie_correct(
+            actor=request.user,
+            tie=self.get_permission_object(),
+            reason=data.validated_data["reason"],
+            winner=data.validated_data.get("winner"),
+            frames=data.validated_data.get("frames"),
+            match_frames=data.match_scores(),
+        )
+        return Response(s.TieDetailSerializer(selectors.tie_detail(pk)).data)

@@ -271,9 +271,13 @@ def match_settle(
     note: str = "",
     scores: Mapping[int, tuple[int, int]] | None = None,
     now: datetime | None = None,
+    reopen_confirmed: bool = False,
 ) -> Match:
     """The secretary settles a disputed (or unconfirmed) result: accept it as it stands,
-    or correct frame scores (frame number → (home, away)); either way it is confirmed."""
+    or correct frame scores (frame number → (home, away)); either way it is confirmed.
+    `reopen_confirmed`: a confirmed match's scores corrected again (only a cup tie's
+    correction asks it, `competitions.services.ties.tie_correct`, which checks first what
+    the new result would move)."""
     now = resolve_now(now)
     match = lock_match(match, frames=True)
     require(
@@ -283,7 +287,9 @@ def match_settle(
         code="not_secretary",
         message="Only the league secretary settles a result.",
     )
-    if match.status != Match.Status.DISPUTED:
+    if match.status == Match.Status.CONFIRMED and reopen_confirmed:
+        pass
+    elif match.status != Match.Status.DISPUTED:
         _require_complete(match)
     if decision not in (SETTLE_ACCEPT, SETTLE_CORRECT):
         raise DomainError("bad_decision", "Decide 'accept' or 'correct'.", field="decision")

@@ -50,4 +50,6 @@ ACCESS = {
     "tie-detail": Rule(kwargs=tie),
     # Opens the tie's next frame on the pad: the tie's players and the secretary.
     "tie-pad": Rule(kwargs=tie, get=None, post=frozenset({PLAYER, SECRETARY, COMPETITIONS})),
+    # Corrects a decided tie: the secretaries.
+    "tie-correct": Rule(kwargs=tie, get=None, post=frozenset({SECRETARY, COMPETITIONS})),
 }

@@ -67,4 +67,5 @@ ACCESS = {
     "api-tie-award": Rule(kwargs=tie, get=None, post=COMPETITIONS_OFFICERS),
     "api-tie-walkover": Rule(kwargs=tie, get=None, post=COMPETITIONS_OFFICERS),
     "api-tie-withdraw": Rule(kwargs=tie, get=None, post=COMPETITIONS_OFFICERS),
+    "api-tie-correct": Rule(kwargs=tie, get=None, post=COMPETITIONS_OFFICERS),
 }
