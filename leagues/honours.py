@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch, Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from marker.errors import DomainError
@@ -87,7 +88,11 @@ def _write(
             "recorded_at": now,
         },
     )
-    honour.players.set([] if isinstance(holder, Team) else list(holder))
+    # The players in the holder's own order (a pair as its bracket names it): one row at a
+    # time, since the roll reads them back in the order their rows were written (`_honours`).
+    honour.players.clear()
+    for player in [] if isinstance(holder, Team) else holder:
+        honour.players.add(player)
     return honour
 
 
@@ -229,9 +234,14 @@ class HonourSeason:
     lines: list[HonourLine] = field(default_factory=list)
 
 
+#: A line's players in the order they were written onto it (`_write`): the order of the
+#: rows of the many-to-many table, which the prefetch joins under its own name.
+_IN_HOLDER_ORDER = RawSQL(f'"{Honour.players.through._meta.db_table}"."id"', ())
+
+
 def _honours() -> Any:
     return Honour.objects.select_related("team", "season").prefetch_related(
-        Prefetch("players", queryset=Player.objects.order_by("name", "id"))
+        Prefetch("players", queryset=Player.objects.order_by(_IN_HOLDER_ORDER))
     )
 
 

@@ -1,0 +1,65 @@
+"""Issue 28, item 5: a pair on the roll of honour in its own order, entries after the
+closing date, group matches awarded after the groups' deadline, a group event printed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from competitions.models import Tie
+from competitions.services.entries import entry_create
+from competitions.services.setup import competition_create
+from competitions.services.ties import tie_record_paper
+from leagues.models import Registration
+
+from .helpers import NOW, drawn
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(league_of_the_module):
+    return league_of_the_module
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
+def test_the_roll_of_honour_names_a_pair_in_its_own_order(client, league):
+    """The bracket says "Irene Youngs & Hazel Jary"; so does the roll of honour, whatever
+    the alphabet or the players' ids say."""
+    regs = list(
+        Registration.objects.filter(season=league.season, status="active")
+        .select_related("player")
+        .order_by("player_id")[:4]
+    )
+    hazel, other_a, other_b, irene = (r.player for r in regs)
+    for player, name in ((hazel, "Hazel Jary"), (irene, "Irene Youngs")):
+        player.name = name
+        player.save(update_fields=["name"])
+    comp = competition_create(
+        actor=league.secretary, season=league.season, name="Pairs", kind="pairs", now=NOW
+    )
+    pair = entry_create(
+        actor=league.secretary, competition=comp, player=irene, partner=hazel, now=NOW
+    )
+    entry_create(actor=league.secretary, competition=comp, player=other_a, partner=other_b, now=NOW)
+    drawn(comp, league.secretary)
+    final = Tie.objects.get(competition=comp)
+    side = "home" if final.home_id == pair.pk else "away"
+    frames = [{"home": 300, "away": 100} if side == "home" else {"home": 100, "away": 300}] * 2
+    tie_record_paper(actor=league.secretary, tie=final, frames=frames, now=NOW)
+    bracket = client.get(reverse("competition-detail", args=[comp.pk])).content.decode()
+    assert "Irene Youngs &amp; Hazel Jary" in bracket
+    page = client.get(reverse("league-honours", args=[league.season.league.slug]))
+    text = re.sub(r"<[^>]+>", "", page.content.decode())
+    assert "Irene Youngs &amp; Hazel Jary" in text
+    api = client.get(reverse("api-league-honours", args=[league.season.league_id])).json()
+    (winner,) = [h for h in api if h["position"] == "winner" and h["title"] == "Pairs"]
+    assert winner["players"] == [irene.pk, hazel.pk]
