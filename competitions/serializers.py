@@ -137,6 +137,19 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class EntryCreatedSerializer(EntrySerializer):
+    """An entry just made, with a warning when the secretary entered it late."""
+
+    warning = serializers.SerializerMethodField()
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.fields, "warning"]
+        read_only_fields = fields
+
+    def get_warning(self, entry: Entry) -> str:
+        return self.context.get("warning", "")
+
+
 class EntryCreateSerializer(serializers.Serializer):
     team = StrictPrimaryKeyRelatedField(
         queryset=Team.objects.all(), required=False, allow_null=True, default=None
@@ -149,6 +162,10 @@ class EntryCreateSerializer(serializers.Serializer):
     )
     start = serializers.IntegerField(
         min_value=-MAX_POINTS, max_value=MAX_POINTS, required=False, allow_null=True, default=None
+    )
+    late = serializers.BooleanField(
+        default=False,
+        help_text="The secretary enters after the closing date on purpose (marked as late).",
     )
 
 

@@ -29,13 +29,21 @@ class EntriesView(APIView):
         competition = get_object_or_404(Competition, pk=pk)
         return Response(s.EntrySerializer(selectors.entries_of(competition), many=True).data)
 
-    @extend_schema(request=s.EntryCreateSerializer, responses={201: s.EntrySerializer, **ERRORS})
+    @extend_schema(
+        request=s.EntryCreateSerializer, responses={201: s.EntryCreatedSerializer, **ERRORS}
+    )
     def post(self, request, pk: int):
         competition = get_object_or_404(Competition, pk=pk)
         data = s.EntryCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = entry_create(actor=request.user, competition=competition, **data.validated_data)
-        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        warning = ""
+        if data.validated_data["late"] and entry.source.startswith("late entry"):
+            warning = f"Entries had closed: {entry.name} is entered late ({entry.source})."
+        return Response(
+            s.EntryCreatedSerializer(entry, context={"warning": warning}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class _EntryCommand(APIView):

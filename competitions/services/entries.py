@@ -46,24 +46,42 @@ def check_eligible(competition: Competition, player: Player) -> None:
         )
 
 
-def _check_entry_open(competition: Competition, actor: Any, now: datetime) -> bool:
-    """Whether the actor enters as the secretary; refuses a closed entry."""
+def entries_closed(competition: Competition, now: datetime) -> bool:
+    """Whether the competition's closing date has passed."""
+    return competition.entries_close_at is not None and now >= competition.entries_close_at
+
+
+def _closed_on(competition: Competition) -> str:
+    assert competition.entries_close_at is not None
+    return f"{timezone.localtime(competition.entries_close_at):%d %b %Y %H:%M}"
+
+
+def _check_entry_open(competition: Competition, actor: Any, now: datetime, late: bool) -> bool:
+    """Whether the actor enters as the secretary; refuses a closed entry. After the
+    closing date the secretary is refused too, unless they enter late on purpose."""
     secretary = allowed(actor, "competitions.manage", competition)
     if competition.stage != Competition.Stage.ENTRIES:
         raise DomainError(
             "entries_closed", f"The {competition.name} has been drawn: entries are closed."
         )
     if secretary:
+        if entries_closed(competition, now) and not late:
+            raise DomainError(
+                "entries_closed",
+                f"Entries for the {competition.name} closed on {_closed_on(competition)}. "
+                "To enter this one anyway, enter it as a late entry (late: true); it is "
+                "marked and logged as late.",
+                field="late",
+            )
         return True
     if competition.entry_mode != Competition.EntryMode.OPEN:
         raise DomainError(
             "secretary_enters", f"Only the secretary enters the {competition.name}.", status=403
         )
-    if competition.entries_close_at is not None and now >= competition.entries_close_at:
+    if entries_closed(competition, now):
         raise DomainError(
             "entries_closed",
-            f"Entries for the {competition.name} closed on "
-            f"{timezone.localtime(competition.entries_close_at):%d %b %Y %H:%M}.",
+            f"Entries for the {competition.name} closed on {_closed_on(competition)}.",
         )
     return False
 
@@ -78,13 +96,20 @@ def entry_create(
     partner: Player | None = None,
     start: int | None = None,
     source: str = "",
+    late: bool = False,
     now: datetime | None = None,
 ) -> Entry:
     """Enter a team, a player or a pair (the secretary, or the player or captain while
-    entries are open), checked against the competition's eligibility rules."""
+    entries are open), checked against the competition's eligibility rules. After the
+    closing date only the secretary enters, and only with `late` (the entry's source
+    says it came late, and the log keeps it)."""
     now = resolve_now(now)
     competition = lock_competition(competition)
-    secretary = _check_entry_open(competition, actor, now)
+    secretary = _check_entry_open(competition, actor, now, late)
+    late = late and entries_closed(competition, now)
+    if late:
+        note = f"late entry, after the closing date ({_closed_on(competition)})"
+        source = f"{note}: {source}" if source else note
     kind = competition.entrant
     if kind == Competition.Entrant.TEAM:
         if team is None or player is not None or partner is not None:
@@ -147,7 +172,11 @@ def entry_create(
         existing.status = Entry.Status.ENTERED
         existing.partner = partner
         existing.withdrawn_at = None
-        existing.save(update_fields=["status", "partner", "withdrawn_at"])
+        fields = ["status", "partner", "withdrawn_at"]
+        if late:
+            existing.source = source[:120]
+            fields.append("source")
+        existing.save(update_fields=fields)
         entry = existing
     else:
         try:
@@ -164,7 +193,10 @@ def entry_create(
                 )
         except IntegrityError:
             raise DomainError("already_entered", "That entry is already in.") from None
-    log(competition, actor, "entered", now, entry=entry.pk, name=entry.name)
+    if late:
+        log(competition, actor, "entered", now, entry=entry.pk, name=entry.name, late=True)
+    else:
+        log(competition, actor, "entered", now, entry=entry.pk, name=entry.name)
     return entry
 
 

@@ -111,7 +111,7 @@ def tie_correct(request, pk: int):
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect("tie-detail", pk=tie.pk)
     data = form.cleaned_data
     try:

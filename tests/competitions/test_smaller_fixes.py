@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from competitions.models import Tie
+from competitions.models import Competition, CompetitionLog, Entry, Tie
 from competitions.services.entries import entry_create
 from competitions.services.setup import competition_create
 from competitions.services.ties import tie_record_paper
@@ -63,3 +63,52 @@ def test_the_roll_of_honour_names_a_pair_in_its_own_order(client, league):
     api = client.get(reverse("api-league-honours", args=[league.season.league_id])).json()
     (winner,) = [h for h in api if h["position"] == "winner" and h["title"] == "Pairs"]
     assert winner["players"] == [irene.pk, hazel.pk]
+
+
+def test_the_secretary_is_told_entries_have_closed_and_may_enter_late_on_purpose(league):
+    sec = client_for(league.secretary)
+    comp = sec.post(
+        f"/api/seasons/{league.season.pk}/competitions/",
+        {
+            "name": "Open Singles",
+            "kind": "singles",
+            "entry_mode": "open",
+            "entries_close_at": "2026-01-01T20:00:00Z",
+        },
+        content_type="application/json",
+    ).json()
+    late_player, other = (
+        r.player
+        for r in Registration.objects.filter(season=league.season, status="active")
+        .select_related("player")
+        .order_by("id")[:2]
+    )
+    url = f"/api/competitions/{comp['id']}/entries/"
+    answer = sec.post(url, {"player": late_player.pk}, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "entries_closed"
+    assert "closed on 01 Jan 2026" in answer.json()["message"]
+    assert "late" in answer.json()["message"]
+    assert not Entry.objects.filter(competition_id=comp["id"]).exists()
+    # on purpose: entered, marked late, warned, logged
+    answer = sec.post(
+        url, {"player": late_player.pk, "late": True}, content_type="application/json"
+    )
+    assert answer.status_code == 201, answer.content
+    body = answer.json()
+    assert body["source"].startswith("late entry, after the closing date")
+    assert body["warning"].startswith("Entries had closed")
+    assert CompetitionLog.objects.get(competition_id=comp["id"], action="entered").detail["late"]
+    # a player cannot enter late, even saying so
+    player_client = client_for(league.player_user)
+    answer = player_client.post(
+        url,
+        {"player": league.player_user.player.pk, "late": True},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400 and answer.json()["error"] == "entries_closed"
+    # before the closing date nothing is late
+    Competition.objects.filter(pk=comp["id"]).update(entries_close_at=None)
+    answer = sec.post(url, {"player": other.pk, "late": True}, content_type="application/json")
+    assert answer.status_code == 201 and answer.json()["warning"] == ""
+    assert answer.json()["source"] == ""
