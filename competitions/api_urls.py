@@ -52,6 +52,7 @@ urlpatterns = [
         name="api-entry-start",
     ),
     path("rounds/<int:pk>/", ties.RoundView.as_view(), name="api-round"),
+    path("groups/<int:pk>/", ties.GroupView.as_view(), name="api-group"),
     path("ties/<int:pk>/", ties.TieView.as_view(), name="api-tie"),
     path("ties/<int:pk>/result/", ties.TieResultView.as_view(), name="api-tie-result"),
     path("ties/<int:pk>/confirm/", ties.TieConfirmView.as_view(), name="api-tie-confirm"),

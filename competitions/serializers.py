@@ -12,7 +12,7 @@ from leagues.models import MAX_FRAME_SCORE, Player, Team
 from marker import commit_reveal
 from marker.api_inputs import StrictPrimaryKeyRelatedField
 
-from .models import Competition, Entry, Round, Tie, TieFrame
+from .models import Competition, Entry, Group, Round, Tie, TieFrame
 from .standings import GroupRow
 
 MAX_POINTS = 100_000
@@ -249,6 +249,17 @@ class RoundSerializer(serializers.ModelSerializer):
         model = Round
         fields = ["id", "competition", "number", "name", "date", "deadline", "best_of"]
         read_only_fields = fields
+
+
+class GroupSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Group
+        fields = ["id", "competition", "number", "name", "deadline"]
+        read_only_fields = fields
+
+
+class GroupDeadlineSerializer(serializers.Serializer):
+    deadline = serializers.DateTimeField(allow_null=True)
 
 
 class RoundDatesSerializer(serializers.Serializer):

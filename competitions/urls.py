@@ -11,6 +11,7 @@ urlpatterns = [
         name="season-competitions",
     ),
     path("competitions/<int:pk>/", setup.competition_detail, name="competition-detail"),
+    path("groups/<int:pk>/deadline/", setup.group_deadline, name="group-deadline"),
     path("ties/<int:pk>/", ties.tie_detail, name="tie-detail"),
     path("ties/<int:pk>/pad/", ties.tie_pad, name="tie-pad"),
     path("ties/<int:pk>/correct/", ties.tie_correct, name="tie-correct"),

@@ -14,10 +14,17 @@ from leagues.serializers import ErrorSerializer
 
 from .. import selectors
 from .. import serializers as s
-from ..models import Round, Tie
+from ..models import Group, Round, Tie
 from ..services.corrections import tie_correct
 from ..services.pad import tie_confirm, tie_frame_open
-from ..services.ties import round_set_dates, tie_award, tie_record_paper, tie_walkover, tie_withdraw
+from ..services.ties import (
+    group_set_deadline,
+    round_set_dates,
+    tie_award,
+    tie_record_paper,
+    tie_walkover,
+    tie_withdraw,
+)
 from .common import CONFLICT, ERRORS
 
 
@@ -45,6 +52,33 @@ class RoundView(APIView):
             **data.validated_data,
         )
         return Response(s.RoundSerializer(rnd).data)
+
+
+class GroupView(APIView):
+    """A group (anyone); the secretary sets the date its matches must be played by (a
+    match not played by then may be awarded)."""
+
+    write_permission = "competitions.manage"
+
+    def get_permission_object(self):
+        return get_object_or_404(
+            Group.objects.select_related("competition"), pk=self.kwargs["pk"]
+        ).competition
+
+    @extend_schema(responses={200: s.GroupSerializer, 404: ErrorSerializer})
+    def get(self, request, pk: int):
+        return Response(s.GroupSerializer(get_object_or_404(Group, pk=pk)).data)
+
+    @extend_schema(request=s.GroupDeadlineSerializer, responses={200: s.GroupSerializer, **ERRORS})
+    def post(self, request, pk: int):
+        data = s.GroupDeadlineSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        group = group_set_deadline(
+            actor=request.user,
+            group=get_object_or_404(Group.objects.select_related("competition"), pk=pk),
+            deadline=data.validated_data["deadline"],
+        )
+        return Response(s.GroupSerializer(group).data)
 
 
 def _tie(pk: int) -> Tie:

@@ -15,7 +15,7 @@ from marker.errors import DomainError
 from marker.permissions import allowed, require
 
 from ..common import log, require_secretary, resolve_now
-from ..models import Entry, Round, Tie, TieFrame
+from ..models import Entry, Group, Round, Tie, TieFrame
 from ..permissions import speaks_for_entry
 from ..results import lock_tie, tie_decide
 
@@ -47,6 +47,27 @@ def round_set_dates(
         deadline=deadline.isoformat() if deadline else None,
     )
     return round
+
+
+@transaction.atomic
+def group_set_deadline(
+    *, actor: Any, group: Group, deadline: datetime | None, now: datetime | None = None
+) -> Group:
+    """The secretary sets the date a group's matches must be played by: once it has
+    passed, a match not played may be awarded (`tie_award`)."""
+    now = resolve_now(now)
+    require_secretary(actor, group.competition, "set a group's deadline")
+    group.deadline = deadline
+    group.save(update_fields=["deadline"])
+    log(
+        group.competition,
+        actor,
+        "group_deadline",
+        now,
+        group=group.number,
+        deadline=deadline.isoformat() if deadline else None,
+    )
+    return group
 
 
 def require_open_tie(tie: Tie) -> None:
@@ -86,7 +107,9 @@ def tie_award(
     if deadline is None or now < deadline:
         raise DomainError(
             "before_deadline",
-            "A tie can be awarded only once its round's deadline has passed"
+            "A tie can be awarded only once its "
+            + ("round" if tie.round_id else "group")
+            + "'s deadline has passed"
             + (
                 f" ({timezone.localtime(deadline):%d %b %Y %H:%M})."
                 if deadline

@@ -3,13 +3,19 @@ phone, and printed on one A4 page)."""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_safe
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST, require_safe
 
 from leagues.models import Season
+from marker.errors import DomainError
+from marker.permissions import require_perm
 
 from .. import selectors
-from ..models import Competition
+from ..models import Competition, Group
+from ..services.ties import group_set_deadline
 
 
 @require_safe
@@ -53,3 +59,30 @@ def competition_detail(request, pk: int):
             "can_manage": request.user.has_perm("competitions.manage", competition),
         },
     )
+
+
+class GroupDeadlineForm(forms.Form):
+    deadline = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+
+
+@login_required
+@require_POST
+def group_deadline(request, pk: int):
+    """The secretary sets (or clears) the date a group's matches must be played by."""
+    group = get_object_or_404(Group.objects.select_related("competition__season"), pk=pk)
+    require_perm(request.user, "competitions.manage", group.competition)
+    form = GroupDeadlineForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the deadline as a date and time.")
+        return redirect("competition-detail", pk=group.competition_id)
+    try:
+        group_set_deadline(actor=request.user, group=group, deadline=form.cleaned_data["deadline"])
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{group.name}: deadline saved.")
+    return redirect("competition-detail", pk=group.competition_id)

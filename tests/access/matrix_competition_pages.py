@@ -35,6 +35,18 @@ def setup(ctx) -> None:
         entry_create(actor=league.secretary, competition=singles, player=player)
     _drawn(singles, league.secretary)
     ctx.pages_singles_tie = Tie.objects.get(competition=singles, status="scheduled")
+    groups = competition_create(
+        actor=league.secretary,
+        season=league.season,
+        name="Pages Groups",
+        kind="group_knockout",
+        group_size=3,
+        group_qualifiers=1,
+    )
+    for player in [r.player for r in league.teams[2].registrations.order_by("id")[:3]]:
+        entry_create(actor=league.secretary, competition=groups, player=player)
+    _drawn(groups, league.secretary)
+    ctx.pages_group = groups.groups.get()
 
 
 tie = lambda c: {"pk": c.pages_singles_tie.pk}  # noqa: E731
@@ -48,6 +60,12 @@ ACCESS = {
     ),
     "team-ties-ical": Rule(kwargs=lambda c: {"pk": c.league.teams[0].pk}),
     "tie-detail": Rule(kwargs=tie),
+    # Sets a group's deadline: the secretaries.
+    "group-deadline": Rule(
+        kwargs=lambda c: {"pk": c.pages_group.pk},
+        get=None,
+        post=frozenset({SECRETARY, COMPETITIONS}),
+    ),
     # Opens the tie's next frame on the pad: the tie's players and the secretary.
     "tie-pad": Rule(kwargs=tie, get=None, post=frozenset({PLAYER, SECRETARY, COMPETITIONS})),
     # Corrects a decided tie: the secretaries.

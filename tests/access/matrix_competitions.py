@@ -60,6 +60,8 @@ ACCESS = {
     "api-entry-paid": Rule(kwargs=entry, get=None, post=COMPETITIONS_OFFICERS),
     "api-entry-start": Rule(kwargs=entry, get=None, post=COMPETITIONS_OFFICERS),
     "api-round": Rule(kwargs=lambda c: {"pk": c.cup_round.pk}, post=COMPETITIONS_OFFICERS),
+    # the group made by matrix_competition_pages' setup
+    "api-group": Rule(kwargs=lambda c: {"pk": c.pages_group.pk}, post=COMPETITIONS_OFFICERS),
     "api-tie": Rule(kwargs=tie),
     "api-tie-result": Rule(kwargs=tie, get=None, post=TIE_PARTIES),
     "api-tie-confirm": Rule(kwargs=tie, get=None, post=TIE_PARTIES),

@@ -112,3 +112,72 @@ def test_the_secretary_is_told_entries_have_closed_and_may_enter_late_on_purpose
     answer = sec.post(url, {"player": other.pk, "late": True}, content_type="application/json")
     assert answer.status_code == 201 and answer.json()["warning"] == ""
     assert answer.json()["source"] == ""
+
+
+def group_event(league, n: int = 3):
+    comp = competition_create(
+        actor=league.secretary,
+        season=league.season,
+        name="Group Singles",
+        kind="group_knockout",
+        group_size=3,
+        group_qualifiers=1,
+        now=NOW,
+    )
+    players = [
+        r.player
+        for r in Registration.objects.filter(season=league.season, status="active")
+        .select_related("player")
+        .order_by("id")[:n]
+    ]
+    for player in players:
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+    return drawn(comp, league.secretary)
+
+
+def test_a_group_gets_a_deadline_and_its_matches_can_then_be_awarded(league):
+    comp = group_event(league)
+    group = comp.groups.get()
+    tie = Tie.objects.filter(group=group).order_by("slot").first()
+    sec = client_for(league.secretary)
+    award = {"winner": "away", "reason": "Not played by the deadline"}
+    answer = sec.post(f"/api/ties/{tie.pk}/award/", award, content_type="application/json")
+    assert answer.status_code == 400 and answer.json()["error"] == "before_deadline"
+    assert "group's deadline" in answer.json()["message"]
+    # the API sets the deadline (not the captain), and then the award goes through
+    url = f"/api/groups/{group.pk}/"
+    body = {"deadline": "2026-01-01T20:00:00Z"}
+    assert (
+        client_for(league.captain).post(url, body, content_type="application/json").status_code
+        == 403
+    )
+    answer = sec.post(url, {"deadline": "not a date"}, content_type="application/json")
+    assert answer.status_code == 400
+    answer = sec.post(url, body, content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["deadline"] == "2026-01-01T20:00:00Z"
+    assert sec.get(url).json()["deadline"] == "2026-01-01T20:00:00Z"
+    answer = sec.post(f"/api/ties/{tie.pk}/award/", award, content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    tie.refresh_from_db()
+    assert (tie.status, tie.winner_id) == (Tie.Status.AWARDED, tie.away_id)
+    table = sec.get(f"/api/competitions/{comp.pk}/groups/").json()[0]
+    (winner_row,) = [r for r in table["rows"] if r["entry"] == tie.away_id]
+    assert winner_row["won"] == 1
+
+
+def test_the_secretary_sets_a_groups_deadline_on_the_competition_page(client, league):
+    comp = group_event(league)
+    group = comp.groups.get()
+    client.force_login(league.captain)
+    page = client.get(reverse("competition-detail", args=[comp.pk])).content.decode()
+    assert "No deadline set." in page and "Set the deadline" not in page
+    assert client.post(f"/groups/{group.pk}/deadline/", {"deadline": ""}).status_code == 403
+    client.force_login(league.secretary)
+    answer = client.post(
+        f"/groups/{group.pk}/deadline/", {"deadline": "2026-10-20T21:30"}, follow=True
+    )
+    page = answer.content.decode()
+    assert "deadline saved" in page
+    assert "Matches to be played by Tuesday 20 October, 21:30" in page
+    group.refresh_from_db()
+    assert group.deadline is not None
