@@ -419,6 +419,7 @@ class GroupRowSerializer(serializers.Serializer):
 class GroupTableSerializer(serializers.Serializer):
     group = serializers.IntegerField(source="group.pk")
     name = serializers.CharField(source="group.name")
+    deadline = serializers.DateTimeField(source="group.deadline", allow_null=True)
     complete = serializers.BooleanField()
     tie_breakers = serializers.ListField(child=serializers.CharField())
     rows = GroupRowSerializer(many=True)

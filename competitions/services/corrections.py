@@ -103,6 +103,7 @@ def _take_back_next(tie: Tie, old: Entry) -> list[str]:
             "first), then this one.",
             status=409,
         )
+    label = _tie_name(nxt)
     setattr(nxt, side, None)
     fields = [side]
     if nxt.status != Tie.Status.PENDING:
@@ -119,7 +120,7 @@ def _take_back_next(tie: Tie, old: Entry) -> list[str]:
     if fixture is not None:
         Match.objects.filter(fixture=fixture).delete()
         fixture.delete()
-    return [f"{old.name} taken out of {_tie_name(nxt)}"]
+    return [f"{old.name} taken out of {label}"]
 
 
 def _take_back_plate(competition: Competition, tie: Tie, new_winner: Entry) -> list[str]:

@@ -15,7 +15,7 @@ from competitions.models import Competition, CompetitionLog, Entry, Tie, TieFram
 from competitions.services.entries import entry_create
 from competitions.services.setup import competition_create
 from competitions.services.ties import round_set_dates, tie_award, tie_record_paper
-from frames.matchnight import signoff
+from frames.matchnight import signoff, squads
 from frames.models import Match
 from leagues.models import Fixture, Honour
 
@@ -309,3 +309,42 @@ def test_the_secretary_corrects_a_tie_from_its_page(client, league):
     assert "Nobody has won 2 frames" in answer.content.decode()
     tie.refresh_from_db()
     assert tie.winner_id == tie.away_id
+
+
+def test_a_team_tie_put_right_gives_the_next_round_a_new_cup_fixture(league):
+    """The final's cup fixture was made for the wrong team: an unplayed match night opened
+    for it goes with it, and the final gets a fixture for the teams that meet."""
+    cup = competition_create(
+        actor=league.secretary, season=league.season, name="Cup", kind="team_knockout", now=NOW
+    )
+    for team in league.teams[:4]:
+        entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+    drawn(cup, league.secretary)
+    rnd = cup.rounds.get(number=1)
+    round_set_dates(actor=league.secretary, round=rnd, date=None, deadline=NOW, now=NOW)
+    later = NOW + timedelta(days=1)
+    first, second = Tie.objects.filter(round=rnd).order_by("slot")
+    for tie in (first, second):
+        tie_award(actor=league.secretary, tie=tie, winner="home", reason="No show", now=later)
+    final = Tie.objects.select_related("fixture").get(round__competition=cup, round__number=2)
+    old_fixture = final.fixture
+    assert old_fixture is not None
+    squads.match_open(fixture=old_fixture, actor=league.secretary, now=later)
+    answer = correct(league.secretary, first, winner="away", reason="The home side had no team")
+    assert answer.status_code == 200, answer.content
+    final.refresh_from_db()
+    assert (final.home_id, final.away_id, final.status) == (
+        first.away_id,
+        second.home_id,
+        Tie.Status.SCHEDULED,
+    )
+    assert not Fixture.objects.filter(pk=old_fixture.pk).exists()
+    assert not Match.objects.filter(fixture_id=old_fixture.pk).exists()
+    assert (final.fixture.home_id, final.fixture.away_id) == (
+        first.away.team_id,
+        second.home.team_id,
+    )
+    (line,) = CompetitionLog.objects.filter(tie=first, action="corrected")
+    assert line.detail["moved"] == [
+        f"{first.home.name} taken out of {first.home.name} v {second.home.name} (Final)"
+    ]

@@ -161,6 +161,7 @@ def test_a_group_gets_a_deadline_and_its_matches_can_then_be_awarded(league):
     tie.refresh_from_db()
     assert (tie.status, tie.winner_id) == (Tie.Status.AWARDED, tie.away_id)
     table = sec.get(f"/api/competitions/{comp.pk}/groups/").json()[0]
+    assert table["deadline"] == "2026-01-01T20:00:00Z"
     (winner_row,) = [r for r in table["rows"] if r["entry"] == tie.away_id]
     assert winner_row["won"] == 1
 
