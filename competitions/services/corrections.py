@@ -96,11 +96,11 @@ def _take_back_next(tie: Tie, old: Entry) -> list[str]:
     if getattr(nxt, f"{side}_id") != old.pk:
         return []
     if _started(nxt):
+        state = f"decided ({nxt.get_status_display().lower()})" if nxt.decided else "being played"
         raise DomainError(
             "later_round_played",
-            f"{old.name} has already played on: {_tie_name(nxt)} is "
-            f"{nxt.get_status_display().lower()}. Correct that tie first (the latest round "
-            "first), then this one.",
+            f"{old.name} has already played on: {_tie_name(nxt)} is {state}. Correct that "
+            "tie first (the latest round first), then this one.",
             status=409,
         )
     label = _tie_name(nxt)

@@ -137,6 +137,7 @@ def test_a_correction_is_refused_once_the_winner_has_played_on(league):
     error = answer.json()
     assert error["error"] == "later_round_played"
     assert first.home.name in error["message"] and "Correct that tie first" in error["message"]
+    assert "(Final) is being played" in error["message"]
     first.refresh_from_db()
     final.refresh_from_db()
     assert first.winner_id == first.home_id and final.home_id == first.home_id
