@@ -276,7 +276,7 @@ def match_settle(
     """The secretary settles a disputed (or unconfirmed) result: accept it as it stands,
     or correct frame scores (frame number → (home, away)); either way it is confirmed.
     `reopen_confirmed`: a confirmed match's scores corrected again (only a cup tie's
-    correction asks it, `competitions.services.ties.tie_correct`, which checks first what
+    correction asks it, `competitions.services.corrections.tie_correct`, which checks what
     the new result would move)."""
     now = resolve_now(now)
     match = lock_match(match, frames=True)
