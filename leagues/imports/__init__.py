@@ -1,7 +1,8 @@
 """Importing a season's data from a spreadsheet (CSV or XLSX): venues, teams, players,
 registrations, fixtures and past results (docs/data.md).
 
-Three steps, no state kept between them:
+Three steps, no state kept between them (a large import's third step runs as a background
+job: `leagues.imports.job`, its task in `leagues.imports.tasks`):
 
 1. `read_table(name, data)` reads the file into a `Table` (text cells; blank rows and
    rows above the header row dropped). The page carries it signed between requests.
@@ -35,12 +36,7 @@ from django.utils import timezone
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
-from marker import spreadsheet
-from marker.errors import DomainError
-from marker.formats import MatchFormat, effective_format
-from marker.permissions import require
-
-from .models import (
+from leagues.models import (
     MAX_MATCH_SCORE,
     Division,
     Fixture,
@@ -50,6 +46,10 @@ from .models import (
     Team,
     Venue,
 )
+from marker import spreadsheet
+from marker.errors import DomainError
+from marker.formats import MatchFormat, effective_format
+from marker.permissions import require
 
 #: The largest file accepted, and the most rows and columns read from it.
 MAX_BYTES = 512 * 1024
@@ -65,6 +65,8 @@ MAX_UNCOMPRESSED = 32 * 1024 * 1024
 MAX_RATIO = 100
 RATIO_FROM = 1024 * 1024
 MAX_PARTS = 200
+#: How often (in steps written) an import tells its progress.
+PROGRESS_EVERY = 100
 
 
 # ----------------------------------------------------------------------------- reading
@@ -1074,12 +1076,31 @@ def plan(*, season: Season, kind: str, table: Table, mapping: list[str] | None =
     return result
 
 
+def refuse_problems(result: Plan) -> Plan:
+    """`result`, or `import_invalid` with its problems when it has any."""
+    if result.problems:
+        raise DomainError(
+            "import_invalid",
+            f"{len(result.problems)} problem(s) in the file: nothing was imported.",
+            extra={"problems": [p.as_dict() for p in result.problems]},
+        )
+    return result
+
+
 @transaction.atomic
 def import_apply(
-    *, season: Season, actor: Any, kind: str, table: Table, mapping: list[str] | None = None
+    *,
+    season: Season,
+    actor: Any,
+    kind: str,
+    table: Table,
+    mapping: list[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Plan:
     """Import the rows: all of them, or (when any row has a problem) none
-    (`import_invalid`, with the problems). Only the season's secretary may."""
+    (`import_invalid`, with the problems). Only the season's secretary may. `progress`
+    is told (steps done, steps) as the rows are written (the background job's progress,
+    `leagues.imports.job`)."""
     require(
         actor,
         "leagues.import_data",
@@ -1087,14 +1108,11 @@ def import_apply(
         message="Only the league's secretary may import its data.",
     )
     season = Season.objects.select_for_update().get(pk=season.pk)
-    result = plan(season=season, kind=kind, table=table, mapping=mapping)
-    if result.problems:
-        raise DomainError(
-            "import_invalid",
-            f"{len(result.problems)} problem(s) in the file: nothing was imported.",
-            extra={"problems": [p.as_dict() for p in result.problems]},
-        )
-    for step in result.steps:
+    result = refuse_problems(plan(season=season, kind=kind, table=table, mapping=mapping))
+    total = len(result.steps)
+    for done, step in enumerate(result.steps, start=1):
         if step.apply is not None:
             step.apply()
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):
+            progress(done, total)
     return result
