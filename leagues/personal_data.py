@@ -313,6 +313,7 @@ NOT_PERSONAL: dict[str, str] = {
     "leagues.PointDeduction.by": "the officer who deducted (an account)",
     "leagues.Publication.created_by": "the officer who published (an account)",
     "leagues.ImportJob.created_by": "the officer who imported (an account)",
+    "leagues.ImportJob.filename": "the name of the file the secretary uploaded",
     "leagues.ImportJob.table": "an import's upload, kept only while its job may run: emptied when it ends",
     "leagues.ImportJob.mapping": "which field each column of an upload gives",
     "leagues.ImportJob.result": "an import's counts, and the problems that stopped it (as its preview showed)",
