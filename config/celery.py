@@ -15,6 +15,7 @@ TASK_PACKAGES = [
     "frames.ratings",
     "frames.stats",
     "leagues.fixtures",
+    "leagues.imports",
 ]
 app.autodiscover_tasks()
 app.autodiscover_tasks(TASK_PACKAGES)

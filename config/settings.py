@@ -270,6 +270,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
+# A spreadsheet import of more rows than this runs as a background job with its progress
+# on the page (leagues/imports/job.py); smaller ones are imported in the request.
+IMPORT_BACKGROUND_ROWS = int(os.environ.get("IMPORT_BACKGROUND_ROWS", "500"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -1,9 +1,11 @@
 """A season's spreadsheets for the secretary: fixtures and results, the tables, and the
-players' averages, as CSV or XLSX (docs/data.md). Every text cell goes through
-`marker.spreadsheet.safe_cell`, so a team called `=HYPERLINK(...)` stays text in both.
+players' averages, as CSV or XLSX (docs/data.md). A team called `=HYPERLINK(...)` stays
+text in both: in CSV its cell goes through `marker.spreadsheet.safe_cell` (a leading
+apostrophe, which the import takes off again); in XLSX it is a text cell marked as text
+(Excel's quote prefix), its value exactly the name, with no apostrophe.
 
 The fixtures sheet's headers are ones the import reads (`leagues.imports`), so a season
-exported can be imported as past results elsewhere."""
+exported can be imported as past results elsewhere, every name as it was."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 
 from frames.stats import selectors as stats_selectors
 from leagues import publication_job, standings
@@ -113,11 +116,22 @@ def as_csv(rows: list[list]) -> bytes:
     return spreadsheet.write_rows(rows).encode("utf-8-sig")
 
 
+def _xlsx_cell(sheet: Any, value: Any) -> Any:
+    """A cell as a text cell when it is text that would otherwise be a formula: openpyxl
+    takes any text starting with `=` for one, and a spreadsheet runs `+`, `-`, `@`."""
+    if not (isinstance(value, str) and spreadsheet.needs_apostrophe(value)):
+        return value
+    cell = WriteOnlyCell(sheet, value)
+    cell.data_type = "s"  # a string, whatever it starts with
+    cell.quotePrefix = True  # shown and edited as text
+    return cell
+
+
 def as_xlsx(rows: list[list], title: str) -> bytes:
     book = Workbook(write_only=True)
     sheet = book.create_sheet(title=title[:31].replace("'", ""))
     for row in rows:
-        sheet.append([spreadsheet.safe_cell(cell) for cell in row])
+        sheet.append([_xlsx_cell(sheet, cell) for cell in row])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()

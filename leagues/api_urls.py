@@ -45,6 +45,11 @@ urlpatterns = [
     path(
         "seasons/<int:pk>/import/", season_api.SeasonImportView.as_view(), name="api-season-import"
     ),
+    path(
+        "seasons/<int:pk>/import/jobs/<int:job>/",
+        season_api.SeasonImportJobView.as_view(),
+        name="api-season-import-job",
+    ),
     path("fixtures/<int:pk>/move/", fixture_api.FixtureMoveView.as_view(), name="api-fixture-move"),
     path(
         "fixtures/<int:pk>/postpone/",

@@ -717,6 +717,59 @@ class Publication(models.Model):
         return self.state in (self.State.QUEUED, self.State.RUNNING)
 
 
+class ImportJob(models.Model):
+    """A large spreadsheet import run by a worker (docs/data.md): the rows it holds, and
+    the job's progress. Claimed like a publication (queued → running by a conditional
+    UPDATE, a stale heartbeat taken over); the rows are written all or nothing. The
+    upload (`table`) is kept only while the job may still run: emptied when it ends."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Imported"
+        FAILED = "failed", "Not imported"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="import_jobs")
+    kind = models.CharField(max_length=20)
+    filename = models.CharField(max_length=200, blank=True)
+    table = models.JSONField(default=dict, blank=True, help_text="The rows, while the job runs.")
+    mapping = models.JSONField(default=list, blank=True)
+    rows = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done.")
+    step = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    result = models.JSONField(
+        default=dict, blank=True, help_text="Counts, changes and problems, once it ends."
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season"],
+                condition=Q(state__in=["queued", "running"]),
+                name="one_active_import_per_season",
+            ),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="import_job_progress"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: import of {self.filename or self.kind} ({self.state})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.state in (self.State.QUEUED, self.State.RUNNING)
+
+
 class TableSnapshot(models.Model):
     """One division's published table: written once by the publishing job, never changed."""
 

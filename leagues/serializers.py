@@ -539,6 +539,28 @@ class ImportPlanSerializer(serializers.Serializer):
     imported = serializers.BooleanField()
 
 
+class ImportJobSerializer(serializers.Serializer):
+    """A background import (a file of more rows than the instance imports at once)."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    filename = serializers.CharField()
+    rows = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    progress = serializers.IntegerField(help_text="Percent done.")
+    step = serializers.CharField()
+    error = serializers.CharField(help_text="Why nothing was imported ('' unless failed).")
+    counts = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text="Once done: per kind of thing, how many rows created, changed or found.",
+    )
+    changes = serializers.IntegerField()
+    problems = ImportProblemSerializer(many=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    url = serializers.CharField(help_text="Where to ask for its progress (this answer).")
+
+
 class HonourSerializer(serializers.ModelSerializer):
     kind = serializers.CharField(read_only=True, help_text="division, competition or award.")
     season = serializers.IntegerField(source="season_id", allow_null=True, read_only=True)

@@ -24,6 +24,11 @@ urlpatterns = [
     path("site/leagues/", views.site_leagues, name="site-leagues"),
     # The secretary's import (with the data page, exchange/urls.py: by the season's id).
     path("seasons/<int:pk>/import/", season_views.season_import, name="season-import"),
+    path(
+        "seasons/<int:pk>/import/jobs/<int:job>/",
+        season_views.season_import_job,
+        name="season-import-job",
+    ),
     # The addresses before leagues were tenants: permanent redirects.
     path("seasons/<int:pk>/", views.legacy_redirect, {"kind": "season"}, name="legacy-season"),
     path(

@@ -4,9 +4,12 @@ importing into it, finishing it."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,8 +20,11 @@ from leagues import (
     rollover,
 )
 from leagues.api import ERRORS, ManagesLeague
+from leagues.imports import job as import_job
+from leagues.imports import services as import_services
 from leagues.models import (
     Division,
+    ImportJob,
     Season,
 )
 from leagues.serializers import (
@@ -27,6 +33,7 @@ from leagues.serializers import (
     ErrorSerializer,
     HonourSerializer,
     ImportInputSerializer,
+    ImportJobSerializer,
     ImportPlanSerializer,
     MatchFormatInputSerializer,
     MatchFormatSerializer,
@@ -211,10 +218,40 @@ class SeasonRolloverView(APIView):
         return Response(SeasonSerializer(new).data, status=status.HTTP_201_CREATED)
 
 
+def import_job_body(request, job: ImportJob) -> dict:
+    progress, step = import_job.job_progress(job)
+    result = job.result or {}
+    return {
+        "id": job.pk,
+        "kind": job.kind,
+        "filename": job.filename,
+        "rows": job.rows,
+        "state": job.state,
+        "progress": progress,
+        "step": step,
+        "error": job.error,
+        "counts": result.get("counts", {}),
+        "changes": result.get("changes", 0),
+        "problems": result.get("problems", []),
+        "created_at": job.created_at,
+        "finished_at": job.finished_at,
+        "url": reverse("api-season-import-job", args=[job.season_id, job.pk]),
+    }
+
+
+class ImportsData(BasePermission):
+    """Reads and writes for whoever may import the season's data (its secretary)."""
+
+    def has_permission(self, request, view) -> bool:
+        return request.user.has_perm("leagues.import_data", view.get_permission_object())
+
+
 class SeasonImportView(APIView):
     """Import a spreadsheet into a season (docs/data.md): a dry run says what would be
     created or changed and every problem by row and column; a real run imports every row
-    or, when any has a problem, none (`import_invalid`, with the problems)."""
+    or, when any has a problem, none (`import_invalid`, with the problems). A real run of
+    more rows than the instance imports at once (`IMPORT_BACKGROUND_ROWS`) is queued as
+    a background job: 202, with the job, whose `url` tells its progress."""
 
     parser_classes = [MultiPartParser, FormParser]
     write_permission = "leagues.import_data"
@@ -224,7 +261,7 @@ class SeasonImportView(APIView):
 
     @extend_schema(
         request={"multipart/form-data": ImportInputSerializer},
-        responses={200: ImportPlanSerializer, **ERRORS},
+        responses={200: ImportPlanSerializer, 202: ImportJobSerializer, **ERRORS},
     )
     def post(self, request, pk: int):
         season = get_object_or_404(Season, pk=pk)
@@ -234,6 +271,17 @@ class SeasonImportView(APIView):
         upload = data.validated_data["file"]
         table = imports.read_table(upload.name or "", upload.read(imports.MAX_BYTES + 1), kind)
         mapping = data.validated_data.get("mapping")
+        if not data.validated_data["dry_run"] and import_job.runs_in_background(table):
+            queued = import_services.import_queue(
+                season=season,
+                actor=request.user,
+                kind=kind,
+                table=table,
+                mapping=mapping,
+                now=timezone.now(),
+            )
+            body = import_job_body(request, queued)
+            return Response(ImportJobSerializer(body).data, status=status.HTTP_202_ACCEPTED)
         if data.validated_data["dry_run"]:
             plan = imports.plan(season=season, kind=kind, table=table, mapping=mapping)
         else:
@@ -242,6 +290,21 @@ class SeasonImportView(APIView):
             )
         body = plan.as_dict() | {"imported": not data.validated_data["dry_run"]}
         return Response(ImportPlanSerializer(body).data)
+
+
+class SeasonImportJobView(APIView):
+    """A background import: its state and progress, then what it did or every problem
+    that stopped it (nothing imported)."""
+
+    permission_classes = [ImportsData]
+
+    def get_permission_object(self):
+        return get_object_or_404(Season, pk=self.kwargs["pk"])
+
+    @extend_schema(responses={200: ImportJobSerializer, 403: ErrorSerializer, 404: ErrorSerializer})
+    def get(self, request, pk: int, job: int):
+        found = get_object_or_404(ImportJob, pk=job, season_id=pk)
+        return Response(ImportJobSerializer(import_job_body(request, found)).data)
 
 
 class SeasonFinishView(APIView):

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
 from leagues import (
@@ -24,9 +25,12 @@ from leagues.forms import (
     MatchFormatForm,
     SeasonCreateForm,
 )
+from leagues.imports import job as import_job
+from leagues.imports import services as import_services
 from leagues.models import (
     Division,
     Fixture,
+    ImportJob,
     League,
     Season,
 )
@@ -315,6 +319,17 @@ def season_import(request, pk: int):
             return render(request, "leagues/import.html", context, status=400)
         if request.POST.get("action") == "import":
             try:
+                if import_job.runs_in_background(table):
+                    # A large file: a worker imports it while the next page shows how far.
+                    queued = import_services.import_queue(
+                        season=season,
+                        actor=request.user,
+                        kind=kind,
+                        table=table,
+                        mapping=mapping,
+                        now=timezone.now(),
+                    )
+                    return redirect("season-import-job", pk=season.pk, job=queued.pk)
                 done = imports.import_apply(
                     season=season, actor=request.user, kind=kind, table=table, mapping=mapping
                 )
@@ -353,10 +368,26 @@ def season_import(request, pk: int):
         ],
         "more_rows": max(0, len(table.rows) - 300),
         "file_problems": problems_by_row.get(0, []),
+        "background": import_job.runs_in_background(table),
     }
     return render(
         request, "leagues/import_preview.html", context, status=400 if result.problems else 200
     )
+
+
+@login_required
+@require_safe
+def season_import_job(request, pk: int, job: int):
+    """A background import's progress (htmx polls its status part while it runs), then
+    what it did, or every problem that stopped it."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    require_perm(request.user, "leagues.import_data", season)
+    the_job = get_object_or_404(ImportJob, pk=job, season=season)
+    progress, step = import_job.job_progress(the_job)
+    context = {"season": season, "job": the_job, "progress": progress, "step": step}
+    if request.headers.get("HX-Request"):
+        return render(request, "leagues/import_job_status.html", context)
+    return render(request, "leagues/import_job.html", context)
 
 
 class SeasonFinishForm(forms.Form):

@@ -4,6 +4,9 @@ row and column, all or nothing, the same file twice changes nothing, CSV and XLS
 from __future__ import annotations
 
 import io
+import re
+import tracemalloc
+import zipfile
 from datetime import date
 from decimal import Decimal
 
@@ -17,6 +20,7 @@ from openpyxl import Workbook
 from leagues import imports, standings
 from leagues.models import Division, Fixture, Player, Registration, Team, Venue
 from marker.errors import DomainError
+from marker.formats import PRESETS
 from tests.factories import SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -169,7 +173,7 @@ def test_past_results_count_in_the_table_and_are_not_imported_twice(league):
     top = table.rows[0]
     assert (top.team, top.frames_for) == (t[0], Decimal(6))
     assert run(season, league.secretary, "results", "r.csv", csv_bytes(rows)).changes == 0
-    rows[1][3] = "7"
+    rows[1][3] = "5"
     with pytest.raises(DomainError) as info:
         run(season, league.secretary, "results", "r.csv", csv_bytes(rows))
     assert "already has a result" in info.value.extra["problems"][0]["message"]
@@ -365,3 +369,226 @@ def test_the_api_refuses_bad_rows_strangers_and_bad_input(league):
     assert api_post(captain, league, good, dry_run="false").status_code == 403
     assert api_post(Client(), league, good).status_code in (401, 403)
     assert not Venue.objects.filter(name="The Plough").exists()
+
+
+# ----------------------------------------------------------------------------- issue 28
+
+
+def test_names_with_upper_case_non_ascii_letters_match_on_a_second_import(league):
+    """Names are folded in Python on both sides (not by the database's LOWER(), which on
+    SQLite folds ASCII only and on PostgreSQL keeps ß): the second import in other case
+    finds the players and the venue the first created."""
+    season = league.season
+    team = league.teams[0].name
+    first = [
+        ["Player", "Team"],
+        ["Łukasz Østergård", team],
+        ["Åse Þórsdóttir", team],
+        ["Hans Strauß", team],
+        ["Ñaki Œuvray", ""],
+    ]
+    run(season, league.secretary, "players", "p.csv", csv_bytes(first))
+    before = counts()
+    second = [
+        ["Player", "Team"],
+        ["ŁUKASZ ØSTERGÅRD", team.upper()],
+        ["åse þórsdóttir", team],
+        ["HANS STRAUSS", team],
+        ["ñaki  œuvray", ""],
+    ]
+    done = run(season, league.secretary, "players", "p.csv", csv_bytes(second))
+    assert done.changes == 0 and counts() == before
+    assert done.counts["registration"] == {"create": 0, "change": 0, "same": 3}
+    run(season, league.secretary, "venues", "v.csv", csv_bytes([["Venue"], ["Ærø Arms"]]))
+    again = run(season, league.secretary, "venues", "v.csv", csv_bytes([["Venue"], ["ÆRØ ARMS"]]))
+    assert again.counts["venue"]["same"] == 1 and Venue.objects.filter(name="Ærø Arms").count() == 1
+    # Two team rows naming one new venue in two cases create it once.
+    teams = [["Team", "Venue"], ["Øl A", "Ølstue"], ["Øl B", "ØLSTUE"]]
+    run(season, league.secretary, "teams", "t.csv", csv_bytes(teams))
+    assert Venue.objects.filter(name__in=["Ølstue", "ØLSTUE"]).count() == 1
+
+
+def test_names_are_matched_without_the_databases_lower(league, monkeypatch):
+    """The matching is the same on every database: it asks the database for no case
+    folding at all (so SQLite's ASCII-only LOWER() cannot split a name in two)."""
+    from django.db.models import functions
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("matched names with the database's LOWER()")
+
+    monkeypatch.setattr(functions.Lower, "as_sql", refuse)
+    monkeypatch.setattr(functions.Upper, "as_sql", refuse)
+    rows = [["Player", "Team"], ["ŁUKASZ NOWAK", league.teams[0].name]]
+    run(league.season, league.secretary, "players", "p.csv", csv_bytes(rows))
+    rows[1][0] = "Łukasz Nowak"
+    done = run(league.season, league.secretary, "players", "p.csv", csv_bytes(rows))
+    assert done.changes == 0
+
+
+def test_nicknames_in_single_quotes_read_as_written(league):
+    team = league.teams[0].name
+    text = (
+        "Player,Team\n"
+        f"Dai 'Dynamite' Davies,{team}\n"
+        f'"Jim ""Jester"" Jowett",{team}\n'
+        f"Tom 'Tiger' O'Neill,{team}\n"
+    )
+    table = imports.read_table("p.csv", text.encode(), "players")
+    assert [cells[0] for _, cells in table.rows] == [
+        "Dai 'Dynamite' Davies",
+        'Jim "Jester" Jowett',
+        "Tom 'Tiger' O'Neill",
+    ]
+    run(league.season, league.secretary, "players", "p.csv", text.encode())
+    assert Player.objects.filter(name='Jim "Jester" Jowett').exists()
+    semicolons = "Player;Team\nDai 'Dynamite' Davies;" + team + "\n"
+    table = imports.read_table("p.csv", semicolons.encode(), "players")
+    assert table.rows == [(2, ["Dai 'Dynamite' Davies", team])]
+
+
+def test_a_result_that_cannot_be_under_the_format_is_a_problem(league):
+    season = league.season
+    Fixture.objects.filter(season=season).delete()
+    t = [team.name for team in league.teams[:4]]
+    frames = league.premier.format.frame_count  # nine: the default (Norwich) format
+    rows = [
+        ["Date", "Home team", "Away team", "HF", "AF"],
+        ["8 Sep 2026", t[0], t[1], "6", "5"],
+        ["8 Sep 2026", t[2], t[3], "10", "0"],
+        ["15 Sep 2026", t[1], t[0], "5", "4"],
+        ["15 Sep 2026", t[3], t[2], "4½", "4½"],
+    ]
+    table = imports.read_table("r.csv", csv_bytes(rows), "results")
+    plan = imports.plan(season=season, kind="results", table=table)
+    assert [(p.row, p.column) for p in plan.problems] == [(2, "HF"), (3, "HF")]
+    assert f"has {frames}" in plan.problems[0].message and "6–5" in plan.problems[0].message
+    # A division playing a format of its own is checked against that one.
+    league.premier.match_format = {**PRESETS["snooker_blind"]}
+    league.premier.save(update_fields=["match_format"])
+    plan = imports.plan(season=season, kind="results", table=table)
+    assert {p.row for p in plan.problems} == {2, 3, 4, 5}  # five frames: 5–4 is 9
+    with pytest.raises(DomainError) as info:
+        imports.import_apply(season=season, actor=league.secretary, kind="results", table=table)
+    assert info.value.code == "import_invalid"
+    assert not Fixture.objects.filter(season=season).exists()
+
+
+def xlsx_with_formulas(rows: list[list], cached: dict[str, str]) -> bytes:
+    """An XLSX file whose formula cells carry the value Excel cached (openpyxl writes
+    none: the sheet's XML is given them)."""
+    data = xlsx_bytes(rows)
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            body = source.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                text = body.decode()
+                for ref, value in cached.items():
+                    text = re.sub(
+                        rf'(<c r="{ref}"[^>]*>)<f>(.*?)</f><v\s*/?>(</v>)?',
+                        rf"\1<f>\2</f><v>{value}</v>",
+                        text,
+                    )
+                body = text.encode()
+            target.writestr(item, body)
+    return out.getvalue()
+
+
+def test_xlsx_formula_cells_are_named_as_problems_not_read(league):
+    """A formula cell is neither Excel's cached value (=4+4 as team "8") nor blank (an
+    Address formula dropped): the file is refused, each formula cell named."""
+    rows = [
+        ["Team", "Venue", "Address"],
+        ["=4+4", "The Ship", "1 Quay St"],
+        ["Bell", "The Bell", '=CONCATENATE("2 ", "High St")'],
+        ["Crown", "The Crown", "3 Market Pl"],
+    ]
+    data = xlsx_with_formulas(rows, {"A2": "8"})
+    sheet = zipfile.ZipFile(io.BytesIO(data)).read("xl/worksheets/sheet1.xml")
+    assert b"<f>4+4</f><v>8</v>" in sheet  # what Excel would have cached
+    before = counts()
+    with pytest.raises(DomainError) as info:
+        imports.read_table("t.xlsx", data, "teams")
+    assert info.value.code == "formula_cells"
+    assert "A2" in info.value.message and "C3" in info.value.message
+    problems = info.value.extra["problems"]
+    assert [(p["row"], p["column"]) for p in problems] == [(2, "Team"), (3, "Address")]
+    assert "=4+4" in problems[0]["message"] and "CONCATENATE" in problems[1]["message"]
+    client = Client()
+    client.force_login(league.secretary)
+    response = api_post(client, league, data, name="t.xlsx", kind="teams", dry_run="false")
+    assert response.status_code == 400
+    assert response.json()["error"] == "formula_cells"
+    assert [p["row"] for p in response.json()["problems"]] == [2, 3]
+    page = client.post(
+        reverse("season-import", args=[league.season.pk]),
+        {"kind": "teams", "file": named(data, "t.xlsx")},
+    )
+    assert page.status_code == 400 and "A2" in page.content.decode()
+    assert counts() == before
+    # A formula in a title above the header is not data, and is no problem.
+    titled = [["=TODAY()"], *rows[:1], ["Anchor", "The Anchor", "4 Dock Rd"]]
+    table = imports.read_table("t.xlsx", xlsx_bytes(titled), "teams")
+    assert table.rows == [(3, ["Anchor", "The Anchor", "4 Dock Rd"])]
+
+
+def named(data: bytes, name: str) -> io.BytesIO:
+    upload = io.BytesIO(data)
+    upload.name = name
+    return upload
+
+
+def zip_bomb(inflated: int) -> bytes:
+    """A small XLSX file whose sheet inflates to `inflated` bytes (blank space inside the
+    sheet's XML, which a parser would read to the end)."""
+    source = zipfile.ZipFile(io.BytesIO(xlsx_bytes([["Venue"], ["The Plough"]])))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            body = source.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                with target.open(item.filename, "w", force_zip64=True) as sheet:
+                    head, tail = body.split(b"<sheetData>", 1)
+                    sheet.write(head + b"<sheetData>")
+                    chunk = b" " * (1024 * 1024)
+                    for _ in range(inflated // len(chunk)):
+                        sheet.write(chunk)
+                    sheet.write(tail)
+                continue
+            target.writestr(item.filename, body)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("inflated_mb", [300, 8])
+def test_a_zip_bomb_is_refused_before_it_is_parsed(league, monkeypatch, inflated_mb):
+    """300 MB in all, or 8 MB from a few KB (the ratio): refused from the zip's directory,
+    nothing inflated, in constant memory."""
+    data = zip_bomb(inflated_mb * 1024 * 1024)
+    assert len(data) < imports.MAX_BYTES
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("the workbook was opened")
+
+    monkeypatch.setattr(imports, "load_workbook", no_parsing)
+    tracemalloc.start()
+    try:
+        with pytest.raises(DomainError) as info:
+            imports.read_table("bomb.xlsx", data, "venues")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert info.value.code == "too_large" and "unpack" in info.value.message
+    assert peak < 2 * 1024 * 1024
+    client = Client()
+    client.force_login(league.secretary)
+    response = api_post(client, league, data, name="bomb.xlsx")
+    assert response.status_code == 400 and response.json()["error"] == "too_large"
+
+
+def test_a_large_real_sheet_is_not_taken_for_a_bomb(league):
+    rows = [["Venue", "Address", "Tables"]] + [
+        [f"Pub {i}", f"{i} High Street", 1 + i % 3] for i in range(imports.MAX_ROWS)
+    ]
+    table = imports.read_table("v.xlsx", xlsx_bytes(rows), "venues")
+    assert len(table.rows) == imports.MAX_ROWS

@@ -1,7 +1,8 @@
 """Importing a season's data from a spreadsheet (CSV or XLSX): venues, teams, players,
 registrations, fixtures and past results (docs/data.md).
 
-Three steps, no state kept between them:
+Three steps, no state kept between them (a large import's third step runs as a background
+job: `leagues.imports.job`, its task in `leagues.imports.tasks`):
 
 1. `read_table(name, data)` reads the file into a `Table` (text cells; blank rows and
    rows above the header row dropped). The page carries it signed between requests.
@@ -20,6 +21,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
+import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -29,14 +32,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
 
-from marker.errors import DomainError
-from marker.permissions import require
-
-from .models import (
+from leagues.models import (
     MAX_MATCH_SCORE,
     Division,
     Fixture,
@@ -46,6 +46,10 @@ from .models import (
     Team,
     Venue,
 )
+from marker import spreadsheet
+from marker.errors import DomainError
+from marker.formats import MatchFormat, effective_format
+from marker.permissions import require
 
 #: The largest file accepted, and the most rows and columns read from it.
 MAX_BYTES = 512 * 1024
@@ -53,6 +57,16 @@ MAX_ROWS = 3000
 MAX_COLUMNS = 40
 #: How many rows from the top may sit above the header row (a title, a date).
 HEADER_SEARCH = 10
+#: An XLSX file is a zip: refused before it is parsed when its parts would inflate to more
+#: than this in all, or when a part larger than `RATIO_FROM` inflates more than `MAX_RATIO`
+#: times (a zip bomb: a small file whose sheet inflates to hundreds of megabytes). A real
+#: sheet of `MAX_ROWS` rows of `MAX_COLUMNS` columns stays far below both.
+MAX_UNCOMPRESSED = 32 * 1024 * 1024
+MAX_RATIO = 100
+RATIO_FROM = 1024 * 1024
+MAX_PARTS = 200
+#: How often (in steps written) an import tells its progress.
+PROGRESS_EVERY = 100
 
 
 # ----------------------------------------------------------------------------- reading
@@ -93,42 +107,88 @@ def _cell_text(value: Any) -> str:
     return " ".join(str(value).split())
 
 
-def _sheet_rows(name: str, data: bytes) -> list[list[str]]:
+def _sheet_rows(name: str, data: bytes, formulas: Formulas) -> list[list[str]]:
     if len(data) > MAX_BYTES:
         raise DomainError(
             "too_large", f"The file is larger than {MAX_BYTES // 1024} KB.", field="file"
         )
     lowered = name.lower()
     if lowered.endswith((".xlsx", ".xlsm")) or data[:4] == b"PK\x03\x04":
-        return _xlsx_rows(data)
+        return _xlsx_rows(data, formulas)
     if not lowered.endswith((".csv", ".txt")) and lowered:
         raise DomainError("bad_file", "Upload a .csv or an .xlsx file.", field="file")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("cp1252", errors="replace")
+    # The sniffer chooses the delimiter only: the quote is always the double quote (a
+    # doubled one inside a quoted cell), so "Dai 'Dynamite' Davies" is read as written
+    # rather than taken for a quoted cell.
     try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        delimiter = csv.Sniffer().sniff(text[:4096], delimiters=",;\t").delimiter
     except csv.Error:
-        dialect = csv.excel
+        delimiter = ","
     rows = []
-    for cells in csv.reader(io.StringIO(text, newline=""), dialect):
-        rows.append([_cell_text(c) for c in cells[:MAX_COLUMNS]])
+    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)
+    for cells in reader:
+        # A cell the export made formula-safe ('=…) reads back as it was (=…).
+        rows.append([_cell_text(spreadsheet.read_cell(c)) for c in cells[:MAX_COLUMNS]])
         if len(rows) > MAX_ROWS + HEADER_SEARCH:
             break
     return rows
 
 
-def _xlsx_rows(data: bytes) -> list[list[str]]:
+def _check_zip(data: bytes) -> None:
+    """Refuse a zip whose parts would inflate too far, from its directory alone (nothing
+    is inflated: constant memory, whatever the parts hold). A part that claims a smaller
+    size than it holds is read only up to its claim and fails its checksum."""
     try:
-        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise DomainError("bad_file", "That is not a readable .xlsx file.", field="file") from None
+    total = sum(p.file_size for p in parts)
+    inflated = [p for p in parts if p.file_size > RATIO_FROM]
+    if (
+        len(parts) > MAX_PARTS
+        or total > MAX_UNCOMPRESSED
+        or any(p.file_size > MAX_RATIO * max(p.compress_size, 1) for p in inflated)
+    ):
+        raise DomainError(
+            "too_large",
+            f"The .xlsx file would unpack to {total // (1024 * 1024)} MB (at most "
+            f"{MAX_UNCOMPRESSED // (1024 * 1024)} MB, and no part more than {MAX_RATIO} "
+            "times its packed size): save the sheet again, or export it as CSV.",
+            field="file",
+        )
+
+
+#: A formula cell of an XLSX file: (row, column) counted from 1, and its formula.
+Formulas = dict[tuple[int, int], str]
+
+
+def _xlsx_rows(data: bytes, formulas: Formulas) -> list[list[str]]:
+    """The first sheet's rows as text. A formula cell is not read as Excel's cached value
+    (which may be stale, or absent in a file no spreadsheet saved): it is left blank here
+    and listed in `formulas`, and `read_table` names it as a problem."""
+    _check_zip(data)
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except Exception:  # zipfile.BadZipFile, KeyError, InvalidFileException...
         raise DomainError("bad_file", "That is not a readable .xlsx file.", field="file") from None
     try:
         sheet = book.worksheets[0]
-        rows = []
-        for cells in sheet.iter_rows(max_col=MAX_COLUMNS, values_only=True):
-            rows.append([_cell_text(c) for c in cells])
+        rows: list[list[str]] = []
+        for number, cells in enumerate(sheet.iter_rows(max_col=MAX_COLUMNS), start=1):
+            texts = []
+            for column, cell in enumerate(cells, start=1):
+                value = getattr(cell, "value", None)
+                if getattr(cell, "data_type", None) == "f":
+                    formula = getattr(value, "text", value)  # an array formula's text
+                    formulas[number, column] = str(formula or "=")[:100]
+                    value = None
+                texts.append(_cell_text(value))
+            rows.append(texts)
             if len(rows) > MAX_ROWS + HEADER_SEARCH:
                 break
         return rows
@@ -138,9 +198,15 @@ def _xlsx_rows(data: bytes) -> list[list[str]]:
 
 def read_table(name: str, data: bytes, kind: str) -> Table:
     """The file's header row (the row near the top that names the most of `kind`'s
-    fields) and the non-blank rows under it."""
-    raw = _sheet_rows(name, data)
-    numbered = [(n, cells) for n, cells in enumerate(raw, start=1) if any(cells)]
+    fields) and the non-blank rows under it. A file with a formula in its header or its
+    rows is refused (`formula_cells`), each such cell named as a problem."""
+    formulas: Formulas = {}
+    raw = _sheet_rows(name, data, formulas)
+    numbered = [
+        (n, cells)
+        for n, cells in enumerate(raw, start=1)
+        if any(cells) or any((n, c) in formulas for c in range(1, len(cells) + 1))
+    ]
     if not numbered:
         raise DomainError("empty_file", "The file has no rows.", field="file")
     fields = KINDS[kind].fields
@@ -161,6 +227,28 @@ def read_table(name: str, data: bytes, kind: str) -> Table:
     ]
     if len(rows) > MAX_ROWS:
         raise DomainError("too_many_rows", f"Import at most {MAX_ROWS} rows at a time.")
+    header_row = numbered[best][0]
+    found = sorted((r, c, f) for (r, c), f in formulas.items() if r >= header_row)
+    if found:
+        problems = [
+            Problem(
+                r,
+                (headers[c - 1] if c <= len(headers) and headers[c - 1] else "")
+                or get_column_letter(c),
+                f"Cell {get_column_letter(c)}{r} holds a formula ({f}), not a value: "
+                "paste the values in its place (Paste special → Values) and upload it again.",
+            ).as_dict()
+            for r, c, f in found
+        ]
+        raise DomainError(
+            "formula_cells",
+            f"{len(found)} cell(s) hold a formula, not a value: "
+            + ", ".join(f"{get_column_letter(c)}{r}" for r, c, _ in found[:10])
+            + (" …" if len(found) > 10 else "")
+            + ". Paste their values instead and upload the file again.",
+            field="file",
+            extra={"problems": problems},
+        )
     return Table(headers[:width], rows, name[:200])
 
 
@@ -173,6 +261,17 @@ class Field:
     label: str
     required: bool = False
     aliases: tuple[str, ...] = ()
+
+
+def fold(text: str) -> str:
+    """A name as it is matched: spacing, case and Unicode forms aside, folded in Python
+    the same way on both sides (the file's and the database's), whatever the database:
+    SQLite's `LOWER()` folds ASCII only, so 'ŁUKASZ' and 'Łukasz' would be two players.
+
+    >>> fold("  ŁUKASZ   Østergård ") == fold("łukasz østergård"), fold("STRAUSS") == fold("Strauß")
+    (True, True)
+    """
+    return " ".join(unicodedata.normalize("NFKC", text or "").split()).casefold()
 
 
 def normalise(text: str) -> str:
@@ -368,34 +467,54 @@ class _Context:
     def __init__(self, season: Season, names: Iterable[str] = ()) -> None:
         self.season = season
         teams = Team.objects.filter(season=season).select_related("division", "venue")
-        self.teams = {t.name.lower(): t for t in teams}
-        self.divisions = {d.name.lower(): d for d in Division.objects.filter(season=season)}
+        self.teams = {fold(t.name): t for t in teams.order_by("-id")}
+        self.divisions = {
+            fold(d.name): d for d in Division.objects.filter(season=season).order_by("-id")
+        }
+        self.formats: dict[int, MatchFormat] = {}
         self.window = season_window(season)
         self.fixtures: dict[tuple, Fixture] = {}
         self.pairs: dict[tuple, Fixture] = {}
         for f in Fixture.objects.filter(season=season).order_by("id"):
             self.fixtures.setdefault((f.home_id, f.away_id, f.date), f)
             self.pairs.setdefault((f.division_id, f.home_id, f.away_id), f)
+        # The players the file names, their names folded here rather than by the
+        # database's LOWER() (see `fold`): the names and keys first, then those rows.
+        wanted = {fold(n) for n in names}
+        ids = (
+            [
+                pk
+                for pk, name in Player.objects.values_list("pk", "name").iterator(chunk_size=2000)
+                if fold(name) in wanted
+            ]
+            if wanted
+            else []
+        )
         self.players: dict[str, list[Player]] = {}
-        for player in (
-            Player.objects.annotate(key=Lower("name"))
-            .filter(key__in=sorted(n.lower() for n in names))
-            .order_by("id")
-        ):
-            self.players.setdefault(player.name.lower(), []).append(player)
+        for player in Player.objects.filter(pk__in=ids).order_by("id"):
+            self.players.setdefault(fold(player.name), []).append(player)
         self.registrations: dict[int, list[Registration]] = {}
         counted = Registration.objects.filter(season=season).filter(
             Q(status=Registration.Status.ACTIVE) | Q(first_played_at__isnull=False)
         )
         for reg in counted.select_related("team").order_by("id"):
             self.registrations.setdefault(reg.player_id, []).append(reg)
-        self._venues: dict[str, Venue | None] = {}
+        # Venues are the instance's, a few hundred at most: folded here like the players.
+        self.venues = {fold(v.name): v for v in Venue.objects.order_by("-id")}
+        #: What the import creates, by folded name, so two rows naming one new venue or
+        #: division in different cases create it once.
+        self.created: dict[tuple[str, str], Any] = {}
 
     def venue(self, name: str) -> Venue | None:
-        key = name.lower()
-        if key not in self._venues:
-            self._venues[key] = Venue.objects.filter(name__iexact=name).first()
-        return self._venues[key]
+        return self.venues.get(fold(name))
+
+    def format_of(self, division: Division) -> MatchFormat:
+        """The match format a division plays (its own, else the season's)."""
+        if division.pk not in self.formats:
+            self.formats[division.pk] = effective_format(
+                self.season.match_format, division.match_format
+            )
+        return self.formats[division.pk]
 
 
 # ----------------------------------------------------------------------------- kinds
@@ -409,10 +528,10 @@ def _plan_venues(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     if tables is not None and tables < 1:
         row.problem("tables", "A venue has at least one table.")
         return
-    if name.lower() in seen:
-        row.problem("name", f"{name} is also on row {seen[name.lower()]}.")
+    if fold(name) in seen:
+        row.problem("name", f"{name} is also on row {seen[fold(name)]}.")
         return
-    seen[name.lower()] = row.number
+    seen[fold(name)] = row.number
     address = row.get("address")
     venue = ctx.venue(name)
     if venue is None:
@@ -457,38 +576,40 @@ def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
             )
     if row.bad:
         return
-    if name.lower() in seen:
-        row.problem("name", f"{name} is also on row {seen[name.lower()]}.")
+    if fold(name) in seen:
+        row.problem("name", f"{name} is also on row {seen[fold(name)]}.")
         return
-    seen[name.lower()] = row.number
+    seen[fold(name)] = row.number
     season = ctx.season
     venue = ctx.venue(venue_name)
     new_venue = venue is None
-    division = ctx.divisions.get(division_name.lower()) if division_name else None
+    division = ctx.divisions.get(fold(division_name)) if division_name else None
     new_division = bool(division_name) and division is None
-    if new_venue and ("venue", venue_name.lower()) not in seen:
-        seen["venue", venue_name.lower()] = row.number
+    if new_venue and ("venue", fold(venue_name)) not in seen:
+        seen["venue", fold(venue_name)] = row.number
         row.step("create", "venue", venue_name)
-    if new_division and ("division", division_name.lower()) not in seen:
-        seen["division", division_name.lower()] = row.number
+    if new_division and ("division", fold(division_name)) not in seen:
+        seen["division", fold(division_name)] = row.number
         row.step("create", "division", division_name)
 
     def venue_now() -> Venue:
-        return Venue.objects.get_or_create(name__iexact=venue_name, defaults={"name": venue_name})[
-            0
-        ]
+        if venue is not None:
+            return venue
+        key = ("venue", fold(venue_name))
+        if key not in ctx.created:
+            ctx.created[key] = Venue.objects.create(name=venue_name)
+        return ctx.created[key]
 
     def division_now() -> Division | None:
-        if not division_name:
-            return None
-        rank = Division.objects.filter(season=season).count() + 1
-        return Division.objects.get_or_create(
-            season=season,
-            name__iexact=division_name,
-            defaults={"name": division_name, "rank": rank},
-        )[0]
+        if division is not None or not division_name:
+            return division
+        key = ("division", fold(division_name))
+        if key not in ctx.created:
+            rank = Division.objects.filter(season=season).count() + 1
+            ctx.created[key] = Division.objects.create(season=season, name=division_name, rank=rank)
+        return ctx.created[key]
 
-    team = ctx.teams.get(name.lower())
+    team = ctx.teams.get(fold(name))
     if team is None:
 
         def create() -> None:
@@ -527,7 +648,7 @@ def _plan_teams(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
 
 def _find_player(ctx: _Context, row: _Row, name: str, email: str) -> tuple[Player | None, bool]:
     """(the player the row names, whether the row adds their email); problems reported."""
-    candidates = ctx.players.get(name.lower(), [])
+    candidates = ctx.players.get(fold(name), [])
     if email:
         exact = [p for p in candidates if p.email.lower() == email.lower()]
         if exact:
@@ -547,12 +668,12 @@ def _plan_players(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     team_name = row.get("team")
     if email and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", email):
         row.problem("email", f"{email!r} is not an email address.")
-    team = ctx.teams.get(team_name.lower()) if team_name else None
+    team = ctx.teams.get(fold(team_name)) if team_name else None
     if team_name and team is None:
         row.problem("team", f"There is no team called {team_name} in {ctx.season.name}.")
     if row.bad:
         return
-    key = (name.lower(), email)
+    key = (fold(name), email)
     if key in seen:
         row.problem("name", f"{name} is also on row {seen[key]}.")
         return
@@ -599,10 +720,10 @@ def _plan_players(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
         if any(r.team_id == team.pk and r.status == Registration.Status.ACTIVE for r in regs):
             row.step("same", "registration", f"{player.name} → {team.name}")
             return
-    if (name.lower(), "team") in seen:
-        row.problem("team", f"{name} is registered on row {seen[name.lower(), 'team']} too.")
+    if (fold(name), "team") in seen:
+        row.problem("team", f"{name} is registered on row {seen[fold(name), 'team']} too.")
         return
-    seen[name.lower(), "team"] = row.number
+    seen[fold(name), "team"] = row.number
 
     def register(team=team) -> None:
         player = the_player()
@@ -623,8 +744,8 @@ _RESULT_KEYS = ("home_frames", "away_frames", "home_score", "away_score")
 def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
     results = plan.kind == "results" and any(row.get(k) for k in _RESULT_KEYS[:2])
     season = ctx.season
-    home = ctx.teams.get(row.get("home").lower())
-    away = ctx.teams.get(row.get("away").lower())
+    home = ctx.teams.get(fold(row.get("home")))
+    away = ctx.teams.get(fold(row.get("away")))
     for side, team in (("home", home), ("away", away)):
         if row.get(side) and team is None:
             row.problem(side, f"There is no team called {row.get(side)} in {season.name}.")
@@ -649,7 +770,7 @@ def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
         row.problem("away", "A team cannot play itself.")
     division = None
     if row.get("division"):
-        division = ctx.divisions.get(row.get("division").lower())
+        division = ctx.divisions.get(fold(row.get("division")))
         if division is None:
             row.problem("division", f"There is no division called {row.get('division')}.")
     elif home is not None:
@@ -665,6 +786,8 @@ def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
         venue = ctx.venue(row.get("venue"))
         if venue is None:
             row.problem("venue", f"There is no venue called {row.get('venue')}.")
+    if results and division is not None:
+        _check_result(row, ctx.format_of(division), scores)
     if row.bad or home is None or away is None or day is None or division is None:
         return
     assert venue is not None
@@ -766,6 +889,22 @@ def _plan_fixtures(plan: Plan, ctx: _Context, row: _Row, seen: dict) -> None:
 
     text = f"{label}: {result[0].normalize():f}–{result[1].normalize():f}"  # type: ignore[union-attr]
     row.step("create", "result", text, record)
+
+
+def _check_result(row: _Row, fmt: MatchFormat, scores: dict[str, Decimal | None]) -> None:
+    """A result that cannot be under the division's format is a problem on its row: more
+    frames between the sides than the format has (6–5 or 10–0 where nine are played).
+    Fewer is a result (a night cut short, frames not played)."""
+    home, away = scores.get("home_frames"), scores.get("away_frames")
+    if home is None or away is None:
+        return
+    frames = fmt.frame_count
+    if home + away > frames:
+        row.problem(
+            "home_frames",
+            f"{home.normalize():f}–{away.normalize():f} is {(home + away).normalize():f} "
+            f"frames, but {fmt.name} has {frames}: a result cannot have more.",
+        )
 
 
 def _round_of(division: Division, day: date) -> int:
@@ -937,12 +1076,31 @@ def plan(*, season: Season, kind: str, table: Table, mapping: list[str] | None =
     return result
 
 
+def refuse_problems(result: Plan) -> Plan:
+    """`result`, or `import_invalid` with its problems when it has any."""
+    if result.problems:
+        raise DomainError(
+            "import_invalid",
+            f"{len(result.problems)} problem(s) in the file: nothing was imported.",
+            extra={"problems": [p.as_dict() for p in result.problems]},
+        )
+    return result
+
+
 @transaction.atomic
 def import_apply(
-    *, season: Season, actor: Any, kind: str, table: Table, mapping: list[str] | None = None
+    *,
+    season: Season,
+    actor: Any,
+    kind: str,
+    table: Table,
+    mapping: list[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Plan:
     """Import the rows: all of them, or (when any row has a problem) none
-    (`import_invalid`, with the problems). Only the season's secretary may."""
+    (`import_invalid`, with the problems). Only the season's secretary may. `progress`
+    is told (steps done, steps) as the rows are written (the background job's progress,
+    `leagues.imports.job`)."""
     require(
         actor,
         "leagues.import_data",
@@ -950,14 +1108,11 @@ def import_apply(
         message="Only the league's secretary may import its data.",
     )
     season = Season.objects.select_for_update().get(pk=season.pk)
-    result = plan(season=season, kind=kind, table=table, mapping=mapping)
-    if result.problems:
-        raise DomainError(
-            "import_invalid",
-            f"{len(result.problems)} problem(s) in the file: nothing was imported.",
-            extra={"problems": [p.as_dict() for p in result.problems]},
-        )
-    for step in result.steps:
+    result = refuse_problems(plan(season=season, kind=kind, table=table, mapping=mapping))
+    total = len(result.steps)
+    for done, step in enumerate(result.steps, start=1):
         if step.apply is not None:
             step.apply()
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):
+            progress(done, total)
     return result
