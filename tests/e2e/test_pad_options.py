@@ -72,6 +72,7 @@ def test_bouillotte_is_started_from_names_with_the_card_picker(phone, league):
     expect(picker.locator('.picker-row[data-key="B"] button[data-value="AD"]')).to_be_disabled()
     page.select_option('select[name="opt_turned"]', label="AS")
     shoot(page, "start-bouillotte")
+    picker.screenshot(path=str(SHOTS / "start-bouillotte-picker.png"))
     page.locator('button[name="start"]').tap()
     page.wait_for_selector("#pad[data-ready='1']")
     setup = Friendly.objects.get(owner=league.player_user).frame.setup

@@ -47,7 +47,7 @@ def test_every_declared_option_has_a_control_on_the_start_page(game_id):
         name = option["name"]
         if name in SEATING:
             continue
-        control = re.compile(rf'name="opt_{name}(__[a-z_]+)?"')
+        control = re.compile(rf'name="opt_{name}(__[a-z0-9_]+)?"')
         if drawn_by_service(option):
             assert not control.search(html)  # the service draws it
         else:
