@@ -249,4 +249,9 @@ test("moves that only say who acts are one tap each, only those the phase offers
   assert.deepEqual(shown(".moves-row button.move"), ["call", "fold"]);
   assert.deepEqual(panelShown(), ["raise"]);
   assert.equal(q('.event-panel[data-type="raise"] .panel-title').hidden, false); // its name, no tab
+  deal.update({ over: true, phase: "over" }, players, false); // over: one form says so, no tabs
+  assert.deepEqual(panelShown(), ["raise"]);
+  assert.equal(q("#event-tabs").hidden, true);
+  assert.equal(q('button[data-enter="raise"]').textContent, "Game over");
+  assert.deepEqual(shown(".moves-row button.move"), []);
 });

@@ -627,9 +627,10 @@ export function createControls(root, vocab, opts) {
       root.hidden = closed;
       const over = !!view.over || closed;
       panels.forEach((p) => p.refresh(view, over));
-      // The form events open now (all of them once the game is over: they say so); the
-      // tabs only when more than one is.
-      const open = panels.filter((p) => over || offered(p.ev, view));
+      // The form events open now (once the game is over, the one shown, which says so);
+      // the tabs only when more than one is.
+      const open = over ? panels.filter((p) => p.ev === (shownPanel || primary))
+        : panels.filter((p) => offered(p.ev, view));
       tabs.hidden = open.length < 2;
       panels.forEach((p) => { p.heading.hidden = !tabs.hidden || panels.length < 2; });
       tabs.querySelectorAll("button").forEach((b) => { b.hidden = !open.some((p) => p.ev.type === b.dataset.type); });
