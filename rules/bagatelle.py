@@ -1383,6 +1383,9 @@ class ArchGame(BoardGame):
     strike a cushion first: through an arch without one, its value goes to each other
     participant in play."""
 
+    #: the pad asks for where the ball went (to), or the arch it went through
+    pad_hints = {"fields": {"ball": {"to": {"needed_unless": "arch"}}}}
+
     def ball_fields(self) -> tuple[Field, ...]:
         arch = Field(
             "arch", "int", "the arch the ball passed completely through", choices_from="arches"

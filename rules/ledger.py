@@ -1370,6 +1370,8 @@ class Pyramids(LedgerGame[PyramidsState]):
 _RANKS = "AKQJ98"
 _PACK_RANKS = {3: "AK98", 4: "AKQ98", 5: "AKQJ98"}
 _SUITS = "SHDC"
+#: Every card of the 24-card pack, suit by suit (a smaller table's pack is checked by the deal)
+CARDS = tuple(rank + suit for suit in _SUITS for rank in _RANKS)
 _POINTS = {"A": 11, "K": 10, "Q": 10, "J": 10, "9": 9, "8": 8}
 _RED_SUITS = frozenset("HD")
 
@@ -1510,6 +1512,20 @@ class Bouillotte(LedgerGame[DealState]):
             "carried chips; may be negative",
         ),
     )
+    #: the moves open in each phase (the pad offers only those; the deal checks them)
+    pad_hints = {
+        "events": {
+            "straddle": {"when": {"phase": ["straddle"]}},
+            "buy_back": {"when": {"phase": ["buy_back"]}},
+            "decline": {"when": {"phase": ["straddle", "buy_back"]}},
+            "pass": {"when": {"phase": ["open", "reraise"]}},
+            "open": {"when": {"phase": ["open"]}},
+            "call": {"when": {"phase": ["bet"]}},
+            "raise": {"when": {"phase": ["bet", "reraise"]}},
+            "fold": {"when": {"phase": ["bet"]}},
+            "va_tout": {"when": {"phase": ["open", "bet", "reraise"]}},
+        }
+    }
     display = (
         ("scores", "Result"),
         ("at_table", "To speak"),
@@ -1550,7 +1566,9 @@ class Bouillotte(LedgerGame[DealState]):
     }
 
     def __init__(self) -> None:
-        card = Field("card", "str", 'a card: rank A K Q J 9 8 then suit S H D C ("AS", "9H")')
+        card = Field(
+            "card", "str", 'a card: rank A K Q J 9 8 then suit S H D C ("AS", "9H")', choices=CARDS
+        )
         self.options = (
             Option(
                 "players",
@@ -1615,7 +1633,7 @@ class Bouillotte(LedgerGame[DealState]):
                 required=True,
                 choices_from="players",
             ),
-            Option("turned", "str", None, "the card turned face up", required=True),
+            Option("turned", "str", None, "the card turned face up", required=True, choices=CARDS),
         )
         player = player_field(
             "who acts (default: the player at the table); must be that player", required=False

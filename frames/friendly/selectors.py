@@ -27,6 +27,20 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def status_of(frame: Frame, view: dict[str, Any] | None = None) -> str:
+    """A game's state in words: "In play"; once the engine says it is over, the game's
+    word for it and whether the result still awaits its confirmation on the pad."""
+    if view is None:
+        view = frame.view or {}
+    if frame.status == Frame.Status.CONCEDED:
+        return frame.get_status_display()
+    if frame.status == Frame.Status.COMPLETE:
+        return f"{game_of(frame).over_label} · confirmed"
+    if view.get("over"):
+        return f"{game_of(frame).over_label} · awaiting confirmation"
+    return frame.get_status_display()
+
+
 def live(frame: Frame) -> dict[str, Any]:
     """What the game's page shows: the scores by party, the game's declared facts with
     their labels, whether it is over and who won."""
@@ -45,5 +59,5 @@ def live(frame: Frame) -> dict[str, Any]:
         "winner": view.get("winner"),
         "shared": bool(view.get("shared")),
         "events": frame.last_seq,
-        "status": frame.get_status_display(),
+        "status": status_of(frame, view),
     }

@@ -20,9 +20,11 @@ from .forms import FriendlyForm
 @login_required
 @require_safe
 def friendly_list(request):
-    return render(
-        request, "frames/friendly_list.html", {"games": selectors.friendlies_of(request.user)}
-    )
+    games = [
+        {"game": g, "status": selectors.status_of(g.frame)}
+        for g in selectors.friendlies_of(request.user)
+    ]
+    return render(request, "frames/friendly_list.html", {"games": games})
 
 
 @login_required

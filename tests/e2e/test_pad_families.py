@@ -81,6 +81,17 @@ def _is_fouls(field: dict, fouls: set[str]) -> bool:
     )
 
 
+def _is_who(field: dict) -> bool:
+    """Who acts, by the vocabulary's convention: an optional `player` or `by` from the
+    seating (the pad leaves it to the player at the table)."""
+    return (
+        not field["required"]
+        and field["type"] == "str"
+        and field.get("choices_from") in ("players", "parties", "sides")
+        and field["name"] in ("player", "by")
+    )
+
+
 def _visible(locator) -> bool:
     return locator.count() > 0 and locator.first.is_visible()
 
@@ -212,7 +223,7 @@ def tap_event(page: Page, describe: dict, event: dict):
     spec = next(e for e in describe["events"] if e["type"] == event["type"])
     fouls = {f["code"] for f in describe["fouls"]}
     controls = page.locator("#controls")
-    if not spec["fields"]:
+    if all(_is_who(f) for f in spec["fields"]):  # a move: one tap (who acts: the one at the table)
         controls.locator(f'button[data-action="{event["type"]}"]').tap()
         return
     panel = controls.locator(f'.event-panel[data-type="{event["type"]}"]')

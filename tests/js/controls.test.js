@@ -142,3 +142,116 @@ test("a refused shot waiting: the send buttons say so and nothing else can be en
   assert.equal(enter.disabled, false);
   assert.equal(q("#undo").disabled, false);
 });
+
+// Mississippi's ball (the shape of its describe()): the played ball's own fields, then the
+// other balls it moved; "to" may be left out when the arch is given (the game's hint).
+const BALL_VOCAB = {
+  fouls: [],
+  events: [
+    {
+      type: "ball", doc: "", fields: [
+        field("to", "union", { nullable: true, variants: [
+          field("number", "int", { choices_from: "numbers" }),
+          field("word", "str", { choices: ["table", "back", "off"] }),
+        ] }),
+        field("arch", "int", { nullable: true, choices_from: "arches" }),
+        field("first_hit", "str", { nullable: true, choices: ["white"] }),
+        field("cushion", "bool", { default: false }),
+        field("others", "list", { default: [], item: field("other", "object", { fields: [
+          field("ball", "str", { required: true, choices: ["white"] }),
+          field("arch", "int", { nullable: true, choices_from: "arches" }),
+        ] }) }),
+        field("king_struck", "bool", { default: false }),
+      ],
+    },
+  ],
+  pad: { over: "Game over", fields: { ball: { to: { needed_unless: "arch" } } } },
+};
+
+test("the played ball's own fields come first, up front; others after; later fields behind More", () => {
+  ({ document } = parseHTML('<!doctype html><html><body><section id="controls"></section></body></html>'));
+  globalThis.document = document;
+  root = document.getElementById("controls");
+  sent = [];
+  createControls(root, BALL_VOCAB, { choices: { numbers: [1, 2], arches: [1, 2, 3] }, partyLabel: (p) => p, enqueue: (k, p) => sent.push([k, p]), entered: () => {} })
+    .update({ over: false }, { numbers: [1, 2], arches: [1, 2, 3] }, false);
+  const panel = q('.event-panel[data-type="ball"]');
+  const upFront = [...panel.children].filter((n) => n.dataset.field).map((n) => n.dataset.field);
+  assert.deepEqual(upFront, ["to", "arch", "first_hit", "cushion", "others"]);
+  assert.deepEqual([...panel.querySelectorAll("details.more [data-field]")].map((n) => n.dataset.field), ["king_struck"]);
+  // Enter waits for where the ball went or its arch; a first hit alone is not a ball
+  const enter = panel.querySelector('button[data-enter="ball"]');
+  assert.equal(enter.disabled, true);
+  assert.equal(enter.textContent, "Choose to or arch");
+  click(panel.querySelector('[data-field="first_hit"] button.pick[data-value="white"]'));
+  assert.equal(enter.disabled, true);
+  click(panel.querySelector('[data-field="arch"] button.pick[data-value="3"]'));
+  assert.equal(enter.disabled, false);
+  click(enter);
+  assert.deepEqual(sent, [["event", { type: "ball", arch: 3, first_hit: "white" }]]);
+  click(panel.querySelector('[data-field="to"] button.pick[data-value="table"]'));
+  assert.equal(enter.disabled, false);
+});
+
+// Bouillotte's moves (the shape of its describe()): every event names who acts (optional:
+// the player at the table); open and raise take chips; the hints say which phase offers each.
+const who = () => field("player", "str", { choices_from: "players" });
+const DEAL_VOCAB = {
+  fouls: [],
+  events: [
+    { type: "straddle", doc: "", fields: [who()] },
+    { type: "decline", doc: "", fields: [who()] },
+    { type: "pass", doc: "", fields: [who()] },
+    { type: "open", doc: "", fields: [field("chips", "int", { required: true, minimum: 1 }), who()] },
+    { type: "call", doc: "", fields: [who()] },
+    { type: "raise", doc: "", fields: [field("chips", "int", { required: true, minimum: 1 }), who()] },
+    { type: "fold", doc: "", fields: [who()] },
+  ],
+  pad: {
+    over: "Game over",
+    events: {
+      straddle: { when: { phase: ["straddle"] } },
+      decline: { when: { phase: ["straddle", "buy_back"] } },
+      pass: { when: { phase: ["open", "reraise"] } },
+      open: { when: { phase: ["open"] } },
+      call: { when: { phase: ["bet"] } },
+      raise: { when: { phase: ["bet", "reraise"] } },
+      fold: { when: { phase: ["bet"] } },
+    },
+  },
+};
+
+test("moves that only say who acts are one tap each, only those the phase offers; one bet form", () => {
+  ({ document } = parseHTML('<!doctype html><html><body><section id="controls"></section></body></html>'));
+  globalThis.document = document;
+  root = document.getElementById("controls");
+  sent = [];
+  const players = { players: ["A", "B", "C"] };
+  const deal = createControls(root, DEAL_VOCAB, { choices: players, partyLabel: (p) => p, enqueue: (k, p) => sent.push([k, p]), entered: () => {} });
+  const shown = (sel) => qa(sel).filter((b) => !b.hidden).map((b) => b.dataset.action || b.dataset.type);
+  const panelShown = () => qa(".event-panel").filter((p) => !p.hidden).map((p) => p.dataset.type);
+  deal.update({ over: false, phase: "straddle" }, players, false);
+  assert.deepEqual(shown(".moves-row button.move"), ["straddle", "decline"]);
+  assert.deepEqual(panelShown(), []);
+  assert.equal(q("#event-tabs").hidden, true);
+  click(q("#decline"));
+  assert.deepEqual(sent, [["event", { type: "decline" }]]);
+  deal.update({ over: false, phase: "open" }, players, false);
+  assert.deepEqual(shown(".moves-row button.move"), ["pass"]);
+  assert.deepEqual(panelShown(), ["open"]);
+  assert.equal(q("#event-tabs").hidden, true); // one form: no tabs
+  const open = q('.event-panel[data-type="open"]');
+  assert.ok(open.querySelector('details.more [data-field="player"]')); // who acts: behind More
+  click(open.querySelector('button.key[data-key="3"]'));
+  click(open.querySelector('button[data-enter="open"]'));
+  assert.deepEqual(sent[1], ["event", { type: "open", chips: 3 }]);
+  deal.update({ over: false, phase: "bet" }, players, false);
+  assert.deepEqual(shown(".moves-row button.move"), ["call", "fold"]);
+  assert.deepEqual(panelShown(), ["raise"]);
+  assert.equal(q('.event-panel[data-type="raise"] .panel-title').hidden, false); // its name, no tab
+  deal.update({ over: true, phase: "over" }, players, false); // over: one form says so, no tabs
+  assert.deepEqual(panelShown(), ["raise"]);
+  assert.equal(q("#event-tabs").hidden, true);
+  assert.equal(q('button[data-enter="raise"]').textContent, "Game over");
+  assert.deepEqual(shown(".moves-row button.move"), []);
+});

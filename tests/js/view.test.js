@@ -31,3 +31,16 @@ test("an event as a line: who, what, and what the game's last-event hints say it
   assert.equal(t.describeEvent("event", { type: "bar_down" }, { side: "away", points: 20 }), "Crown: Bar down (+20)");
   assert.equal(t.describeEvent("undo", {}, null), "Undo");
 });
+
+test("a list of objects (Bouillotte's pots) reads as words, not a dump of its keys", () => {
+  const t = createText({ pad: {} }, { A: { label: "Ann" }, B: { label: "Bob" } });
+  assert.equal(
+    t.formatValue("pots", [{ chips: 5, players: ["A", "B"], winner: null, by: null }]),
+    "5 chips, players A, B",
+  );
+  assert.equal(
+    t.formatValue("pots", [{ chips: 4, players: ["A", "B"], winner: "A", by: "brelan" }, { chips: 2, players: ["B"], winner: "B", by: "fold" }]),
+    "4 chips, players A, B, winner Ann, by brelan; 2 chips, players B, winner Bob, by fold",
+  );
+  assert.equal(t.formatValue("pots", []), "none");
+});

@@ -20,7 +20,18 @@ import { h, words, Words } from "./dom.js";
 export const SHORT_RANGE = 16;
 
 const valueKey = (v) => (v === null ? "" : String(v));
-const matches = (when, view) => Object.entries(when || {}).every(([k, v]) => view && view[k] === v);
+// A hint's `when`: view key -> the value it must have, or a list of the values it may have.
+const matches = (when, view) => Object.entries(when || {}).every(([k, v]) =>
+  view && (Array.isArray(v) ? v.includes(view[k]) : view[k] === v));
+
+// The seating's choice sets: a field naming one of them says who.
+const SEATING = new Set(["players", "parties", "sides"]);
+// "Who acts", by the vocabulary's convention (a `player` or `by` field from the seating,
+// optional: the player at the table by default). Rarely needed, so never up front.
+export const isWho = (f) => !f.required && f.type === "str" && SEATING.has(f.choices_from) &&
+  (f.name === "player" || f.name === "by");
+// An event whose only fields say who acts is one tap: an action button.
+export const isAction = (ev) => ev.fields.every(isWho);
 
 export function scalarChoices(f) {
   if (f.type === "bool") return [true, false];
@@ -34,7 +45,7 @@ export function scalarChoices(f) {
 // The event the pad opens on: the game's first with fields (describe() lists a game's
 // events with its everyday one first: the shot, the stroke, the throw).
 export function primaryEvent(vocab) {
-  return vocab.events.find((e) => e.fields.length) || null;
+  return vocab.events.find((e) => !isAction(e)) || null;
 }
 
 // Builds the controls into `root`. opts: choices (the choice sets now), partyLabel(party),
@@ -471,8 +482,11 @@ export function createControls(root, vocab, opts) {
   }
 
   const primary = primaryEvent(vocab);
-  const formEvents = vocab.events.filter((e) => e.fields.length);
-  const actions = vocab.events.filter((e) => !e.fields.length);
+  const formEvents = vocab.events.filter((e) => !isAction(e));
+  const actions = vocab.events.filter(isAction);
+  const eventHints = (vocab.pad && vocab.pad.events) || {};
+  // An event the game's hints offer only in some states (a bet only in its phase).
+  const offered = (ev, view) => !eventHints[ev.type] || !eventHints[ev.type].when || matches(eventHints[ev.type].when, view);
   const tabs = h("div", { class: "event-tabs", id: "event-tabs", role: "tablist", hidden: formEvents.length < 2 });
 
   const panels = formEvents.map((ev) => {
@@ -480,10 +494,16 @@ export function createControls(root, vocab, opts) {
     const rest = ev.fields.filter((f) => !isFouls(f));
     const many = ev.fields.length > 3;
     const lists = rest.filter((f) => f.type === "list").slice(0, 2); // what was hit, what went down
+    const firstList = rest.findIndex((f) => f.type === "list");
+    // The played ball's own fields: declared before the lists of what else it moved.
+    const own = (f) => firstList >= 0 && rest.indexOf(f) < firstList;
     const hint = (f) => (hints[ev.type] || {})[f.name] || {};
-    // Up front: all of a short event; of a long one its required fields, its first two
-    // lists and the fields shown only in some states; the rest behind "More".
-    const upFront = (f) => !hint(f).more && (!many || f.required || lists.includes(f) || !!hint(f).when);
+    // Up front, in the declaration's order: all of a short event; of a long one its
+    // required fields, its own fields (declared before its lists), its first two lists and
+    // the fields shown only in some states. Behind "More": the rest, a field the hints put
+    // there, and who acts (the player at the table unless said).
+    const upFront = (f) => !hint(f).more && !isWho(f) &&
+      (!many || f.required || own(f) || lists.includes(f) || !!hint(f).when);
     const entries = rest.map((f) => ({ field: f, c: fieldControl(f, ev.type + "." + f.name) }));
     const shown = entries.filter((e) => upFront(e.field));
     const more = entries.filter((e) => !upFront(e.field));
@@ -493,7 +513,10 @@ export function createControls(root, vocab, opts) {
     const moreBox = more.length ? h("details", { class: "more", data: { more: ev.type } },
       h("summary", {}, "More: " + more.map((e) => words(e.field.name)).join(", ")), more.map((e) => wrap(e.field, e.c.node))) : null;
     const wrapped = new Map();
+    // The event's name over its form when no tab says it (the one form open now).
+    const heading = h("h3", { class: "panel-title", hidden: true }, Words(ev.type));
     const panel = h("div", { class: "event-panel", role: "tabpanel", data: { type: ev.type }, title: ev.doc },
+      heading,
       shown.map((e) => {
         const w = wrap(e.field, e.c.node);
         wrapped.set(e.field, w);
@@ -510,10 +533,16 @@ export function createControls(root, vocab, opts) {
       }
       return p;
     }
+    const named = (name) => all.find((e) => e.field.name === name);
     function missing() {
       for (const e of all) {
         const m = e.c.missing();
         if (m) return m;
+        // needed unless another field is given (to, or the arch it went through)
+        const other = hint(e.field).needed_unless && named(hint(e.field).needed_unless);
+        if (other && e.c.get() === undefined && other.c.get() === undefined) {
+          return label(e.field) + " or " + label(other.field).toLowerCase();
+        }
       }
       return null;
     }
@@ -532,7 +561,7 @@ export function createControls(root, vocab, opts) {
         : need ? "Choose " + need.toLowerCase() : "Enter " + words(ev.type);
     }
     return {
-      ev: ev, panel: panel, all: all, label: relabel,
+      ev: ev, panel: panel, all: all, label: relabel, heading: heading,
       refresh(view, over) {
         panelDisabled = over;
         panel.classList.toggle("closed", over);
@@ -553,7 +582,9 @@ export function createControls(root, vocab, opts) {
     };
   });
 
+  let shownPanel = primary; // the form event shown
   function select(ev) {
+    shownPanel = ev;
     for (const p of panels) p.panel.hidden = p.ev !== ev;
     tabs.querySelectorAll("button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.type === ev.type)));
   }
@@ -563,13 +594,24 @@ export function createControls(root, vocab, opts) {
   }, Words(ev.type))));
 
   const undo = h("button", { type: "button", class: "secondary", id: "undo", on: { click: () => opts.enqueue("undo", {}) } }, "Undo");
+  // A move (an event whose fields only say who acts: pass, call, fold) is one big tap,
+  // above the refusal slot; an event with no fields (the bar came down) sits by Undo.
   const actionButtons = actions.map((ev) => h("button", {
-    type: "button", class: "secondary action", id: ev.type.replace(/_/g, "-"), data: { action: ev.type }, title: ev.doc,
-    on: { click: () => opts.enqueue("event", { type: ev.type }) },
+    type: "button", class: "action" + (ev.fields.length ? " move" : " secondary"), id: ev.type.replace(/_/g, "-"),
+    data: { action: ev.type }, title: ev.doc,
+    on: {
+      click: () => {
+        if (opts.entered) opts.entered();
+        opts.enqueue("event", { type: ev.type });
+      },
+    },
   }, Words(ev.type)));
+  const moves = actionButtons.filter((b, i) => actions[i].fields.length);
+  const others = actionButtons.filter((b, i) => !actions[i].fields.length);
+  const movesRow = h("div", { class: "row moves-row", role: "group", "aria-label": "Moves", hidden: !moves.length }, moves);
   // Where a refused shot is shown: under the send button, where the thumb is.
   const slot = h("div", { class: "refusal-slot" });
-  root.append(tabs, ...panels.map((p) => p.panel), slot, h("div", { class: "row actions-row" }, undo, actionButtons));
+  root.append(tabs, ...panels.map((p) => p.panel), movesRow, slot, h("div", { class: "row actions-row" }, undo, others));
   changed = () => panels.forEach((p) => p.label());
   if (primary) select(primary);
 
@@ -585,13 +627,24 @@ export function createControls(root, vocab, opts) {
       root.hidden = closed;
       const over = !!view.over || closed;
       panels.forEach((p) => p.refresh(view, over));
-      actionButtons.forEach((b) => {
+      // The form events open now (once the game is over, the one shown, which says so);
+      // the tabs only when more than one is.
+      const open = over ? panels.filter((p) => p.ev === (shownPanel || primary))
+        : panels.filter((p) => offered(p.ev, view));
+      tabs.hidden = open.length < 2;
+      panels.forEach((p) => { p.heading.hidden = !tabs.hidden || panels.length < 2; });
+      tabs.querySelectorAll("button").forEach((b) => { b.hidden = !open.some((p) => p.ev.type === b.dataset.type); });
+      if (!open.some((p) => p.ev === shownPanel)) shownPanel = open.length ? open[0].ev : null;
+      if (shownPanel) select(shownPanel);
+      else panels.forEach((p) => { p.panel.hidden = true; });
+      actionButtons.forEach((b, i) => {
         const type = b.dataset.action;
         const can = view["can_" + type];
         const done = view[type] === true;
-        b.hidden = (can === false) || done || (over && can !== true);
+        b.hidden = (can === false) || done || (over && can !== true) || (!over && !offered(actions[i], view));
         b.disabled = !!blocked;
       });
+      movesRow.hidden = moves.every((b) => b.hidden);
       undo.disabled = closed || !!blocked;
     },
   };

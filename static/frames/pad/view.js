@@ -18,6 +18,9 @@ export function createText(vocab, parties) {
     const named = valueWords[key];
     if (named && (typeof v === "string" || typeof v === "number") && Object.hasOwn(named, v)) return named[v];
     if (key === "at_table" || key === "winner") return partyLabel(v);
+    if (Array.isArray(v) && v.some((x) => x && typeof x === "object" && !Array.isArray(x))) {
+      return v.length ? v.map(itemText).join("; ") : "none"; // pots: 5 chips, players A, B, C
+    }
     if (Array.isArray(v)) return v.length ? v.map((x) => formatValue("", x)).join(", ") : "none";
     if (typeof v === "object") {
       const parts = Object.entries(v).map(([k, x]) => partyLabel(k) + " " + formatValue("", x));
@@ -25,6 +28,16 @@ export function createText(vocab, parties) {
     }
     if (typeof v === "string") return key === "next" || key === "on" || key === "phase" ? Words(v) : words(v);
     return String(v);
+  }
+
+  // One object of a list, in words: its amounts first ("5 chips"), then what it names,
+  // leaving out what is not known yet (null, nothing).
+  function itemText(o) {
+    if (!o || typeof o !== "object") return formatValue("", o);
+    const known = Object.entries(o).filter(([, x]) => x !== null && x !== undefined && x !== false && !(Array.isArray(x) && !x.length));
+    const amounts = known.filter(([, x]) => typeof x === "number").map(([k, x]) => x + " " + words(k));
+    const named = known.filter(([, x]) => typeof x !== "number").map(([k, x]) => words(k) + " " + formatValue(k, x));
+    return amounts.concat(named).join(", ") || "–";
   }
 
   function describeValue(v) {

@@ -68,7 +68,7 @@ def test_a_friendly_game_is_scored_to_the_end_and_confirmed(game_id):
     assert frame.status == Frame.Status.COMPLETE and frame.result_source == "pad"
     page = Client().get(reverse("friendly-detail", args=[friendly.pk])).content.decode()
     winner = state["view"]["winner"]
-    assert "game over" in page and (winner is None or f"{winner} <strong>· won" in page)
+    assert "Game over · confirmed" in page and (winner is None or f"{winner} <strong>· won" in page)
 
 
 def test_only_whoever_started_it_may_score_it_and_anyone_may_watch():
