@@ -93,7 +93,7 @@ def play_nights(
         fixtures = list(season.fixtures.filter(date=night).select_related("home", "away"))
         stdout.write(
             f"{name}: building match night {index + 1} of {len(nights)} "
-            f"({night:%a %-d %b}, {len(fixtures)} matches) …"
+            f"({night:%a} {night.day} {night:%b}, {len(fixtures)} matches) …"
         )
         stdout.flush()
         with transaction.atomic():
