@@ -26,6 +26,7 @@ from .models import (
     Team,
     Venue,
 )
+from .tables.selectors import provisional_tables
 
 
 def fixtures_qs() -> QuerySet[Fixture]:
@@ -61,13 +62,15 @@ def current_season(seasons: list[Season]) -> Season | None:
 
 
 def league_home(slug: str, *, today: date | None = None) -> dict:
-    """A league's home page: its seasons, the current season's published tables and the
+    """A league's home page: its seasons, the current season's published tables (and,
+    of a division with results but nothing published, its provisional table) and the
     coming fixtures. Raises League.DoesNotExist."""
     today = today or timezone.localdate()
     league = League.objects.get(slug=slug)
     seasons = list(league.seasons.prefetch_related("divisions"))
     season = current_season(seasons)
     snapshots: list[TableSnapshot] = []
+    provisional: list[dict] = []
     fixtures: list[Fixture] = []
     if season is not None:
         latest: dict[int, TableSnapshot] = {}
@@ -80,6 +83,7 @@ def league_home(slug: str, *, today: date | None = None) -> dict:
         ):
             latest.setdefault(snap.division_id, snap)
         snapshots = list(latest.values())
+        provisional = provisional_tables(season, season.divisions.all(), published=latest)
         fixtures = list(
             fixtures_qs()
             .filter(season=season, result_confirmed_at__isnull=True)
@@ -92,6 +96,7 @@ def league_home(slug: str, *, today: date | None = None) -> dict:
         "seasons": seasons,
         "season": season,
         "snapshots": snapshots,
+        "provisional_tables": provisional,
         "fixtures": fixtures,
     }
 

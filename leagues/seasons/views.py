@@ -35,6 +35,7 @@ from leagues.models import (
     Season,
 )
 from leagues.seasons import services as season_services
+from leagues.tables.selectors import provisional_table
 from leagues.views import form_error
 from marker.errors import DomainError
 from marker.formats import effective_format
@@ -64,6 +65,7 @@ def division_detail(request, league: str, pk: int):
         division, teams, fixtures = selectors.division_detail(pk, league)
     except Division.DoesNotExist:
         raise Http404 from None
+    table_page = selectors.division_table_page(division, fixtures)
     return render(
         request,
         "leagues/division.html",
@@ -72,7 +74,12 @@ def division_detail(request, league: str, pk: int):
             "teams": teams,
             "fixtures": fixtures,
             "can_manage_tables": request.user.has_perm("leagues.manage_league", division.season),
-            **selectors.division_table_page(division, fixtures),
+            "provisional_table": provisional_table(
+                division,
+                published=table_page["snapshot"] is not None,
+                results=len(table_page["provisional_results"]),
+            ),
+            **table_page,
         },
     )
 

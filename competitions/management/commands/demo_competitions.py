@@ -8,14 +8,15 @@
   knock-out: most group matches scored frame by frame on the pad;
 - a **Pairs** knock-out with its first round partly played on the pad.
 
-Every draw is the verifiable one (commit–reveal), every frame goes through the pad's
-services (`frames.pad.events`) from a seeded simulation, so the demo is the same each time.
+Every draw is the verifiable one (commit–reveal), every frame is a seeded simulation
+entered in bulk through the engine and confirmed through the pad's services
+(`frames.pad.events`), so the demo is the same each time.
 A newcomer finds them from the home page ("Cups and competitions").
 """
 
 from __future__ import annotations
 
-import uuid
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -31,14 +32,12 @@ from competitions.services.entries import entry_create
 from competitions.services.pad import tie_confirm, tie_frame_open
 from competitions.services.setup import competition_create
 from competitions.services.ties import round_set_dates
-from frames.management.commands.demo_match_nights import play_match
+from frames.management.commands.demo_match_nights import enter_shots, play_match
 from frames.models import Frame
 from frames.pad import events
 from leagues.models import League, Registration, Team
 from marker.errors import DomainError
 from rules.simulate import simulate_game
-
-DEVICE = "demo-loader"
 
 
 class Command(BaseCommand):
@@ -57,10 +56,14 @@ class Command(BaseCommand):
             self.stdout.write("Demo competitions already loaded.")
             return
         secretary = get_user_model().objects.get(username="secretary")
-        build_demo_competitions(season, secretary)
+        build_demo_competitions(season, secretary, say=self._say)
         self.stdout.write(
             self.style.SUCCESS("Demo competitions loaded: Cup, Plate, Singles, Pairs.")
         )
+
+    def _say(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()
 
 
 def _draw(competition: Competition, secretary, secret: str, now) -> Competition:
@@ -84,18 +87,7 @@ def play_tie_on_pad(tie: Tie, secretary, *, seed: int, now) -> Tie:
         assert tie_frame.frame_id is not None  # opened on the pad: its frame exists
         frame = Frame.objects.get(pk=tie_frame.frame_id)
         shots = simulate_game(frame.game_id, frame.setup, seed=seed * 10 + tie_frame.number)
-        for seq, shot in enumerate(shots, start=1):
-            events.frame_record_event(
-                frame_id=frame.pk,
-                event_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"demo-cup/{frame.pk}/{seq}")),
-                expected_seq=seq,
-                payload=shot,
-                kind="event",
-                user=secretary,
-                device_id=DEVICE,
-                now=clock,
-            )
-            clock += timedelta(seconds=20)
+        clock = enter_shots(frame.pk, shots, user=secretary, clock=clock, namespace="demo-cup")
         events.frame_confirm(frame_id=frame.pk, seq=len(shots), user=secretary, now=clock)
     return tie_confirm(actor=secretary, tie=tie, now=clock)
 
@@ -109,7 +101,10 @@ def _scheduled(competition: Competition, **filters) -> list[Tie]:
 
 
 @transaction.atomic
-def build_demo_competitions(season, secretary) -> dict[str, Competition]:
+def build_demo_competitions(
+    season, secretary, *, say: Callable[[str], None] = lambda line: None
+) -> dict[str, Competition]:
+    """The Cup and Plate, the Singles and the Pairs, part-played; `say` hears the progress."""
     now = timezone.now()
     today = timezone.localdate()
     teams = list(Team.objects.filter(season=season).order_by("name"))
@@ -147,7 +142,9 @@ def build_demo_competitions(season, secretary) -> dict[str, Competition]:
             deadline=None,
             now=now,
         )
-    for tie in _scheduled(cup, round__number=1):
+    cup_ties = _scheduled(cup, round__number=1)
+    say(f"Cup: playing round one ({len(cup_ties)} match nights) …")
+    for tie in cup_ties:
         tie.refresh_from_db()
         assert tie.fixture is not None  # a team tie's cup fixture, made when it was drawn
         play_match(tie.fixture, secretary, seed=1000 + tie.pk)
@@ -173,6 +170,7 @@ def build_demo_competitions(season, secretary) -> dict[str, Competition]:
         entry_create(actor=secretary, competition=singles, player=player, now=now)
     singles = _draw(singles, secretary, "demo singles", now)
     group_ties = _scheduled(singles)
+    say(f"Singles: playing {len(group_ties) - 3} group matches …")
     for index, tie in enumerate(group_ties[: len(group_ties) - 3]):  # the last group to play
         play_tie_on_pad(tie, secretary, seed=2000 + index, now=now - timedelta(days=7))
 
@@ -184,6 +182,7 @@ def build_demo_competitions(season, secretary) -> dict[str, Competition]:
     for a, b in zip(pool[::2], pool[1::2], strict=False):
         entry_create(actor=secretary, competition=pairs, player=a, partner=b, now=now)
     pairs = _draw(pairs, secretary, "demo pairs", now)
+    say("Pairs: playing two first-round ties …")
     for index, tie in enumerate(_scheduled(pairs, round__number=1)[:2]):
         play_tie_on_pad(tie, secretary, seed=3000 + index, now=now - timedelta(days=3))
     return {"cup": cup, "plate": plate, "singles": singles, "pairs": pairs}

@@ -9,15 +9,18 @@ format, so a newcomer sees both: the Chester & District Bagatelle League, Northe
 the captains' numbered lineups. Demo accounts (password `marker-demo`): `admin` (the site
 administrator), `secretary` (secretary of both leagues), `captain` (captain of The Adam and
 Eve), `referee` (a registered player of The Adam and Eve), `bagatelle` (captain of The
-Boathouse, Chester).
+Boathouse, Chester), and every other team's captain: `captain-<team>` in Norwich
+(`captain-wig-and-pen`), `captain-chester-<n>` in Chester; README.md lists them all.
 """
 
 from __future__ import annotations
 
 import random
 from datetime import date, timedelta
+from functools import cache
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -87,10 +90,18 @@ class Command(BaseCommand):
             build(seed=seed)
         self.stdout.write(
             self.style.SUCCESS(
-                "Demo leagues loaded. Log in as admin, secretary, captain or referee "
-                f"(password {DEMO_PASSWORD})."
+                "Demo leagues loaded. Log in as admin, secretary, captain, referee, "
+                "bagatelle or any team's captain (README lists them; "
+                f"password {DEMO_PASSWORD})."
             )
         )
+
+
+@cache
+def _demo_password_hash() -> str:
+    """The demo password hashed once: every demo account shares it, and hashing it for
+    each of some twenty accounts (PBKDF2, a second each) was most of this command's time."""
+    return make_password(DEMO_PASSWORD)
 
 
 def _user(username: str, first: str, last: str, *, site_admin: bool = False):
@@ -100,7 +111,7 @@ def _user(username: str, first: str, last: str, *, site_admin: bool = False):
         defaults={"first_name": first, "last_name": last, "email": f"{username}@example.org"},
     )
     if created or not user.has_usable_password():
-        user.set_password(DEMO_PASSWORD)
+        user.password = _demo_password_hash()
     user.is_staff = user.is_staff or site_admin
     user.is_superuser = user.is_superuser or site_admin
     user.save()
