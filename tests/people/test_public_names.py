@@ -16,7 +16,8 @@ from frames.matchnight import signoff
 from frames.models import Award, Frame
 from frames.stats import awards, record
 from frames.stats import selectors as stats_selectors
-from leagues.models import Fixture, Player
+from leagues import honours
+from leagues.models import Fixture, Honour, Player
 from leagues.teams import services as team_services
 from people.erasure import person_erase
 from tests.frames.matchnight_helpers import NIGHT, drawn, key_all, later, roster
@@ -206,3 +207,38 @@ def test_an_erasure_does_not_reorder_equal_rows(tied):
     person_erase(player=tied.amy, actor=tied.secretary, now=NIGHT)
     # "Former player N" sorts after "Bob Bee": ordered by name, the two would swap.
     assert orders() == before
+
+
+# ------------------------------------------------------------------ the roll of honour
+
+
+def honour_answers(league, player) -> str:
+    client = Client()
+    api = client.get(reverse("api-league-honours", args=[league.season.league_id]))
+    page = client.get(reverse("player-detail", args=[player.pk]))
+    roll = client.get(reverse("league-honours", kwargs={"league": league.season.league.slug}))
+    assert api.status_code == page.status_code == roll.status_code == 200
+    return api.content.decode() + page.content.decode() + roll.content.decode()
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_the_roll_of_honour_names_a_winner_who_asked_by_initials(league, when):
+    victim = name_home_player(league)
+    partner = roster(league, "home")[1]
+    if when == "before":
+        hide(victim)
+    honours.honour_record(
+        season=league.season,
+        title="Pairs",
+        kind=Honour.Kind.COMPETITION,
+        source="competition:pairs",
+        winner=[victim, partner],
+    )
+    if when == "after":
+        assert OLD in honour_answers(league, victim)  # the test can fail
+        hide(victim)
+    seen = honour_answers(league, victim)
+    assert OLD not in seen and "Z. Q." in seen
+    assert Honour.objects.get().name == f"Z. Q. & {partner.name}"
+    done = person_erase(player=victim, actor=league.secretary, now=NIGHT)
+    assert Honour.objects.get().name == f"Former player {done.number} & {partner.name}"
