@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from frames.draw import cli
+from frames.friendly.services import friendly_start
 from frames.matchnight import signoff
 from frames.models import Award, Frame
 from frames.stats import awards, record
@@ -242,3 +243,13 @@ def test_the_roll_of_honour_names_a_winner_who_asked_by_initials(league, when):
     assert Honour.objects.get().name == f"Z. Q. & {partner.name}"
     done = person_erase(player=victim, actor=league.secretary, now=NIGHT)
     assert Honour.objects.get().name == f"Former player {done.number} & {partner.name}"
+
+
+def test_a_friendly_game_names_who_started_it_by_public_name_not_login(league):
+    owner = league.player_user  # Rita Referee's account
+    owner.player.private_name = True
+    owner.player.save(update_fields=["private_name"])
+    game = friendly_start(owner=owner, game_id="bar_billiards_4pin", players=["Ann", "Bob"])
+    page = Client().get(reverse("friendly-detail", args=[game.pk])).content.decode()
+    assert owner.get_username() not in page
+    assert "Started by R. R." in page and "Rita Referee" not in page
