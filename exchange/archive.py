@@ -20,6 +20,7 @@ pointed at an account point at nobody.
 from __future__ import annotations
 
 import json
+import re
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -29,6 +30,8 @@ from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.utils import timezone
 
+from frames.models import Frame
+from frames.pad.events import frame_rebuild
 from leagues.models import League
 from marker.errors import DomainError
 
@@ -38,6 +41,9 @@ FORMAT = "marker-league-archive"
 VERSION = 1
 
 User = get_user_model()
+#: A problem `frame_rebuild` reports with a stored cache, not with the log itself (a
+#: cache the engine would now work out differently is rebuilt, not refused).
+CACHE_PROBLEM = re.compile(r"cached .* differ|frame cache differs")
 _USER_LABEL = User._meta.label_lower
 _ACCOUNT_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 
@@ -295,6 +301,40 @@ def _restore_links(
         through._default_manager.bulk_create(rows, ignore_conflicts=True, batch_size=500)
 
 
+def _where(frame: Frame, old_id: int) -> str:
+    """A restored frame as the archive's reader finds it: its id in the archive, and its
+    fixture or cup tie and number."""
+    if frame.match is not None:
+        fixture = frame.match.fixture
+        day = f" on {fixture.date:%-d %b %Y}" if fixture.date else ""
+        at = f"{fixture.home.name} v {fixture.away.name}{day}, frame {frame.number}"
+    else:
+        friendly = getattr(frame, "friendly", None)
+        at = friendly.title if friendly is not None else f"frame {frame.number}"
+    return f"frame {old_id} in the archive ({at})"
+
+
+def _check_shot_logs(frames: dict[int, int]) -> None:
+    """Every restored shot log replays through the rules engine (`frame_rebuild`), or the
+    restore is refused naming the frame and the event the engine refuses: nothing is
+    written (the caller's transaction rolls back)."""
+    old_of = {new: old for old, new in frames.items()}
+    with_events = (
+        Frame.objects.filter(pk__in=old_of, events__isnull=False)
+        .distinct()
+        .select_related("match__fixture__home", "match__fixture__away", "friendly")
+        .order_by("pk")
+    )
+    for frame in with_events:
+        report = frame_rebuild(frame_id=frame.pk)
+        refusals = [p for p in report.problems if not CACHE_PROBLEM.search(p)]
+        if refusals:
+            raise _bad(
+                f"The shot log of {_where(frame, old_of[frame.pk])} cannot be replayed: "
+                f"{refusals[0]}. Nothing was restored."
+            )
+
+
 @transaction.atomic
 def league_import(*, archive: Any) -> League:
     """Restore a league from its archive into this instance, which must not have a league
@@ -359,6 +399,7 @@ def league_import(*, archive: Any) -> League:
                 part.model._default_manager.bulk_update(objs, stamped, batch_size=500)
     _fill_forward_keys(forwards, keys)
     _restore_links(links, keys, accounts)
+    _check_shot_logs(keys.get(Frame._meta.label_lower, {}))
     league = League.objects.get(
         pk=keys["leagues.league"][sections["league"]["leagues.league"][0]["id"]]
     )

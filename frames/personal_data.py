@@ -80,9 +80,13 @@ def _match_night_erase(erasure: Erasure) -> None:
             )
         )
     )
+    # The friendly games their account started name them as they were typed in: those
+    # are renamed too (a friendly where they were only typed by someone else is not
+    # theirs to find).
+    owned = Q(friendly__owner=erasure.person.user) if erasure.person.user is not None else Q()
     frame_ids = set(
         Frame.objects.filter(
-            Q(match_id__in=match_ids) | Q(players__player=player) | Q(referee=player)
+            Q(match_id__in=match_ids) | Q(players__player=player) | Q(referee=player) | owned
         ).values_list("pk", flat=True)
     )
     people = (

@@ -51,8 +51,8 @@ def match_qs() -> QuerySet[Match]:
         "fixture__venue",
         "fixture__division",
         "fixture__season__league",
-        "home_confirmed_by",
-        "away_confirmed_by",
+        "home_confirmed_by__player",
+        "away_confirmed_by__player",
     )
 
 
@@ -221,7 +221,9 @@ def match_detail(match_id: int) -> MatchDetail:
         squads[team_side[reg.team_id]].roster.append(reg)
     for presence in presences:
         squads[presence.side].present.append(presence)
-    log = list(MatchLog.objects.filter(match=match).select_related("actor").order_by("at", "id"))
+    log = list(
+        MatchLog.objects.filter(match=match).select_related("actor__player").order_by("at", "id")
+    )
     made_by = {}
     for entry in log:
         label = LOG_LABELS.get(entry.action, entry.action.replace("_", " "))

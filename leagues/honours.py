@@ -7,8 +7,10 @@ a league, season after season:
   season (`season_finish`);
 - a competition's are recorded by the competitions code when its final is confirmed
   (`honour_record`, also known as `record_honour`);
-- each line stores the name the team (or the players) had when it was won, so a team
-  renamed since, or a season closed and rolled over, still shows the honour as it was won.
+- each line stores the name the team (or the players' public names) had when it was won,
+  so a team renamed since, or a season closed and rolled over, still shows the honour as
+  it was won; a player who asks to be shown by initials (or no longer) after winning has
+  their lines renamed (`honours_rename_player`), and an erased one too.
 
 Recording is idempotent: an honour is keyed by its `source` ("division:12",
 "competition:5") and position, so a final settled again replaces its line.
@@ -31,6 +33,7 @@ from django.utils import timezone
 
 from marker.errors import DomainError
 from marker.permissions import require
+from marker.personal_data import rewrite_rows, rewriter
 
 from . import standings
 from .models import (
@@ -51,10 +54,24 @@ MAX_MIN_FRAMES = 1000
 
 
 def holder_name(holder: Holder) -> str:
-    """The name shown on the roll: the team's, or the players' joined ('Ann & Bob')."""
+    """The name shown on the roll: the team's, or the players' public names joined ('Ann
+    & Bob'; initials for a player who asked not to be named)."""
     if isinstance(holder, Team):
         return holder.name
-    return " & ".join(p.name for p in holder)
+    return " & ".join(p.public_name for p in holder)
+
+
+def honours_rename_player(*, player: Player, old: str, new: str) -> int:
+    """A player's label in the names of their lines on the roll becomes `new` (they asked
+    to be shown by initials, or no longer, after they won); the other players of a pair
+    keep theirs. Returns how many lines changed."""
+    rows = Honour.objects.filter(players=player).order_by("pk")
+    others = {
+        label
+        for p in Player.objects.filter(honours__in=rows).exclude(pk=player.pk)
+        for label in (" ".join(p.name.split()), p.public_name)
+    }
+    return rewrite_rows(rows.select_for_update(), ["name"], rewriter({old: new}, others))
 
 
 def _write(

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows
+from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows, rewriter
 
 from .models import (
     Honour,
@@ -19,6 +19,7 @@ from .models import (
     SentNotification,
     Subscription,
     Team,
+    initials_of,
 )
 
 # ------------------------------------------------------------------------- the player
@@ -222,13 +223,20 @@ def _honours(person: Person) -> list[dict[str, Any]]:
 
 
 def _honours_erase(erasure: Erasure) -> None:
-    """The name kept as it was won becomes the new name ("Ann & Former player 3")."""
+    """The name kept as it was won becomes the new name ("Ann & Former player 3"), whether
+    it was kept in full or as the initials they asked to be shown by."""
     rows = Honour.objects.filter(players=erasure.player).order_by("pk")
     others = {
-        " ".join(p.name.split())
+        label
         for p in Player.objects.filter(honours__in=rows).exclude(pk=erasure.player.pk)
+        for label in (" ".join(p.name.split()), p.public_name)
     }
-    rewrite_rows(rows.select_for_update(), ["name"], erasure.rewriter(others))
+    labels = dict(erasure.labels)
+    for old in erasure.labels:
+        initials = initials_of(old.split(" #")[0])
+        if initials not in others:  # a partner shown by the same initials keeps them
+            labels.setdefault(initials, erasure.new_name)
+    rewrite_rows(rows.select_for_update(), ["name"], rewriter(labels, others))
 
 
 SECTIONS: tuple[Section, ...] = (

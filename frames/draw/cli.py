@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 from marker.formats import PRESETS, FormatError, MatchFormat, parse_format
 
-from .base import ALGORITHM_VERSION, DrawError
+from .base import ALGORITHM_VERSION, AWAY, HOME, SIDES, DrawError, _hat
 from .format_draw import draw_match
 
 
@@ -28,6 +28,56 @@ def _fail(code: str, message: str) -> NoReturn:
 
 def _names(value: str) -> list[str]:
     return [] if not value.strip() else [part.strip() for part in value.split(",")]
+
+
+def _as_listed(
+    names: dict[str, list[str]], nominations: Any
+) -> tuple[dict[str, list[str]], Any, dict[str, str]]:
+    """Hats taken in the order given (as a match publishes them), not sorted: each name is
+    replaced by a stand-in that sorts in its place, and put back in the result. A draw
+    depends on its hats' order and the seed, not on how the names are spelt."""
+    stand_ins: dict[str, list[str]] = {}
+    back: dict[str, str] = {}
+    for side in SIDES:
+        _hat(side, names[side])  # the same checks as a sorted hat: empty, duplicates
+        stand_ins[side] = []
+        for index, name in enumerate(names[side]):
+            token = f"\u2060{side[0]}{index:04d}\u2060"
+            stand_ins[side].append(token)
+            back[token] = name
+    if isinstance(nominations, dict):
+        forth = {side: dict(zip(names[side], stand_ins[side], strict=True)) for side in SIDES}
+        nominations = {
+            side: _replace(value, forth[side].get) if side in forth else value
+            for side, value in nominations.items()
+        }
+    return stand_ins, nominations, back
+
+
+def _replace(value: Any, exact: Any) -> Any:
+    """`value` (JSON) with each string `s` replaced by `exact(s)` where that is not None."""
+    if isinstance(value, str):
+        found = exact(value)
+        return value if found is None else found
+    if isinstance(value, list):
+        return [_replace(v, exact) for v in value]
+    if isinstance(value, dict):
+        return {k: _replace(v, exact) for k, v in value.items()}
+    return value
+
+
+def _put_back(value: Any, back: dict[str, str]) -> Any:
+    """The draw's JSON with every stand-in (in a name or a note) replaced by its name."""
+    if isinstance(value, str):
+        for token, name in back.items():
+            if token in value:
+                value = value.replace(token, name)
+        return value
+    if isinstance(value, list):
+        return [_put_back(v, back) for v in value]
+    if isinstance(value, dict):
+        return {_put_back(k, back): _put_back(v, back) for k, v in value.items()}
+    return value
 
 
 def _load_json(path: str, code: str) -> Any:
@@ -76,6 +126,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help='a JSON file of the captains\' nominations, {"home": ..., "away": ...} '
         "(blind: names per section per frame; fixed: the numbered lineup)",
     )
+    parser.add_argument(
+        "--as-listed",
+        action="store_true",
+        help="take each hat in the order given, as a match page and the API publish it "
+        "(players who asked not to be named are shown there by their initials), instead of "
+        "sorting the names",
+    )
     parser.add_argument("--version", action="version", version=ALGORITHM_VERSION)
     args = parser.parse_args(argv)
     try:
@@ -88,10 +145,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     nominations = None
     if args.nominations:
         nominations = _load_json(args.nominations, "invalid_nominations")
+    hats = {HOME: _names(args.home), AWAY: _names(args.away)}
+    back: dict[str, str] = {}
     try:
+        if args.as_listed:
+            hats, nominations, back = _as_listed(hats, nominations)
         draw = draw_match(
-            _names(args.home),
-            _names(args.away),
+            hats[HOME],
+            hats[AWAY],
             seed,
             agreed=args.agreed,
             match_format=match_format,
@@ -99,5 +160,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except DrawError as error:
         _fail(error.code, error.message)
-    print(json.dumps(draw.to_json(), indent=2, ensure_ascii=False))
+    print(json.dumps(_put_back(draw.to_json(), back), indent=2, ensure_ascii=False))
     return 0

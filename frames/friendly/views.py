@@ -53,7 +53,7 @@ def friendly_new(request):
 
 
 def _page(request, pk: int) -> dict[str, Any]:
-    friendly = get_object_or_404(Friendly.objects.select_related("owner", "frame"), pk=pk)
+    friendly = get_object_or_404(Friendly.objects.select_related("owner__player", "frame"), pk=pk)
     frame: Frame = friendly.frame
     return {
         "friendly": friendly,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +22,7 @@ from leagues.models import Player
 from marker import commit_reveal
 from marker.errors import DomainError
 from marker.permissions import require
+from marker.personal_data import rewriter
 
 User = Any  # settings.AUTH_USER_MODEL instance (or None for the system)
 
@@ -116,6 +117,62 @@ def player_labels(players: Iterable[Player]) -> dict[str, Player]:
             name if name and keys[_name_key(name)] == 1 else f"{name or 'Player'} #{player.pk}"
         ] = player
     return labels
+
+
+def public_labels(
+    present: Mapping[str, Iterable[Player]],
+    drawn: Mapping[str, Mapping[str, int]] | None = None,
+) -> dict[str, dict[str, str]]:
+    """Per side, the hat label of each player who asked not to be named → the label the
+    public sees: their initials, with their id where that would read as another label of
+    the side ("N. N. #12"). Labels are only names for hat positions: the draw depends on
+    the hat's order and the seed, not on the spelling, so a hat published with these labels
+    in its stored order replays (`python -m frames.draw --as-listed`, docs/draw.md).
+    `drawn` is the draw's label → player id per side as logged (else today's labels).
+
+    >>> ann, bob = Player(pk=1, name="Ann Bee", private_name=True), Player(pk=2, name="A. B.")
+    >>> public_labels({"home": [ann, bob], "away": []})
+    {'home': {'Ann Bee': 'A. B. #1'}, 'away': {}}
+    """
+    out: dict[str, dict[str, str]] = {}
+    for side in SIDES:
+        players = {p.pk: p for p in present.get(side, ())}
+        if drawn is not None and side in drawn:
+            labels = {label: int(pk) for label, pk in drawn[side].items()}
+        else:
+            labels = {label: p.pk for label, p in player_labels(players.values()).items()}
+        hidden = {pk for pk, p in players.items() if p.private_name}
+        taken = Counter(_name_key(label) for label, pk in labels.items() if pk not in hidden)
+        taken.update(_name_key(players[pk].initials) for pk in labels.values() if pk in hidden)
+        changed: dict[str, str] = {}
+        for label, pk in labels.items():
+            if pk in hidden:
+                public = players[pk].initials
+                if label.endswith(f" #{pk}") or taken[_name_key(public)] > 1:
+                    public = f"{public} #{pk}"
+                changed[label] = public
+        out[side] = changed
+    return out
+
+
+def public_hats(detail: Any) -> tuple[dict[str, list[str]], Callable[[Any], Any]]:
+    """A drawn match's hats as the public sees them (`public_labels`, in their stored
+    order), and the rewrite of its other stored texts (the draw's notes, the log). From
+    the match's detail (`frames.selectors.match_detail`): no query."""
+    logged = next(
+        (e.detail.get("players") for e in reversed(detail.log) if e.action == "drawn"), None
+    )
+    present = {side: [p.player for p in detail.squads[side].present] for side in SIDES}
+    labels = public_labels(present, logged if isinstance(logged, dict) else None)
+    hats = {
+        side: [labels[side].get(label, label) for label in getattr(detail.match, f"{side}_hat")]
+        for side in SIDES
+    }
+    changed = {old: new for side in SIDES for old, new in labels[side].items()}
+    others = {" ".join(p.name.split()) for side in SIDES for p in present[side]}
+    if isinstance(logged, dict):
+        others |= {label for side in SIDES for label in logged.get(side, {})}
+    return hats, rewriter(changed, others - set(changed))
 
 
 def present_players(match: Match) -> dict[str, dict[str, Player]]:

@@ -11,6 +11,7 @@ from leagues.models import MAX_FRAME_SCORE, Player
 from marker.api_inputs import StrictPrimaryKeyRelatedField, id_list_field
 from marker.formats import MAX_FRAMES
 
+from .common import public_hats
 from .squads import MAX_NAME, MAX_PRESENT
 
 
@@ -50,8 +51,16 @@ class SidesFlagSerializer(serializers.Serializer):
     away = serializers.BooleanField()
 
 
+def public_user(user, otherwise: str) -> str:
+    """An account as the public sees it: its player's public name (never the login)."""
+    player = getattr(user, "player", None) if user is not None else None
+    return player.public_name if player is not None else otherwise
+
+
 class ConfirmationSerializer(serializers.Serializer):
-    by = serializers.CharField(allow_null=True)
+    by = serializers.CharField(
+        allow_null=True, help_text="The confirming captain's public name (never the login)."
+    )
     at = serializers.DateTimeField(allow_null=True)
 
 
@@ -120,8 +129,15 @@ class MatchLogSerializer(serializers.Serializer):
     # DRF's serializer metaclass takes declared fields off the class, so this does not
     # shadow `Field.label` (the stubs cannot say so).
     label = serializers.CharField()  # type: ignore[assignment]
-    actor = serializers.CharField(source="actor.get_username", allow_null=True, default=None)
+    actor = serializers.SerializerMethodField(
+        help_text="Who acted, by their public name (null: Marker itself)."
+    )
     detail = serializers.JSONField()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_actor(self, entry) -> str | None:
+        return None if entry.actor is None else public_user(entry.actor, "a league official")
+
     at = serializers.DateTimeField()
 
 
@@ -152,9 +168,9 @@ class MatchSerializer(serializers.Serializer):
     secrets = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
     algorithm = serializers.CharField(source="match.algorithm")
-    home_hat = serializers.ListField(source="match.home_hat", child=serializers.CharField())
-    away_hat = serializers.ListField(source="match.away_hat", child=serializers.CharField())
-    draw_notes = serializers.ListField(source="match.draw_notes", child=serializers.CharField())
+    home_hat = serializers.SerializerMethodField()
+    away_hat = serializers.SerializerMethodField()
+    draw_notes = serializers.SerializerMethodField()
     drawn_at = serializers.DateTimeField(source="match.drawn_at", allow_null=True)
     short_agreed = serializers.SerializerMethodField()
     redraw_requested = serializers.SerializerMethodField()
@@ -165,9 +181,38 @@ class MatchSerializer(serializers.Serializer):
     confirmations = serializers.SerializerMethodField()
     dispute = serializers.SerializerMethodField()
     confirmed_at = serializers.DateTimeField(source="match.confirmed_at", allow_null=True)
-    log = MatchLogSerializer(many=True)
+    log = serializers.SerializerMethodField()
     format = serializers.SerializerMethodField()
     nominations = serializers.SerializerMethodField()
+
+    def _public(self, detail):
+        """The hats and the rewrite of the stored texts by public names, once a detail."""
+        cached = getattr(self, "_public_cache", None)
+        if cached is None or cached[0] is not detail:
+            cached = (detail, *public_hats(detail))
+            self._public_cache = cached
+        return cached[1], cached[2]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_home_hat(self, detail) -> list[str]:
+        """The home hat in its drawn order, each player by their public name (initials
+        if they asked): `python -m frames.draw --as-listed` replays it (docs/draw.md)."""
+        return self._public(detail)[0]["home"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_away_hat(self, detail) -> list[str]:
+        """The away hat, as the home hat."""
+        return self._public(detail)[0]["away"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_draw_notes(self, detail) -> list[str]:
+        return self._public(detail)[1](list(detail.match.draw_notes))
+
+    @extend_schema_field(MatchLogSerializer(many=True))
+    def get_log(self, detail) -> list:
+        rewrite = self._public(detail)[1]
+        rows = MatchLogSerializer(detail.log, many=True).data
+        return [{**row, "detail": rewrite(row["detail"])} for row in rows]
 
     @extend_schema_field(serializers.JSONField())
     def get_format(self, detail) -> dict:
@@ -238,7 +283,7 @@ class MatchSerializer(serializers.Serializer):
         for side in SIDES:
             user = getattr(m, f"{side}_confirmed_by")
             result[side] = {
-                "by": user.get_username() if user else None,
+                "by": public_user(user, "a captain") if user else None,
                 "at": serializers.DateTimeField().to_representation(
                     getattr(m, f"{side}_confirmed_at")
                 )

@@ -18,6 +18,7 @@ from marker.errors import DomainError
 from marker.permissions import require_perm
 
 from . import drawing, nominating, ordering, seeding, signoff, squads
+from .common import public_hats
 from .forms import (
     CommitForm,
     DisputeForm,
@@ -85,23 +86,17 @@ def _context(request, match_id: int, **extra):
     all_committed = bool(
         match.home_commitment and match.away_commitment and match.server_commitment
     )
-    # A player who asked not to be named is shown in the hats by their initials, except
-    # to those running the night.
-    hidden = {}
+    # A player who asked not to be named is shown in the hats and the notes by their
+    # initials (the hats keep their order, so the draw still replays), except to those
+    # running the night.
+    hats = {side: list(getattr(match, f"{side}_hat")) for side in SIDES}
+    notes = list(match.draw_notes)
     if not (my_sides or secretary):
-        for side in SIDES:
-            for presence in detail.squads[side].present:
-                p = presence.player
-                if p.private_name:
-                    name = " ".join(p.name.split())
-                    hidden[name] = p.initials
-                    hidden[f"{name} #{p.pk}"] = f"{p.initials} #{p.pk}"
-    hats = {
-        side: [hidden.get(label, label) for label in getattr(match, f"{side}_hat")]
-        for side in SIDES
-    }
+        hats, rewrite = public_hats(detail)
+        notes = rewrite(notes)
     context = {
         "hats": hats,
+        "draw_notes": notes,
         "match": match,
         "fixture": match.fixture,
         "my_frames": selectors.frames_refereed_by(user, match=match),

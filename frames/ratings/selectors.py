@@ -233,7 +233,7 @@ def league_table(
         .filter(_rated_in(league.pk, game_id))
         .annotate(league_frames=Subquery(in_league))
         .select_related("player")
-        .order_by("-ordinal", "player__name", "player_id")
+        .order_by("-ordinal", "player_id")  # ties by id: a name never reorders them
     )
     if min_frames:
         qs = qs.filter(frames__gte=min_frames)
@@ -701,4 +701,4 @@ def opponents(player: Player, count: int = 5) -> list[dict[str, Any]]:
                 pid, {"player_id": pid, "name": public_name_of(name, private), "frames": 0}
             )
             entry["frames"] += 1
-    return sorted(faced.values(), key=lambda e: (-e["frames"], e["name"], e["player_id"]))[:count]
+    return sorted(faced.values(), key=lambda e: (-e["frames"], e["player_id"]))[:count]

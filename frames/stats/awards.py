@@ -40,7 +40,7 @@ from django.db.models.lookups import GreaterThanOrEqual
 from django.utils import timezone
 
 from frames.models import Award, PlayerFrameStat
-from leagues.models import MAX_FRAME_SCORE, Fixture, Season
+from leagues.models import MAX_FRAME_SCORE, Fixture, Season, public_name_of
 from marker.errors import DomainError
 from marker.permissions import require
 from rules import registry
@@ -272,7 +272,7 @@ def award_rows(award: Award, *, declared: dict[str, Stat] | None = None) -> list
         PlayerFrameStat.objects.filter(
             season_id=award.season_id, fixture__result_confirmed_at__isnull=False
         )
-        .values("player_id", "player__name", "team_id", "team__name")
+        .values("player_id", "player__name", "player__private_name", "team_id", "team__name")
         .annotate(
             value=measure,
             frames=Count("id"),
@@ -296,7 +296,7 @@ def award_rows(award: Award, *, declared: dict[str, Stat] | None = None) -> list
             if lower_is_better
             else F("value").desc(nulls_last=True),
             F("frames").desc(),
-            "player__name",
+            # Not by name: an erasure or a choice of initials must not reorder the list.
             "player_id",
         )
     )
@@ -336,7 +336,7 @@ def award_standings(award: Award, *, shown: int = SHOWN) -> AwardStandings:
 def _standing(award: Award, row: dict, position: int | None, unit: str, agg: str) -> Standing:
     return Standing(
         player_id=row["player_id"],
-        player=row["player__name"],
+        player=public_name_of(row["player__name"], row["player__private_name"]),
         team_id=row["team_id"],
         team=row["team__name"],
         value=row["value"],

@@ -148,7 +148,8 @@ def leaderboard(
     min_frames: int = 0,
 ) -> list[dict]:
     """Players of a division (or a season) with their figures, best first by `sort` (a
-    key of `sorts(game)`; then frames won, then name). One grouped query."""
+    key of `sorts(game)`; then frames won, then the player's id, which no erasure or
+    choice of initials changes). One grouped query."""
     scope = division.season if division is not None else season
     game_id = scope.game_id if scope is not None else registry.DEFAULT_GAME
     if sort not in sorts(game_id):
@@ -165,8 +166,10 @@ def leaderboard(
         .order_by(
             F(sort).desc(nulls_last=True),
             F("frames_won").desc(),
-            "player__name",
-            "team__name",
+            # Then by registration (the player's id), not by name: an erasure or a
+            # choice of initials must not reorder equal rows.
+            "player_id",
+            "team_id",
         )
     )
     return [_public(_with_cells(row, game_id)) for row in rows]

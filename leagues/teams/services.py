@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from leagues import honours
 from leagues.models import (
     Division,
     Player,
@@ -244,8 +245,10 @@ def player_set_private_name(*, player: Player, private: bool) -> Player:
     if player.erased_number is not None:
         raise DomainError("erased", "This person was erased.", status=409)
     if player.private_name != bool(private):
+        shown = player.public_name
         player.private_name = bool(private)
         player.save(update_fields=["private_name"])
+        honours.honours_rename_player(player=player, old=shown, new=player.public_name)
     return player
 
 

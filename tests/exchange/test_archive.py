@@ -661,3 +661,30 @@ def test_an_archive_with_awards_under_both_labels_is_refused(league):
         league_import(archive=archive)
     assert info.value.code == "bad_archive" and "frames.award" in info.value.message
     assert not League.objects.filter(slug=league.season.league.slug).exists()
+
+
+def test_an_archive_with_an_impossible_shot_is_refused_naming_the_frame_and_shot(league, tmp_path):
+    played_league(league)
+    archive = league_export(league=league.season.league, full=True)
+    events = next(
+        rows
+        for section in archive["sections"]
+        for label, rows in section["models"].items()
+        if label == "frames.frameevent"
+    )
+    # The red went down on the second shot: potting it again cannot have happened.
+    tampered = next(e for e in events if e["seq"] == 3)
+    tampered["payload"] = shot(("red", 200))
+    frame_id = tampered["frame_id"]
+    path = tmp_path / "league.json"
+    path.write_text(json.dumps(archive), encoding="utf-8")
+    empty_the_database()
+
+    with pytest.raises(CommandError) as info:
+        call_command("league_import", str(path), stdout=io.StringIO(), stderr=io.StringIO())
+    message = str(info.value)
+    assert f"frame {frame_id} in the archive" in message
+    assert "frame 1" in message and "seq 3" in message and "not_on_table" in message
+    assert "Traceback" not in message and "Nothing was restored" in message
+    assert not League.objects.exists() and not Frame.objects.exists()
+    assert not get_user_model().objects.exists()
