@@ -310,10 +310,11 @@ def match_expectation(match: Match) -> dict[str, Any]:
         if not home or not away:
             return {"basis": "", "rows": [], "home": None, "away": None}
         singles = [_chance(rater, states, [h], [a]) for h in home for a in away]
+        # Every pair of pairs (a roster of 12 a side: 66 × 66 = 4,356 chances, a few ms).
         doubles = [
             _chance(rater, states, list(h), list(a))
-            for h in itertools.islice(itertools.combinations(home, 2), 12)
-            for a in itertools.islice(itertools.combinations(away, 2), 12)
+            for h in itertools.combinations(home, 2)
+            for a in itertools.combinations(away, 2)
         ] or singles
         s_mean, d_mean = sum(singles) / len(singles), sum(doubles) / len(doubles)
         rows = [{"number": n, "kind": "singles", "home": s_mean} for n in range(1, 7)]
@@ -341,7 +342,11 @@ def match_expectation(match: Match) -> dict[str, Any]:
 
 def _squads(match: Match) -> dict[str, list[int]]:
     squads: dict[str, list[int]] = {Side.HOME: [], Side.AWAY: []}
-    for side, player_id in Presence.objects.filter(match=match).values_list("side", "player_id"):
+    # By player, not by the order they were marked present: the same squads give the
+    # same expectation to the last bit.
+    for side, player_id in (
+        Presence.objects.filter(match=match).order_by("player_id").values_list("side", "player_id")
+    ):
         squads[side].append(player_id)
     if squads[Side.HOME] and squads[Side.AWAY]:
         return squads
@@ -349,7 +354,7 @@ def _squads(match: Match) -> dict[str, list[int]]:
     squads = {Side.HOME: [], Side.AWAY: []}
     for team_id, player_id in (
         Registration.objects.filter(team_id__in=teams, status=Registration.Status.ACTIVE)
-        .order_by("id")
+        .order_by("player_id")
         .values_list("team_id", "player_id")
     ):
         squads[teams[team_id]].append(player_id)

@@ -1,0 +1,97 @@
+"""What the ratings pages and API say about a rating is what OpenSkill did (issue 35): the
+expectation before the draw averages every pair of pairs, the correction note goes to the
+players it moved, the margin does what the docs say, the hole map counts frames scored shot
+by shot, an edited result is re-rated on the edit, cup frames follow one rule, tied ratings
+share a rank, and "1 frame" is singular."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import date, timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from openskill.models import PlackettLuce
+
+from frames.matchnight.squads import match_mark_present
+from frames.models import Match, Presence, Rating
+from frames.ratings import services
+from tests.conftest import make_league
+from tests.frames.ratings_support import BB, confirmed_match, fixtures_of, roster
+
+pytestmark = pytest.mark.django_db
+
+
+def rebuild():
+    run = services.ratings_request(game_id=BB, since=None, reason="rebuild")
+    return services.ratings_run(run_id=run.pk)
+
+
+# ------------------------------------------------------------ 1. before the draw
+
+
+@pytest.fixture
+def eight_a_side(db):
+    """Two teams of eight whose players all have different ratings, and their next match,
+    not drawn yet."""
+    league = make_league(teams_per_division=4, players_per_team=8)
+    fixtures = fixtures_of(league)
+    target = next(f for f in fixtures if league.teams[0].pk not in (f.home_id, f.away_id))
+    others = [f for f in fixtures if f.pk != target.pk]
+    for week, fixture in enumerate(others[:4]):
+        h, a = roster(fixture.home), roster(fixture.away)
+        confirmed_match(
+            fixture,
+            date(2026, 9, 1) + timedelta(weeks=week),
+            [([h[i]], [a[i]], 100 * (i + 1) + 50 * week, 450) for i in range(8)],
+        )
+    rebuild()
+    target.date = date(2026, 11, 1)
+    target.save(update_fields=["date"])
+    match = Match.objects.create(fixture=target, status=Match.Status.SETUP, game_id=BB)
+    return league, match
+
+
+def _expectation(match) -> dict:
+    return Client().get(reverse("api-match-expectation", args=[match.pk])).json()
+
+
+def test_doubles_before_the_draw_average_every_pair_of_pairs_whatever_the_order_present(
+    eight_a_side,
+):
+    league, match = eight_a_side
+    home, away = roster(match.fixture.home), roster(match.fixture.away)
+    assert len(home) == len(away) == 8
+    for side, players in (("home", home), ("away", away)):
+        match_mark_present(match=match, side=side, players=players, actor=league.secretary)
+    first = _expectation(match)
+    Presence.objects.filter(match=match).delete()
+    for side, players in (("home", home[::-1]), ("away", away[3:] + away[:3])):
+        match_mark_present(match=match, side=side, players=players, actor=league.secretary)
+    again = _expectation(match)
+    assert again == first  # to the last bit, whoever was marked present first
+
+    # The oracle: openskill's own predict_win over every pair of pairs, from the ratings
+    # as they stand (every rated frame was played before the match's day).
+    rated = {r.player_id: r for r in Rating.objects.filter(game_id=BB)}
+    assert len({rated[p.pk].mu for p in home + away}) >= 12  # mostly different ratings
+    oracle = PlackettLuce(margin=services.MARGIN)
+
+    def team(players) -> list:
+        return [oracle.rating(mu=rated[p.pk].mu, sigma=rated[p.pk].sigma) for p in players]
+
+    pairs = [
+        oracle.predict_win([team(h), team(a)])[0]
+        for h in itertools.combinations(home, 2)
+        for a in itertools.combinations(away, 2)
+    ]
+    assert len(pairs) == 28 * 28
+    doubles = [r["home"] for r in first["rows"] if r["kind"] == "doubles"]
+    assert len(doubles) == 3
+    assert doubles[0] == pytest.approx(sum(pairs) / len(pairs), abs=1e-12)
+    singles = [
+        oracle.predict_win([team([h]), team([a])])[0] for h in home for a in away
+    ]
+    row = next(r for r in first["rows"] if r["kind"] == "singles")
+    assert row["home"] == pytest.approx(sum(singles) / len(singles), abs=1e-12)
