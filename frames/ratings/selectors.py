@@ -164,9 +164,8 @@ def player_ratings(player: Player) -> list[PlayerRating]:
     for run in RatingRun.objects.filter(
         game_id__in=games, state=RatingRun.State.DONE, reason__in=NOTED, since__isnull=False
     ).order_by("-finished_at", "-pk")[:20]:
-        assert run.since is not None
-        moved = any(h["played_on"] >= run.since for h in history[run.game_id])
-        if moved and run.game_id not in notes:
+        # Only a run that moved this player's rating (μ, σ or frames) is theirs to note.
+        if player.pk in run.moved and run.game_id not in notes:
             notes[run.game_id] = run
     out = []
     for r in rows:

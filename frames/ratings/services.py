@@ -393,7 +393,12 @@ class Recomputed:
     game_id: str
     since: date | None
     frames: int
-    players: int
+    #: The players whose rating (μ, σ or rated frames) is not what it was before the run.
+    moved: tuple[int, ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.moved)
 
 
 def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
@@ -407,7 +412,6 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
         stale = stale.filter(played_on__gte=since)
     touched = set(stale.values_list("player_id", flat=True).distinct())
     stale.delete()  # nothing refers to a change: one DELETE
-    before = {pid: (s.mu, s.sigma, s.frames) for pid, s in states.items()}
     changes = replay(frames, states, game_id, first_seq)
     _store_changes(changes)
     touched |= {row[0] for row in changes}
@@ -417,6 +421,10 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
         rows = [pid for pid in touched if pid in states]
     else:
         rows = list(states)
+    was = {
+        pid: (mu, sigma, n)
+        for pid, mu, sigma, n in ratings.values_list("player_id", "mu", "sigma", "frames")
+    }
     ratings.delete()
     Rating.objects.bulk_create(
         [
@@ -433,8 +441,12 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
         ],
         batch_size=2000,
     )
-    after = {pid: (s.mu, s.sigma, s.frames) for pid, s in states.items()}
-    moved = sum(1 for pid in touched if before.get(pid) != after.get(pid))
+    stored = {pid: (states[pid].mu, states[pid].sigma, states[pid].frames) for pid in rows}
+    # Moved: the rating stored now differs from the one stored before the run (to the last
+    # bit), not merely from the player's state before `since`.
+    moved = tuple(
+        sorted(pid for pid in set(was) | set(stored) if was.get(pid) != stored.get(pid))
+    )
     return Recomputed(game_id, since, len({row[1] for row in changes}), moved)
 
 
@@ -530,6 +542,7 @@ def ratings_run(*, run_id: int, now: datetime | None = None) -> RatingRun | None
             run.state = RatingRun.State.DONE
             run.frames_replayed = result.frames
             run.players_changed = result.players
+            run.moved = list(result.moved)
             run.finished_at = run.heartbeat_at = timezone.now()
             run.error = ""
             run.save(
@@ -537,6 +550,7 @@ def ratings_run(*, run_id: int, now: datetime | None = None) -> RatingRun | None
                     "state",
                     "frames_replayed",
                     "players_changed",
+                    "moved",
                     "finished_at",
                     "heartbeat_at",
                     "error",

@@ -95,3 +95,49 @@ def test_doubles_before_the_draw_average_every_pair_of_pairs_whatever_the_order_
     ]
     row = next(r for r in first["rows"] if r["kind"] == "singles")
     assert row["home"] == pytest.approx(sum(singles) / len(singles), abs=1e-12)
+
+
+# ------------------------------------------------------------ 2. the correction note
+
+
+def _ratings() -> dict[int, tuple[float, float, int]]:
+    return {r.player_id: (r.mu, r.sigma, r.frames) for r in Rating.objects.filter(game_id=BB)}
+
+
+def test_only_players_a_settlement_moved_get_the_note_and_are_counted(
+    db, django_capture_on_commit_callbacks
+):
+    league = make_league(teams_per_division=4, players_per_team=4)
+    f1, f2, f3 = fixtures_of(league)[:3]
+    days = date(2026, 9, 1), date(2026, 9, 8), date(2026, 9, 15)
+    for fixture, day, i in ((f1, days[0], 1), (f3, days[2], 2)):
+        h, a = roster(fixture.home), roster(fixture.away)
+        confirmed_match(fixture, day, [([h[i]], [a[i]], 900, 300), ([h[3]], [a[3]], 400, 800)])
+    rebuild()
+    h2, a2 = roster(f2.home), roster(f2.away)
+    match = confirmed_match(f2, days[1], [([h2[0]], [a2[0]], 700, 500)])
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.COMPLETE, confirmed_at=None)
+    before = _ratings()
+    client = Client()
+    client.force_login(league.secretary)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(
+            reverse("api-match-settle", args=[match.pk]),
+            {"decision": "correct", "frames": [{"number": 1, "home_score": 100, "away_score": 900}]},
+            content_type="application/json",
+        )
+    assert answer.status_code == 200, answer.content
+    after = _ratings()
+    moved = {pid for pid in set(before) | set(after) if before.get(pid) != after.get(pid)}
+    replayed_unmoved = {p.pk for p in roster(f3.home) + roster(f3.away)} & set(after)
+    replayed_unmoved -= moved
+    assert replayed_unmoved  # f3's players were replayed, and did not move
+    run = client.get(reverse("api-rating-runs"), {"game": BB}).json()[0]
+    assert (run["reason"], run["state"]) == ("correction", "done")
+    assert run["players_changed"] == len(moved)
+    note = f"Ratings updated after a correction on {days[1]:%-d %b %Y}"
+    for pid in moved:
+        assert note in client.get(reverse("player-ratings", args=[pid])).content.decode()
+    for pid in replayed_unmoved:
+        page = client.get(reverse("player-ratings", args=[pid])).content.decode()
+        assert "Ratings updated after" not in page
