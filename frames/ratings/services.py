@@ -4,12 +4,16 @@ confirmed league frames in the order they were played.
 **The model.** OpenSkill's Weng-Lin **Plackett-Luce** model (`openskill.models.PlackettLuce`,
 its defaults: μ 25, σ 25/3, β 25/6, τ 25/300). It is OpenSkill's recommended model, rates
 teams of any size (a doubles frame is two teams of two: each partner moves by their share,
-σᵢ² over the team's Σσ²) and takes scores, whose margin it counts: a win by more than
-`MARGIN` points in a hundred of the frame's points is "impressive" and moves ratings further
-(OpenSkill's `margin`). Scores are given as each side's share of the frame's points, so one
-margin suits every game; where a game's winner is not the side with more points (or the
-scores are missing) the frame is rated by its result alone (`ranks`). A shared frame is a
-draw. The conservative rating shown is OpenSkill's ordinal, μ − 3σ.
+σᵢ² over the team's Σσ²) and takes scores through OpenSkill's `margin` (`MARGIN` points in
+a hundred of the frame's points). What that does, exactly (docs/ratings.md): for a win by
+d > `MARGIN` points, OpenSkill scales the gap between the sides' μ by 3 − 2·ln(1 + d/MARGIN)
+before it rates the frame. Between level sides it changes nothing; beyond d = MARGIN·(e − 1)
+(≈ 34 points) the favourite's wide win moves the ratings further and the underdog's less
+than a narrow win would; between MARGIN and that, slightly the other way. Scores are given
+as each side's share of the frame's points, so one margin suits every game; where a game's
+winner is not the side with more points (or the scores are missing) the frame is rated by
+its result alone (`ranks`). A shared frame is a draw. The conservative rating shown is
+OpenSkill's ordinal, μ − 3σ.
 
 **The order.** Frames of confirmed matches, complete (a conceded frame was not played), by
 the day played (the fixture's date, else the day the result was confirmed), then fixture,
@@ -60,7 +64,8 @@ from frames.models import (
 )
 from marker.errors import DomainError
 
-#: A win by more than this many points in a hundred of the frame's points is impressive.
+#: OpenSkill's `margin`, in points in a hundred of the frame's points: wins by more than
+#: this rescale the sides' skill gap (the module's docstring says how).
 MARGIN = 20.0
 #: A run whose heartbeat is older than this is taken to be dead (the sweeper re-queues it).
 STALE = timedelta(minutes=10)

@@ -141,3 +141,46 @@ def test_only_players_a_settlement_moved_get_the_note_and_are_counted(
     for pid in replayed_unmoved:
         page = client.get(reverse("player-ratings", args=[pid])).content.decode()
         assert "Ratings updated after" not in page
+
+
+# ------------------------------------------------------------ 3. the margin
+
+
+def _winner_gain(winner_mu: float, loser_mu: float, winner_share: int) -> float:
+    """The winner's change of μ in a singles frame won by `winner_share` points in a
+    hundred, rated as the ratings rate it (`rate_frame`)."""
+    states = {1: services.State(winner_mu, 4.0), 2: services.State(loser_mu, 4.0)}
+    frame = services.RatedFrame(
+        1, 1, 1, date(2026, 9, 1), 1, "home", False, winner_share, 100 - winner_share, [1], [2]
+    )
+    out = services.rate_frame(services.model(), frame, states)
+    assert out is not None
+    return next(delta for pid, _side, _s, delta, _c in out if pid == 1)
+
+
+def test_the_margin_does_what_the_docs_say():
+    """docs/ratings.md: up to 20 points in a hundred only the result counts; between level
+    sides the score never matters; beyond about 34 points a wide win moves the ratings
+    further when the favourite wins and less when the underdog wins (and between 20 and 34
+    points slightly the other way)."""
+    narrow, wide, middling = 55, 80, 65  # shares: a 10-, 60- and 30-point win
+    assert _winner_gain(25, 25, wide) == _winner_gain(25, 25, narrow)  # level: no matter
+    assert _winner_gain(30, 20, 60) == _winner_gain(30, 20, narrow)  # 20 points: result only
+    assert _winner_gain(30, 20, wide) > _winner_gain(30, 20, narrow)  # the favourite
+    assert _winner_gain(20, 30, wide) < _winner_gain(20, 30, narrow)  # the underdog
+    assert _winner_gain(30, 20, middling) < _winner_gain(30, 20, narrow)
+    assert _winner_gain(20, 30, middling) > _winner_gain(20, 30, narrow)
+    # The turn: a win by d = 20 · (e − 1) ≈ 34.4 points, where OpenSkill's factor
+    # ln(1 + d / 20) is 1 (67–33 is a 34-point win, 68–32 a 36-point one).
+    assert _winner_gain(30, 20, 67) < _winner_gain(30, 20, narrow) < _winner_gain(30, 20, 68)
+
+
+def test_the_player_page_describes_the_margin_as_the_model_uses_it(db):
+    league = make_league(teams_per_division=4, players_per_team=4)
+    fixture = fixtures_of(league)[0]
+    h, a = roster(fixture.home), roster(fixture.away)
+    confirmed_match(fixture, date(2026, 9, 1), [([h[0]], [a[0]], 900, 100)])
+    rebuild()
+    html = Client().get(reverse("player-ratings", args=[h[0].pk])).content.decode()
+    assert "a win by a wide margin counts for more" not in html
+    assert "the favourite" in html and "the underdog" in html
