@@ -521,15 +521,17 @@ def _shooter(view: Mapping[str, Any] | None, after: Mapping[str, Any] | None) ->
 
 
 def hole_map(player: Player, game_id: str, *, frames: int = 100) -> dict[str, Any] | None:
-    """Where the player's pots went in their last `frames` counted frames of the game,
-    by place (None when the game declares nothing to draw). 3 queries."""
+    """Where the player's pots went in their last `frames` counted frames of the game
+    scored shot by shot (frames keyed in from paper have no pots to draw, and are not
+    counted), by place (None when the game declares nothing to draw). 3 queries."""
     spec = drawable(game_id)
     if spec is None:
         return None
     game = registry.get(game_id)
     mine = list(
         counted_frames()
-        .filter(game_id=game_id, players__player=player)
+        .filter(game_id=game_id, players__player=player, last_seq__gt=0)
+        .exclude(result_source="paper")  # shots replaced by a paper result: as statistics do
         .annotate(played=played_on_expr())
         .order_by("-played", "-pk")
         .values_list("pk", "setup", "kind")[:frames]

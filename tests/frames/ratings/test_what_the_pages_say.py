@@ -184,3 +184,51 @@ def test_the_player_page_describes_the_margin_as_the_model_uses_it(db):
     html = Client().get(reverse("player-ratings", args=[h[0].pk])).content.decode()
     assert "a win by a wide margin counts for more" not in html
     assert "the favourite" in html and "the underdog" in html
+
+
+# ------------------------------------------------------------ 4. the hole map
+
+
+def test_the_hole_map_counts_only_frames_scored_shot_by_shot(db):
+    from frames.results import record_result
+    from frames.stats import record
+    from tests.frames.ratings.test_pages import fixture_time
+    from tests.frames.stats.test_stats import SINGLES, new_frame, play
+
+    league = make_league(teams_per_division=4, players_per_team=4)
+    fixtures = fixtures_of(league)
+    pad_fixture = fixtures[0]
+    home = roster(pad_fixture.home)
+    match = Match.objects.create(fixture=pad_fixture, status=Match.Status.IN_PLAY, game_id=BB)
+    play(new_frame(match, 1, [home[0]], [roster(pad_fixture.away)[0]]), SINGLES)
+    pad_fixture.date = date(2026, 9, 1)
+    pad_fixture.save(update_fields=["date"])
+    match.refresh_from_db()
+    record_result(match, None, fixture_time(), "both captains confirmed")
+    # Two later paper frames for the same player, in fixtures of the same team.
+    for week, fixture in enumerate(
+        [f for f in fixtures[1:] if pad_fixture.home_id in (f.home_id, f.away_id)][:2], start=1
+    ):
+        mine, theirs = (
+            (roster(fixture.home), roster(fixture.away))
+            if fixture.home_id == pad_fixture.home_id
+            else (roster(fixture.away), roster(fixture.home))
+        )
+        frame = [([mine[0]], [theirs[0]], 500, 300)]
+        if fixture.home_id != pad_fixture.home_id:
+            frame = [([theirs[0]], [mine[0]], 300, 500)]
+        confirmed_match(fixture, date(2026, 9, 1) + timedelta(weeks=week), frame)
+    record.stats_sync()
+    rebuild()
+    player = home[0]
+    assert Rating.objects.get(player=player, game_id=BB).frames == 3  # 1 pad, 2 paper
+
+    body = Client().get(reverse("api-player-hole-map", args=[player.pk]), {"game": BB}).json()
+    assert (body["frames"], body["total"]) == (1, 5)
+    html = Client().get(reverse("player-ratings", args=[player.pk])).content.decode()
+    assert "over their last 1 frame scored shot by shot" in html
+    # The last frame scored shot by shot, not the last frame: the newer paper ones are skipped.
+    from frames.ratings import selectors
+
+    last = selectors.hole_map(player, BB, frames=1)
+    assert last is not None and (last["frames"], last["total"]) == (1, 5)
