@@ -238,21 +238,30 @@ def league_table(
         qs = qs.filter(frames__gte=min_frames)
     if not provisional:
         qs = qs.filter(frames__gte=league.provisional_frames)
-    return [
-        {
-            "rank": i,
-            "player_id": r.player_id,
-            "name": r.player.public_name,
-            "mu": r.mu,
-            "sigma": r.sigma,
-            "ordinal": r.ordinal,
-            "frames": r.frames,
-            "league_frames": r.league_frames or 0,
-            "provisional": r.frames < league.provisional_frames,
-            "last_played_on": r.last_played_on,
-        }
-        for i, r in enumerate(qs, start=1)
-    ]
+    out = []
+    rank, previous = 0, None
+    for i, r in enumerate(qs, start=1):
+        if r.ordinal != previous:  # tied ordinals share a rank (54, 54, 56), as in the API
+            rank, previous = i, r.ordinal
+        out.append(
+            {
+                "rank": rank,
+                "tied": False,
+                "player_id": r.player_id,
+                "name": r.player.public_name,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "ordinal": r.ordinal,
+                "frames": r.frames,
+                "league_frames": r.league_frames or 0,
+                "provisional": r.frames < league.provisional_frames,
+                "last_played_on": r.last_played_on,
+            }
+        )
+    for row, after in zip(out, out[1:], strict=False):
+        if row["rank"] == after["rank"]:
+            row["tied"] = after["tied"] = True
+    return out
 
 
 # --------------------------------------------------------------------- a match
@@ -392,7 +401,7 @@ def _record(rows: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def head_to_head_players(a: Player, b: Player) -> dict[str, Any]:
-    """Every counted frame in which a and b played on opposite sides (from a's side),
+    """Every counted (league) frame in which a and b played on opposite sides (from a's side),
     a's record, and their ratings with a's chance in a singles frame now (3 queries)."""
     b_other_side = FramePlayer.objects.filter(frame_id=OuterRef("frame_id"), player=b).exclude(
         side=OuterRef("side")
@@ -429,11 +438,13 @@ def head_to_head_players(a: Player, b: Player) -> dict[str, Any]:
 
 
 def head_to_head_teams(a: Team, b: Team) -> dict[str, Any]:
-    """Every confirmed fixture between two teams, with its frames, and a's record in
-    matches and frames (2 queries)."""
+    """Every confirmed league fixture between two teams, with its frames, and a's record
+    in matches and frames (2 queries)."""
     fixtures = list(
         Fixture.objects.filter(
-            Q(home=a, away=b) | Q(home=b, away=a), result_confirmed_at__isnull=False
+            Q(home=a, away=b) | Q(home=b, away=a),
+            kind=Fixture.Kind.LEAGUE,  # cup ties are not in head to head (nor rated)
+            result_confirmed_at__isnull=False,
         )
         .select_related("home", "away")
         .order_by("date", "id")

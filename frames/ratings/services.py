@@ -1,5 +1,5 @@
 """Ratings: one rating per person per game, across every league of the instance, from the
-confirmed league frames in the order they were played.
+confirmed league frames in the order they were played (cup frames are not rated).
 
 **The model.** OpenSkill's Weng-Lin **Plackett-Luce** model (`openskill.models.PlackettLuce`,
 its defaults: μ 25, σ 25/3, β 25/6, τ 25/300). It is OpenSkill's recommended model, rates
@@ -62,6 +62,7 @@ from frames.models import (
     RatingRun,
     Side,
 )
+from leagues.models import Fixture
 from marker.errors import DomainError
 
 #: OpenSkill's `margin`, in points in a hundred of the frame's points: wins by more than
@@ -84,9 +85,12 @@ def model() -> PlackettLuce:
 
 
 def counted_frames() -> QuerySet[Frame]:
-    """League frames whose result counts: complete frames of confirmed matches."""
+    """League frames whose result counts: complete frames of confirmed league matches.
+    Cup frames are not rated (nor in head to head), whatever the cup: a team Cup or Plate
+    tie's match night like a Singles or Pairs tie's frames on the pad (docs/ratings.md)."""
     return Frame.objects.filter(
         match__status=Match.Status.CONFIRMED,
+        match__fixture__kind=Fixture.Kind.LEAGUE,
         match__fixture__result_confirmed_at__isnull=False,
         status=Frame.Status.COMPLETE,
     )
@@ -449,9 +453,7 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
     stored = {pid: (states[pid].mu, states[pid].sigma, states[pid].frames) for pid in rows}
     # Moved: the rating stored now differs from the one stored before the run (to the last
     # bit), not merely from the player's state before `since`.
-    moved = tuple(
-        sorted(pid for pid in set(was) | set(stored) if was.get(pid) != stored.get(pid))
-    )
+    moved = tuple(sorted(pid for pid in set(was) | set(stored) if was.get(pid) != stored.get(pid)))
     return Recomputed(game_id, since, len({row[1] for row in changes}), moved)
 
 

@@ -7,6 +7,7 @@ share a rank, and "1 frame" is singular."""
 from __future__ import annotations
 
 import itertools
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -90,9 +91,7 @@ def test_doubles_before_the_draw_average_every_pair_of_pairs_whatever_the_order_
     doubles = [r["home"] for r in first["rows"] if r["kind"] == "doubles"]
     assert len(doubles) == 3
     assert doubles[0] == pytest.approx(sum(pairs) / len(pairs), abs=1e-12)
-    singles = [
-        oracle.predict_win([team([h]), team([a])])[0] for h in home for a in away
-    ]
+    singles = [oracle.predict_win([team([h]), team([a])])[0] for h in home for a in away]
     row = next(r for r in first["rows"] if r["kind"] == "singles")
     assert row["home"] == pytest.approx(sum(singles) / len(singles), abs=1e-12)
 
@@ -123,7 +122,10 @@ def test_only_players_a_settlement_moved_get_the_note_and_are_counted(
     with django_capture_on_commit_callbacks(execute=True):
         answer = client.post(
             reverse("api-match-settle", args=[match.pk]),
-            {"decision": "correct", "frames": [{"number": 1, "home_score": 100, "away_score": 900}]},
+            {
+                "decision": "correct",
+                "frames": [{"number": 1, "home_score": 100, "away_score": 900}],
+            },
             content_type="application/json",
         )
     assert answer.status_code == 200, answer.content
@@ -232,3 +234,80 @@ def test_the_hole_map_counts_only_frames_scored_shot_by_shot(db):
 
     last = selectors.hole_map(player, BB, frames=1)
     assert last is not None and (last["frames"], last["total"]) == (1, 5)
+
+
+# ------------------------------------------------------------ 6. cups, ties, "1 frame"
+
+
+def test_cup_frames_are_neither_rated_nor_in_head_to_head_whatever_the_cup(db):
+    """A team Cup tie's match night follows the rule of a Singles or Pairs tie scored on
+    the pad (friendly frames, never rated): cup frames are not rated, and head to head
+    shows league frames only."""
+    from leagues.models import Fixture
+
+    league = make_league(teams_per_division=4, players_per_team=4)
+    league_fixture = fixtures_of(league)[0]
+    home_team, away_team = league_fixture.home, league_fixture.away
+    h, a = roster(home_team), roster(away_team)
+    confirmed_match(league_fixture, date(2026, 9, 1), [([h[0]], [a[0]], 900, 300)])
+    cup = Fixture.objects.create(
+        season=league.season,
+        kind=Fixture.Kind.CUP,
+        round=1,
+        home=away_team,
+        away=home_team,
+        venue=away_team.venue,
+    )
+    confirmed_match(cup, date(2026, 9, 8), [([a[0]], [h[0]], 800, 100), ([a[1]], [h[1]], 700, 50)])
+    rebuild()
+    client = Client()
+    mine = client.get(reverse("api-player-ratings", args=[h[0].pk])).json()
+    assert [g["frames"] for g in mine] == [1]  # the league frame only
+    assert not client.get(reverse("api-player-ratings", args=[h[1].pk])).json()  # cup only
+    players = client.get(reverse("api-head-to-head-players", args=[h[0].pk, a[0].pk])).json()
+    assert players["record"] == {"won": 1, "lost": 0, "shared": 0, "played": 1}
+    teams = client.get(reverse("api-head-to-head-teams", args=[home_team.pk, away_team.pk]))
+    assert sum(teams.json()["matches"].values()) == 1  # the league fixture only
+    assert teams.json()["record"] == {"won": 1, "lost": 0, "shared": 0, "played": 1}
+    assert services.dirty_since() == {}  # nothing left for the sweeper either
+
+
+def test_equal_ratings_share_a_rank_in_the_league_table_as_in_the_api(db):
+    from tests.links import league_reverse
+
+    league = make_league(teams_per_division=4, players_per_team=4)
+    f1, f2 = fixtures_of(league)[:2]
+    for fixture in (f1, f2):  # two identical frames between four new players
+        h, a = roster(fixture.home), roster(fixture.away)
+        confirmed_match(fixture, date(2026, 9, 1), [([h[2]], [a[2]], 900, 300)])
+    rebuild()
+    client = Client()
+    rows = client.get(reverse("api-league-ratings", args=[league.season.league_id])).json()
+    assert [(r["rank"], r["tied"]) for r in rows] == [(1, True), (1, True), (3, True), (3, True)]
+    loser = rows[-1]["player_id"]
+    mine = client.get(reverse("api-player-ratings", args=[loser])).json()[0]
+    assert mine["leagues"][0]["rank"] == 3 and mine["rank"] == 3
+    html = client.get(league_reverse("league-ratings", args=[league.season.league_id]))
+    cells = re.findall(r'<tr><td class="num">([^<]*)</td>', html.content.decode())
+    assert cells == ["1=", "1=", "3=", "3="]
+
+
+def test_one_frame_is_one_frame_in_every_picture_title(db):
+    league = make_league(teams_per_division=4, players_per_team=4)
+    fixture = fixtures_of(league)[0]
+    h, a = roster(fixture.home), roster(fixture.away)
+    confirmed_match(fixture, date(2026, 9, 1), [([h[0]], [a[0]], 900, 300)])
+    from frames.stats import record
+
+    record.stats_sync()
+    rebuild()
+    client = Client()
+    pages = (
+        client.get(reverse("player-ratings", args=[h[0].pk])).content.decode()
+        + client.get(reverse("player-stats", args=[h[0].pk])).content.decode()
+    )
+    assert "Rating over 1 rated frame:" in pages
+    assert "Frame score: 1 frame," in pages
+    assert "Form over the last 1 frame:" in pages and "Last 1 frame, oldest first" in pages
+    assert "Last 1 rated frame, newest first" in pages
+    assert not re.search(r"\b1 (rated )?frames\b", pages)
