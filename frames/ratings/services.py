@@ -571,12 +571,14 @@ def ratings_run(*, run_id: int, now: datetime | None = None) -> RatingRun | None
         raise
 
 
-def dirty_since() -> dict[str, tuple[date, str]]:
+def dirty_since(frame_ids: Iterable[int] | None = None) -> dict[str, tuple[date, str]]:
     """Per game, the earliest day whose ratings no longer follow the results, and why:
     counted frames not rated yet, rated frames that no longer count (an erasure: reopened,
     conceded, deleted), and rated frames whose result or day changed (a correction).
-    Three grouped queries."""
+    Three grouped queries (over the given frames only, with `frame_ids`)."""
     found: dict[str, tuple[date, str]] = {}
+    only = Q() if frame_ids is None else Q(pk__in=list(frame_ids))
+    only_changes = Q() if frame_ids is None else Q(frame_id__in=list(frame_ids))
 
     def note(game_id: str, day: date | None, reason: str) -> None:
         if day is not None and (game_id not in found or day < found[game_id][0]):
@@ -585,6 +587,7 @@ def dirty_since() -> dict[str, tuple[date, str]]:
     rated = RatingChange.objects.filter(frame_id=OuterRef("pk"))
     for game_id, day in (
         counted_frames()
+        .filter(only)
         .annotate(played=played_on_expr())
         .filter(
             ~Exists(rated),
@@ -599,7 +602,7 @@ def dirty_since() -> dict[str, tuple[date, str]]:
         note(game_id, day, RatingRun.Reason.HEAL)
     counted = counted_frames().filter(pk=OuterRef("frame_id"))
     for game_id, day in (
-        RatingChange.objects.filter(~Exists(counted))
+        RatingChange.objects.filter(only_changes, ~Exists(counted))
         .values("game_id")
         .annotate(day=Min("played_on"))
         .values_list("game_id", "day")
@@ -618,7 +621,7 @@ def dirty_since() -> dict[str, tuple[date, str]]:
         | ~Q(played_on=frame_day)
     )
     for game_id, day, now_day in (
-        RatingChange.objects.filter(Exists(counted))
+        RatingChange.objects.filter(only_changes, Exists(counted))
         .annotate(now_day=frame_day)
         .filter(changed)
         .values("game_id")
@@ -627,6 +630,16 @@ def dirty_since() -> dict[str, tuple[date, str]]:
     ):
         note(game_id, min(day, now_day) if now_day else day, RatingRun.Reason.CORRECTION)
     return found
+
+
+def ratings_follow(*, frame_ids: Iterable[int], now: datetime | None = None) -> list[int]:
+    """The frames' results were written or changed (by any path): the ids of the runs that
+    bring their games' ratings back in step, from the earliest day that changed (none when
+    the ratings already follow them, or the frames do not count)."""
+    return [
+        ratings_request(game_id=game_id, since=day, reason=reason, now=now).pk
+        for game_id, (day, reason) in sorted(dirty_since(frame_ids).items())
+    ]
 
 
 def ratings_sweep(*, now: datetime | None = None) -> list[int]:

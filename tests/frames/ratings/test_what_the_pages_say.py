@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 from datetime import date, timedelta
+from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
@@ -311,3 +312,100 @@ def test_one_frame_is_one_frame_in_every_picture_title(db):
     assert "Form over the last 1 frame:" in pages and "Last 1 frame, oldest first" in pages
     assert "Last 1 rated frame, newest first" in pages
     assert not re.search(r"\b1 (rated )?frames\b", pages)
+
+
+# ------------------------------------------------------------ 5. an edited result
+
+
+class _FormValues(HTMLParser):
+    """The values a browser would submit from a page's forms (enough for the admin's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data: dict[str, str] = {}
+        self._select: str | None = None
+        self._textarea: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        name = a.get("name", "")
+        if tag == "input" and name and a.get("type") not in ("submit", "button", "file"):
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.data[name] = a.get("value", "on" if a.get("type") == "checkbox" else "")
+        elif tag == "select" and name:
+            self._select = name
+            self.data.setdefault(name, "")
+        elif tag == "option" and self._select and "selected" in a:
+            self.data[self._select] = a.get("value", "")
+        elif tag == "textarea" and name:
+            self._textarea = name
+            self.data[name] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+    def handle_data(self, data):
+        if self._textarea:
+            self.data[self._textarea] += (
+                data.lstrip("\n") if not self.data[self._textarea] else data
+            )
+
+
+@pytest.mark.parametrize("path", ["admin", "paper_then_confirm"])
+def test_an_edited_result_is_rerated_on_the_edit_itself(
+    db, admin_client, django_capture_on_commit_callbacks, path
+):
+    """A confirmed result corrected by the site administrator is re-rated when the edit
+    commits (Celery runs in process, as under `make run`), not at the beat's next sweep;
+    a result keyed in from paper and then confirmed is rated on the confirmation."""
+    from frames.engine import side_setup
+    from frames.matchnight import signoff
+    from frames.models import Frame, RatingChange, RatingRun
+
+    league = make_league(teams_per_division=4, players_per_team=4)
+    f1, f2 = fixtures_of(league)[:2]
+    h, a = roster(f1.home), roster(f1.away)
+    confirmed_match(f1, date(2026, 9, 1), [([h[0]], [a[0]], 900, 300)])
+    h2, a2 = roster(f2.home), roster(f2.away)
+    later = confirmed_match(f2, date(2026, 9, 8), [([h2[0]], [a2[0]], 500, 400)])
+    rebuild()
+    frame = Frame.objects.get(match__fixture=f1)
+    if path == "admin":
+        # The engine's setup, as a frame scored on the night has (the admin requires one).
+        names = {"home": [h[0].name], "away": [a[0].name]}
+        Frame.objects.filter(pk=frame.pk).update(setup=side_setup(BB, names, None)[0])
+        url = reverse("admin:frames_frame_change", args=[frame.pk])
+        form = _FormValues()
+        form.feed(admin_client.get(url).content.decode())
+        data = form.data | {"home_score": "100", "away_score": "900", "winner": "away"}
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = admin_client.post(url, data | {"_save": "Save"})
+        assert answer.status_code == 302, (
+            answer.context["adminform"].form.errors,
+            [f.errors for f in answer.context["inline_admin_formsets"][0].formset],
+        )
+        day = date(2026, 9, 1)
+    else:
+        Match.objects.filter(pk=later.pk).update(status=Match.Status.COMPLETE, confirmed_at=None)
+        later.refresh_from_db()
+        with django_capture_on_commit_callbacks(execute=True):
+            signoff.match_key_in_paper(match=later, scores={1: (200, 700)}, actor=league.secretary)
+        for side in ("home", "away"):
+            captain = later.fixture.home.captain if side == "home" else later.fixture.away.captain
+            with django_capture_on_commit_callbacks(execute=True):
+                signoff.match_confirm(match=later, side=side, actor=captain)
+        frame = Frame.objects.get(match=later)
+        day = date(2026, 9, 8)
+    frame.refresh_from_db()
+    changes = RatingChange.objects.filter(frame=frame)
+    assert {(c.winner, c.home_score, c.away_score) for c in changes} == {
+        (frame.winner, frame.home_score, frame.away_score)
+    }
+    assert frame.winner == "away"
+    run = RatingRun.objects.order_by("-pk").first()
+    assert run is not None and (run.state, run.since) == ("done", day)
+    assert services.dirty_since() == {}
