@@ -4,6 +4,7 @@ from leagues.admin import ReadOnlyAdmin
 from marker.commit_reveal import sealed_label
 
 from .models import Frame, FramePlayer, Match, MatchLog, PlayerFrameStat, Presence
+from .results import frame_result_recorded
 
 
 class PresenceInline(admin.TabularInline):
@@ -97,6 +98,11 @@ class FrameAdmin(admin.ModelAdmin):
     list_filter = ["status", "kind", "result_source"]
     raw_id_fields = ["match", "referee"]
     inlines = [FramePlayerInline]
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        # A result edited here is followed like any other: statistics and ratings, on commit.
+        frame_result_recorded(form.instance.pk)
 
 
 @admin.register(MatchLog)

@@ -474,6 +474,11 @@ class RatingRun(models.Model):
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     frames_replayed = models.PositiveIntegerField(default=0)
     players_changed = models.PositiveIntegerField(default=0)
+    moved = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The ids of the players whose μ, σ or rated frames this run changed.",
+    )
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField()

@@ -370,4 +370,5 @@ NOT_PERSONAL: dict[str, str] = {
     "frames.Presence.marked_by": "who marked the presence (an account, scrubbed on theirs)",
     "frames.PlayerFrameStat.values": "the game's statistics: name → number",
     "frames.Award.name": "an award's name",
+    "frames.RatingRun.moved": "the ids of the players a ratings run moved: ids, no name",
 }

@@ -20,7 +20,7 @@ from leagues.fixtures.services import fixture_record_result
 from marker.formats import sections_won
 
 from .models import SIDES, Frame, Match, MatchLog, Side
-from .ratings.tasks import match_result_counted
+from .ratings.tasks import frames_changed, match_result_counted
 from .stats.tasks import record_frame_stats
 
 User = Any  # settings.AUTH_USER_MODEL instance (or None for the system)
@@ -233,6 +233,8 @@ def record_result(match: Match, actor: User, now: datetime, how: str) -> Match:
 
 
 def frame_result_recorded(frame_id: int) -> None:
-    """A frame's result was written or changed: its players' statistics follow, once the
-    transaction commits (a Celery task; the beat healer catches any that is lost)."""
+    """A frame's result was written or changed: its players' statistics and, where it
+    counts, the ratings follow, once the transaction commits (Celery tasks; the beat
+    healers catch any that is lost)."""
     record_frame_stats.delay_on_commit(frame_id)
+    frames_changed([frame_id])

@@ -85,7 +85,10 @@ class PlayerRatingSerializer(serializers.Serializer):
 
 
 class LeagueRatingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        help_text="1 + the players above by conservative rating: equal ratings share a rank."
+    )
+    tied = serializers.BooleanField(help_text="Another player shares this rank.")
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     mu = serializers.FloatField()

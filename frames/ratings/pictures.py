@@ -29,6 +29,15 @@ PALETTE = (
 )
 
 
+def plural(count: int, noun: str) -> str:
+    """The count and its noun, singular for one: "1 frame", "2 frames", "0 frames".
+
+    >>> plural(1, "rated frame"), plural(0, "pot"), plural(12, "shot")
+    ('1 rated frame', '0 pots', '12 shots')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def r1(value: float) -> float:
     """One decimal, and never "-0.0"."""
     out = round(value, 1)
@@ -101,7 +110,7 @@ def history_chart(history: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None
         "left": PAD,
         "right": WIDTH - PAD / 2,
         "dots": dots if n <= 60 else [],
-        "summary": f"Rating over {n} rated frame{'s' if n != 1 else ''}: from μ "
+        "summary": f"Rating over {plural(n, 'rated frame')}: from μ "
         f"{history[0]['mu']:.1f} to {last['mu']:.1f}, uncertainty σ {last['sigma']:.1f}, "
         f"conservative rating {last['mu'] - 3 * last['sigma']:.1f}.",
     }
@@ -144,7 +153,7 @@ def worm_chart(points: Sequence[Mapping[str, Any]], home: str, away: str) -> dic
         "left": PAD,
         "right": WIDTH - PAD / 2,
         "base": y(0),
-        "summary": f"The worm: {home} and {away}'s scores over {n} shot{'s' if n != 1 else ''}, "
+        "summary": f"The worm: {home} and {away}'s scores over {plural(n, 'shot')}, "
         f"ending {end['home']:g}–{end['away']:g}.",
     }
 
@@ -180,7 +189,7 @@ def hole_map_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
                 "label": label,
                 "pots": p["pots"],
                 "share": round(100 * share),
-                "title": f"{label}: {p['pots']} pot{'s' if p['pots'] != 1 else ''} ({round(100 * share)}%)",
+                "title": f"{label}: {plural(p['pots'], 'pot')} ({round(100 * share)}%)",
             }
         )
     busiest = max(places, key=lambda p: p["pots"]) if total else None
@@ -197,7 +206,7 @@ def hole_map_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
         "circles": circles,
         "total": total,
         "summary": (
-            f"Where {total} pots went"
+            f"Where {plural(total, 'pot')} went"
             + (
                 f"; most into {str(busiest['place']).replace('_', ' ')} ({busiest['pots']})."
                 if busiest
@@ -258,7 +267,7 @@ def histogram(values: Sequence[float], label: str, *, bins: int = 8) -> dict[str
         "left": PAD,
         "right": WIDTH - PAD,
         "label": label,
-        "summary": f"{label}: {len(values)} frames, highest {hi:g}, median "
+        "summary": f"{label}: {plural(len(values), 'frame')}, highest {hi:g}, median "
         f"{sorted(values)[len(values) // 2]:g}.",
     }
 
@@ -304,6 +313,6 @@ def positions_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
         "lines": lines,
         "rounds": [{"x": r1(PAD + j * step), "label": r} for j, r in enumerate(rounds)],
         "base": height - 6,
-        "summary": f"Positions after each of {len(rounds)} round{'s' if len(rounds) != 1 else ''}; "
+        "summary": f"Positions after each of {plural(len(rounds), 'round')}; "
         f"top now: {lines[0]['name']}.",
     }

@@ -164,9 +164,8 @@ def player_ratings(player: Player) -> list[PlayerRating]:
     for run in RatingRun.objects.filter(
         game_id__in=games, state=RatingRun.State.DONE, reason__in=NOTED, since__isnull=False
     ).order_by("-finished_at", "-pk")[:20]:
-        assert run.since is not None
-        moved = any(h["played_on"] >= run.since for h in history[run.game_id])
-        if moved and run.game_id not in notes:
+        # Only a run that moved this player's rating (μ, σ or frames) is theirs to note.
+        if player.pk in run.moved and run.game_id not in notes:
             notes[run.game_id] = run
     out = []
     for r in rows:
@@ -239,21 +238,30 @@ def league_table(
         qs = qs.filter(frames__gte=min_frames)
     if not provisional:
         qs = qs.filter(frames__gte=league.provisional_frames)
-    return [
-        {
-            "rank": i,
-            "player_id": r.player_id,
-            "name": r.player.public_name,
-            "mu": r.mu,
-            "sigma": r.sigma,
-            "ordinal": r.ordinal,
-            "frames": r.frames,
-            "league_frames": r.league_frames or 0,
-            "provisional": r.frames < league.provisional_frames,
-            "last_played_on": r.last_played_on,
-        }
-        for i, r in enumerate(qs, start=1)
-    ]
+    out = []
+    rank, previous = 0, None
+    for i, r in enumerate(qs, start=1):
+        if r.ordinal != previous:  # tied ordinals share a rank (54, 54, 56), as in the API
+            rank, previous = i, r.ordinal
+        out.append(
+            {
+                "rank": rank,
+                "tied": False,
+                "player_id": r.player_id,
+                "name": r.player.public_name,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "ordinal": r.ordinal,
+                "frames": r.frames,
+                "league_frames": r.league_frames or 0,
+                "provisional": r.frames < league.provisional_frames,
+                "last_played_on": r.last_played_on,
+            }
+        )
+    for row, after in zip(out, out[1:], strict=False):
+        if row["rank"] == after["rank"]:
+            row["tied"] = after["tied"] = True
+    return out
 
 
 # --------------------------------------------------------------------- a match
@@ -310,10 +318,11 @@ def match_expectation(match: Match) -> dict[str, Any]:
         if not home or not away:
             return {"basis": "", "rows": [], "home": None, "away": None}
         singles = [_chance(rater, states, [h], [a]) for h in home for a in away]
+        # Every pair of pairs (a roster of 12 a side: 66 × 66 = 4,356 chances, a few ms).
         doubles = [
             _chance(rater, states, list(h), list(a))
-            for h in itertools.islice(itertools.combinations(home, 2), 12)
-            for a in itertools.islice(itertools.combinations(away, 2), 12)
+            for h in itertools.combinations(home, 2)
+            for a in itertools.combinations(away, 2)
         ] or singles
         s_mean, d_mean = sum(singles) / len(singles), sum(doubles) / len(doubles)
         rows = [{"number": n, "kind": "singles", "home": s_mean} for n in range(1, 7)]
@@ -341,7 +350,11 @@ def match_expectation(match: Match) -> dict[str, Any]:
 
 def _squads(match: Match) -> dict[str, list[int]]:
     squads: dict[str, list[int]] = {Side.HOME: [], Side.AWAY: []}
-    for side, player_id in Presence.objects.filter(match=match).values_list("side", "player_id"):
+    # By player, not by the order they were marked present: the same squads give the
+    # same expectation to the last bit.
+    for side, player_id in (
+        Presence.objects.filter(match=match).order_by("player_id").values_list("side", "player_id")
+    ):
         squads[side].append(player_id)
     if squads[Side.HOME] and squads[Side.AWAY]:
         return squads
@@ -349,7 +362,7 @@ def _squads(match: Match) -> dict[str, list[int]]:
     squads = {Side.HOME: [], Side.AWAY: []}
     for team_id, player_id in (
         Registration.objects.filter(team_id__in=teams, status=Registration.Status.ACTIVE)
-        .order_by("id")
+        .order_by("player_id")
         .values_list("team_id", "player_id")
     ):
         squads[teams[team_id]].append(player_id)
@@ -388,7 +401,7 @@ def _record(rows: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def head_to_head_players(a: Player, b: Player) -> dict[str, Any]:
-    """Every counted frame in which a and b played on opposite sides (from a's side),
+    """Every counted (league) frame in which a and b played on opposite sides (from a's side),
     a's record, and their ratings with a's chance in a singles frame now (3 queries)."""
     b_other_side = FramePlayer.objects.filter(frame_id=OuterRef("frame_id"), player=b).exclude(
         side=OuterRef("side")
@@ -425,11 +438,13 @@ def head_to_head_players(a: Player, b: Player) -> dict[str, Any]:
 
 
 def head_to_head_teams(a: Team, b: Team) -> dict[str, Any]:
-    """Every confirmed fixture between two teams, with its frames, and a's record in
-    matches and frames (2 queries)."""
+    """Every confirmed league fixture between two teams, with its frames, and a's record
+    in matches and frames (2 queries)."""
     fixtures = list(
         Fixture.objects.filter(
-            Q(home=a, away=b) | Q(home=b, away=a), result_confirmed_at__isnull=False
+            Q(home=a, away=b) | Q(home=b, away=a),
+            kind=Fixture.Kind.LEAGUE,  # cup ties are not in head to head (nor rated)
+            result_confirmed_at__isnull=False,
         )
         .select_related("home", "away")
         .order_by("date", "id")
@@ -517,15 +532,17 @@ def _shooter(view: Mapping[str, Any] | None, after: Mapping[str, Any] | None) ->
 
 
 def hole_map(player: Player, game_id: str, *, frames: int = 100) -> dict[str, Any] | None:
-    """Where the player's pots went in their last `frames` counted frames of the game,
-    by place (None when the game declares nothing to draw). 3 queries."""
+    """Where the player's pots went in their last `frames` counted frames of the game
+    scored shot by shot (frames keyed in from paper have no pots to draw, and are not
+    counted), by place (None when the game declares nothing to draw). 3 queries."""
     spec = drawable(game_id)
     if spec is None:
         return None
     game = registry.get(game_id)
     mine = list(
         counted_frames()
-        .filter(game_id=game_id, players__player=player)
+        .filter(game_id=game_id, players__player=player, last_seq__gt=0)
+        .exclude(result_source="paper")  # shots replaced by a paper result: as statistics do
         .annotate(played=played_on_expr())
         .order_by("-played", "-pk")
         .values_list("pk", "setup", "kind")[:frames]

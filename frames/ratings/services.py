@@ -1,15 +1,19 @@
 """Ratings: one rating per person per game, across every league of the instance, from the
-confirmed league frames in the order they were played.
+confirmed league frames in the order they were played (cup frames are not rated).
 
 **The model.** OpenSkill's Weng-Lin **Plackett-Luce** model (`openskill.models.PlackettLuce`,
 its defaults: μ 25, σ 25/3, β 25/6, τ 25/300). It is OpenSkill's recommended model, rates
 teams of any size (a doubles frame is two teams of two: each partner moves by their share,
-σᵢ² over the team's Σσ²) and takes scores, whose margin it counts: a win by more than
-`MARGIN` points in a hundred of the frame's points is "impressive" and moves ratings further
-(OpenSkill's `margin`). Scores are given as each side's share of the frame's points, so one
-margin suits every game; where a game's winner is not the side with more points (or the
-scores are missing) the frame is rated by its result alone (`ranks`). A shared frame is a
-draw. The conservative rating shown is OpenSkill's ordinal, μ − 3σ.
+σᵢ² over the team's Σσ²) and takes scores through OpenSkill's `margin` (`MARGIN` points in
+a hundred of the frame's points). What that does, exactly (docs/ratings.md): for a win by
+d > `MARGIN` points, OpenSkill scales the gap between the sides' μ by 3 − 2·ln(1 + d/MARGIN)
+before it rates the frame. Between level sides it changes nothing; beyond d = MARGIN·(e − 1)
+(≈ 34 points) the favourite's wide win moves the ratings further and the underdog's less
+than a narrow win would; between MARGIN and that, slightly the other way. Scores are given
+as each side's share of the frame's points, so one margin suits every game; where a game's
+winner is not the side with more points (or the scores are missing) the frame is rated by
+its result alone (`ranks`). A shared frame is a draw. The conservative rating shown is
+OpenSkill's ordinal, μ − 3σ.
 
 **The order.** Frames of confirmed matches, complete (a conceded frame was not played), by
 the day played (the fixture's date, else the day the result was confirmed), then fixture,
@@ -58,9 +62,11 @@ from frames.models import (
     RatingRun,
     Side,
 )
+from leagues.models import Fixture
 from marker.errors import DomainError
 
-#: A win by more than this many points in a hundred of the frame's points is impressive.
+#: OpenSkill's `margin`, in points in a hundred of the frame's points: wins by more than
+#: this rescale the sides' skill gap (the module's docstring says how).
 MARGIN = 20.0
 #: A run whose heartbeat is older than this is taken to be dead (the sweeper re-queues it).
 STALE = timedelta(minutes=10)
@@ -79,9 +85,12 @@ def model() -> PlackettLuce:
 
 
 def counted_frames() -> QuerySet[Frame]:
-    """League frames whose result counts: complete frames of confirmed matches."""
+    """League frames whose result counts: complete frames of confirmed league matches.
+    Cup frames are not rated (nor in head to head), whatever the cup: a team Cup or Plate
+    tie's match night like a Singles or Pairs tie's frames on the pad (docs/ratings.md)."""
     return Frame.objects.filter(
         match__status=Match.Status.CONFIRMED,
+        match__fixture__kind=Fixture.Kind.LEAGUE,
         match__fixture__result_confirmed_at__isnull=False,
         status=Frame.Status.COMPLETE,
     )
@@ -393,7 +402,12 @@ class Recomputed:
     game_id: str
     since: date | None
     frames: int
-    players: int
+    #: The players whose rating (μ, σ or rated frames) is not what it was before the run.
+    moved: tuple[int, ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.moved)
 
 
 def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
@@ -407,7 +421,6 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
         stale = stale.filter(played_on__gte=since)
     touched = set(stale.values_list("player_id", flat=True).distinct())
     stale.delete()  # nothing refers to a change: one DELETE
-    before = {pid: (s.mu, s.sigma, s.frames) for pid, s in states.items()}
     changes = replay(frames, states, game_id, first_seq)
     _store_changes(changes)
     touched |= {row[0] for row in changes}
@@ -417,6 +430,10 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
         rows = [pid for pid in touched if pid in states]
     else:
         rows = list(states)
+    was = {
+        pid: (mu, sigma, n)
+        for pid, mu, sigma, n in ratings.values_list("player_id", "mu", "sigma", "frames")
+    }
     ratings.delete()
     Rating.objects.bulk_create(
         [
@@ -433,8 +450,10 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
         ],
         batch_size=2000,
     )
-    after = {pid: (s.mu, s.sigma, s.frames) for pid, s in states.items()}
-    moved = sum(1 for pid in touched if before.get(pid) != after.get(pid))
+    stored = {pid: (states[pid].mu, states[pid].sigma, states[pid].frames) for pid in rows}
+    # Moved: the rating stored now differs from the one stored before the run (to the last
+    # bit), not merely from the player's state before `since`.
+    moved = tuple(sorted(pid for pid in set(was) | set(stored) if was.get(pid) != stored.get(pid)))
     return Recomputed(game_id, since, len({row[1] for row in changes}), moved)
 
 
@@ -530,6 +549,7 @@ def ratings_run(*, run_id: int, now: datetime | None = None) -> RatingRun | None
             run.state = RatingRun.State.DONE
             run.frames_replayed = result.frames
             run.players_changed = result.players
+            run.moved = list(result.moved)
             run.finished_at = run.heartbeat_at = timezone.now()
             run.error = ""
             run.save(
@@ -537,6 +557,7 @@ def ratings_run(*, run_id: int, now: datetime | None = None) -> RatingRun | None
                     "state",
                     "frames_replayed",
                     "players_changed",
+                    "moved",
                     "finished_at",
                     "heartbeat_at",
                     "error",
@@ -550,12 +571,14 @@ def ratings_run(*, run_id: int, now: datetime | None = None) -> RatingRun | None
         raise
 
 
-def dirty_since() -> dict[str, tuple[date, str]]:
+def dirty_since(frame_ids: Iterable[int] | None = None) -> dict[str, tuple[date, str]]:
     """Per game, the earliest day whose ratings no longer follow the results, and why:
     counted frames not rated yet, rated frames that no longer count (an erasure: reopened,
     conceded, deleted), and rated frames whose result or day changed (a correction).
-    Three grouped queries."""
+    Three grouped queries (over the given frames only, with `frame_ids`)."""
     found: dict[str, tuple[date, str]] = {}
+    only = Q() if frame_ids is None else Q(pk__in=list(frame_ids))
+    only_changes = Q() if frame_ids is None else Q(frame_id__in=list(frame_ids))
 
     def note(game_id: str, day: date | None, reason: str) -> None:
         if day is not None and (game_id not in found or day < found[game_id][0]):
@@ -564,6 +587,7 @@ def dirty_since() -> dict[str, tuple[date, str]]:
     rated = RatingChange.objects.filter(frame_id=OuterRef("pk"))
     for game_id, day in (
         counted_frames()
+        .filter(only)
         .annotate(played=played_on_expr())
         .filter(
             ~Exists(rated),
@@ -578,7 +602,7 @@ def dirty_since() -> dict[str, tuple[date, str]]:
         note(game_id, day, RatingRun.Reason.HEAL)
     counted = counted_frames().filter(pk=OuterRef("frame_id"))
     for game_id, day in (
-        RatingChange.objects.filter(~Exists(counted))
+        RatingChange.objects.filter(only_changes, ~Exists(counted))
         .values("game_id")
         .annotate(day=Min("played_on"))
         .values_list("game_id", "day")
@@ -597,7 +621,7 @@ def dirty_since() -> dict[str, tuple[date, str]]:
         | ~Q(played_on=frame_day)
     )
     for game_id, day, now_day in (
-        RatingChange.objects.filter(Exists(counted))
+        RatingChange.objects.filter(only_changes, Exists(counted))
         .annotate(now_day=frame_day)
         .filter(changed)
         .values("game_id")
@@ -606,6 +630,16 @@ def dirty_since() -> dict[str, tuple[date, str]]:
     ):
         note(game_id, min(day, now_day) if now_day else day, RatingRun.Reason.CORRECTION)
     return found
+
+
+def ratings_follow(*, frame_ids: Iterable[int], now: datetime | None = None) -> list[int]:
+    """The frames' results were written or changed (by any path): the ids of the runs that
+    bring their games' ratings back in step, from the earliest day that changed (none when
+    the ratings already follow them, or the frames do not count)."""
+    return [
+        ratings_request(game_id=game_id, since=day, reason=reason, now=now).pk
+        for game_id, (day, reason) in sorted(dirty_since(frame_ids).items())
+    ]
 
 
 def ratings_sweep(*, now: datetime | None = None) -> list[int]:

@@ -8,7 +8,7 @@ from celery import shared_task
 
 from frames.models import Match
 
-from .services import ratings_request, ratings_run, ratings_sweep, reason_for
+from .services import ratings_follow, ratings_request, ratings_run, ratings_sweep, reason_for
 
 
 @shared_task(acks_late=True)
@@ -26,6 +26,23 @@ def sweep_ratings() -> int:
     for run_id in due:
         recompute_ratings.delay_on_commit(run_id)
     return len(due)
+
+
+@shared_task
+def follow_results(frame_ids: list[int]) -> int:
+    """Frames' results were written or changed (the pad, a paper sheet, a settlement, the
+    admin…): where the ratings no longer follow them, recompute now rather than at the next
+    sweep. Nothing when they already do (a frame of a match not confirmed yet, say)."""
+    due = ratings_follow(frame_ids=frame_ids)
+    for run_id in due:
+        recompute_ratings.delay_on_commit(run_id)
+    return len(due)
+
+
+def frames_changed(frame_ids: list[int]) -> None:
+    """After this transaction commits, the ratings follow these frames' results (in
+    process under `make run`, whose Celery is eager; on a worker otherwise)."""
+    follow_results.delay_on_commit(sorted(set(frame_ids)))
 
 
 def request_ratings(

@@ -47,7 +47,13 @@ def form_chart(lines: list[PlayerFrameStat]) -> dict | None:
             f"{round(CHART_PAD + i * step + step / 2, 1)},"
             f"{round(CHART_PAD + inner_h * (1 - rate), 1)}"
         )
+    n = len(lines)
+    last_rate = round(100 * won / n)
+    frames = f"{n} frame{'s' if n != 1 else ''}"
     return {
+        "title": f"Form over the last {frames}: bars are the side's score (green won, red "
+        f"lost, amber shared); the line is the running win rate, {last_rate}% at the end.",
+        "caption": f"Last {frames}, oldest first.",
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "bars": bars,
@@ -56,5 +62,5 @@ def form_chart(lines: list[PlayerFrameStat]) -> dict | None:
         "right": CHART_WIDTH - CHART_PAD,
         "pad": CHART_PAD,
         "top": top,
-        "last_rate": round(100 * won / len(lines)),
+        "last_rate": last_rate,
     }
