@@ -29,6 +29,8 @@ from frames import live as live_versions
 from frames.engine import game_of
 from frames.models import Frame, Match
 from leagues import links
+from leagues.seasons.selectors import shown
+from rules.house import in_force
 
 from . import selectors
 
@@ -274,6 +276,12 @@ def frame_pad(request, pk: int):
             "can_enter": can_enter,
             "login_url": pad["urls"]["login"],
             "rules_url": rules_url,
+            # The house rules this frame is played under where they differ from the book.
+            "house": [
+                (rule.label, shown(value))
+                for rule, value, changed in in_force(game, frame.setup or {})
+                if changed
+            ],
         },
     )
 

@@ -85,8 +85,12 @@ def game_page_html(game_id: str) -> str:
 
 
 def house_lines(season: Season) -> list[HouseLine]:
-    """The season's house rules in force, each with its value in words."""
-    game = registry.get(season.game_id, season.rules_version)
+    """The season's house rules in force, each with its value in words (none when the
+    engine no longer knows the season's game or version)."""
+    try:
+        game = registry.get(season.game_id, season.rules_version)
+    except registry.UnknownGame:
+        return []
     return [
         HouseLine(rule, shown(value), changed)
         for rule, value, changed in in_force(game, season.game_options or {})
