@@ -18,6 +18,7 @@ from django.urls import reverse
 from exchange.archive import league_export, league_import
 from frames.models import Frame
 from frames.pad import events
+from leagues import rollover
 from leagues.models import Season
 from leagues.seasons import services as season_services
 from marker.errors import DomainError
@@ -151,6 +152,27 @@ def test_bad_rules_are_refused_and_change_nothing(league_of_the_module, version,
     assert refused.value.code == code
     season.refresh_from_db()
     assert (season.rules_version, season.game_options) == (1, {})
+
+
+def test_a_rolled_over_season_keeps_its_rules_until_the_secretary_moves_it(
+    league_of_the_module, v2
+):
+    lg = league_of_the_module
+    Season.objects.filter(pk=lg.season.pk).update(game_options={"white_balls": 6})
+    lg.season.refresh_from_db()
+    new = rollover.season_rollover(
+        season=lg.season, actor=lg.secretary, name="Next", override_unfinished=True
+    )
+    assert (new.rules_version, new.game_options) == (1, {"white_balls": 6})
+    season_services.season_set_rules(
+        season=new,
+        actor=lg.secretary,
+        rules_version=2,
+        house_options={"white_balls": 6},
+        today=TODAY,
+    )
+    new.refresh_from_db()
+    assert (new.rules_version, new.game_options) == (2, {"white_balls": 6})
 
 
 def test_a_season_never_moves_to_an_older_version(league_of_the_module, v2):
