@@ -65,7 +65,14 @@ def edit_url(season: Season) -> str:
 
 
 def test_a_new_season_plays_the_newest_rules(league_of_the_module, v2):
-    assert new_season(league_of_the_module).rules_version == 2
+    lg = league_of_the_module
+    assert new_season(lg).rules_version == 2
+    answer = logged_in(lg.secretary).post(
+        reverse("api-league-seasons", args=[lg.season.league.pk]),
+        {"name": "By the API", "game_id": BB, "divisions": ["Only"]},
+        content_type="application/json",
+    )
+    assert answer.status_code == 201 and answer.json()["rules_version"] == 2
 
 
 def test_the_secretary_sees_the_changes_before_moving_to_a_newer_version(league_of_the_module):
