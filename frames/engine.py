@@ -21,16 +21,21 @@ from rules.validate import STARTS
 
 
 def game_of(frame: Frame) -> Game[Any]:
-    """The frame's game (raises `UnknownGame` for an id the engine does not know)."""
-    return registry.get(frame.game_id)
+    """The frame's game at the rules version it is played under (`Frame.rules_version`):
+    a stored frame replays under its own version for ever. Raises `UnknownGame` for an id
+    (or `UnknownVersion` for a version) the engine does not know."""
+    return registry.get(frame.game_id, frame.rules_version)
 
 
 def side_setup(
-    game_id: str, names: Mapping[str, Iterable[str | None]], options: Mapping[str, Any] | None
+    game_id: str,
+    names: Mapping[str, Iterable[str | None]],
+    options: Mapping[str, Any] | None,
+    version: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """The engine setup of a league frame, from its sides' players by name (home first)
     and the season's options for the game, and which side each party of it plays for
-    (`Frame.parties`). A handicap is `options["starts"] = {"home": n, "away": m}`: the
+    (`Frame.parties`), under rules `version` (None: the newest). A handicap is `options["starts"] = {"home": n, "away": m}`: the
     points each side starts on (refused, `no_start`, by a game whose result is not a
     total of points). Raises the engine's `RuleError` if it cannot be played."""
     players: dict[str, list[str | None]] = {
@@ -45,7 +50,7 @@ def side_setup(
         # A handicap start per side (home/away): each party of the side starts on it,
         # whether the game seats sides or players.
         opts[STARTS] = {party: starts[side] for party, side in parties.items() if side in starts}
-    return setup_for(registry.get(game_id), players, opts), parties
+    return setup_for(registry.get(game_id, version), players, opts), parties
 
 
 def frame_setup(frame: Frame) -> dict[str, Any]:
@@ -60,7 +65,7 @@ def frame_setup(frame: Frame) -> dict[str, Any]:
         .values_list("side", "player__name")
     ):
         names[side].append(name)
-    return side_setup(frame.game_id, names, None)[0]
+    return side_setup(frame.game_id, names, None, frame.rules_version)[0]
 
 
 def initial_view(frame: Frame) -> dict[str, Any]:

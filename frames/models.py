@@ -232,6 +232,11 @@ class Frame(Tracked, models.Model):
     order = models.PositiveSmallIntegerField(help_text="Order of play (changes only by agreement).")
     kind = models.CharField(max_length=8, choices=Kind.choices)
     game_id = models.CharField(max_length=60)
+    rules_version = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="The version of the game's rules the frame is played under; its log "
+        "replays under this version for ever (docs/rules-governance.md).",
+    )
     referee = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="refereed_frames"
     )

@@ -162,11 +162,16 @@ class Season(models.Model):
         default=default_game_id,
         help_text="The game every frame of this season is played in (the rules engine's id).",
     )
+    rules_version = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="The version of the game's rules the season plays (rules.registry): its "
+        "frames are played and replayed under it.",
+    )
     game_options = models.JSONField(
         default=dict,
         blank=True,
-        help_text="The game's own setup options for this season's frames, where the league "
-        "chooses (e.g. a target score); the game's defaults otherwise.",
+        help_text="The season's house rules: the game's own setup options where the league "
+        "chooses (rules.house: e.g. a target score); the game's defaults otherwise.",
     )
     # The points scheme (docs/tables.md). A match's points for a side are
     # frames won × points_per_frame (a shared frame is half a frame)
@@ -232,11 +237,16 @@ class Season(models.Model):
         return reverse("season-detail", args=[slug, self.pk])
 
     def clean(self) -> None:
-        """The game must be one the engine knows, and its options ones it accepts."""
+        """The game must be one the engine knows, at a version it knows, and its options
+        ones that version accepts."""
         try:
             game = registry.get(self.game_id)
         except registry.UnknownGame as exc:
             raise ValidationError({"game_id": exc.message}) from None
+        try:
+            game = registry.get(self.game_id, self.rules_version)
+        except registry.UnknownVersion as exc:
+            raise ValidationError({"rules_version": exc.message}) from None
         if not isinstance(self.game_options, dict):
             raise ValidationError({"game_options": "Give the options as an object."})
         try:

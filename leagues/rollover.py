@@ -247,6 +247,7 @@ def season_rollover(
                 status=Season.Status.REGISTRATION,
                 start_date=start_date,
                 game_id=season.game_id,
+                rules_version=season.rules_version,  # moved on by the secretary, if wished
                 game_options=dict(season.game_options),
                 points_per_frame=season.points_per_frame,
                 points_per_match_win=season.points_per_match_win,

@@ -93,6 +93,7 @@ class SeasonCreatedSerializer(serializers.ModelSerializer):
             "status",
             "start_date",
             "game_id",
+            "rules_version",
             "game_options",
             "match_format",
             "divisions",

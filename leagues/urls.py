@@ -48,6 +48,10 @@ league_urlpatterns = [
     path("", views.league_home, name="league-home"),
     path("officers/", views.league_officers, name="league-officers"),
     path("honours/", views.league_honours, name="league-honours"),
+    # The rule book: this season's, and each season's kept for ever (docs/rules-governance.md).
+    path("rules/", season_views.league_rules, name="league-rules"),
+    path("seasons/<int:pk>/rules/", season_views.season_rules, name="season-rules"),
+    path("seasons/<int:pk>/rules/edit/", season_views.season_rules_edit, name="season-rules-edit"),
     path("seasons/new/", season_views.season_create, name="season-create"),
     path("seasons/<int:pk>/", season_views.season_detail, name="season-detail"),
     path("seasons/<int:pk>/register/", team_views.team_register, name="team-register"),

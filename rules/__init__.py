@@ -7,7 +7,7 @@
 200
 """
 
-from rules.core import Game, Outcome, Stat, Timeline, aggregate, replay
+from rules.core import Game, Outcome, RuleChange, Stat, Timeline, aggregate, replay
 from rules.registry import GAME_MODULES, UnknownGame, games, get, register
 from rules.seating import Participants, Seating, setup_for
 from rules.validate import fill_defaults, validate_event, validate_setup
@@ -39,6 +39,7 @@ __all__ = [
     "Option",
     "Outcome",
     "Participants",
+    "RuleChange",
     "RuleError",
     "Seating",
     "Stat",

@@ -24,6 +24,7 @@ __all__ = [
     "STAT_AGGS",
     "Game",
     "Outcome",
+    "RuleChange",
     "Stat",
     "Timeline",
     "aggregate",
@@ -175,6 +176,32 @@ def aggregate(stats: Sequence[Stat], lines: Iterable[Mapping[str, float]]) -> di
     return {st.name: out[st.name] for st in stats}
 
 
+# ------------------------------------------------------------------------- versions
+
+
+@dataclass(frozen=True)
+class RuleChange:
+    """One line of a game's changelog: the rules ``version`` it starts, what changed (``change``)
+    in a referee's words, and the rule text it comes from (``source``: the book and its
+    rule, or the league's AGM minute).
+
+    >>> RuleChange(2, "the white cut-off is 300 points", "Norwich AGM 2026, rule 2i").as_dict()
+    {'version': 2, 'change': 'the white cut-off is 300 points', 'source': 'Norwich AGM 2026, rule 2i'}
+    """
+
+    version: int
+    change: str
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.version < 2:
+            raise ValueError("a change starts a version after the first (2 or more)")
+
+    def as_dict(self) -> dict[str, Any]:
+        """This line as JSON."""
+        return {"version": self.version, "change": self.change, "source": self.source}
+
+
 # ----------------------------------------------------------------------------- game
 
 S = TypeVar("S")
@@ -220,6 +247,29 @@ class Game(Generic[S]):
     score_step: int = 1
     #: the ``max`` statistic the breaks chart bins (a break, a run, a turn); empty: none
     best_stat: str = ""
+    #: the version of the game's rules. A change of meaning (anything that would make a
+    #: stored log replay to another state) is a new version, registered beside the old one
+    #: (:func:`rules.registry.get` takes a version): every stored frame replays under the
+    #: version it was played under, for ever (docs/rules-governance.md)
+    version: int = 1
+    #: what changed at each version after the first (:class:`RuleChange`), oldest first
+    changelog: tuple[RuleChange, ...] = ()
+
+    def as_version(self, version: int, *changes: RuleChange) -> Game[S]:
+        """This game object, declared as rules ``version`` with ``changes`` added to its
+        changelog (each for a version after the first, none after ``version``); returns
+        it, for ``register(Game(params).as_version(2, RuleChange(2, ...)))``.
+
+        >>> from rules.bar_billiards import FOUR_PIN, BarBilliards
+        >>> g = BarBilliards(FOUR_PIN).as_version(2, RuleChange(2, "a change", "rule 1"))
+        >>> g.version, [c.version for c in g.changelog]
+        (2, [2])
+        """
+        if version < 1 or any(c.version > version for c in changes):
+            raise ValueError(f"{self.id}: a change after version {version}")
+        self.version = version
+        self.changelog = (*self.changelog, *changes)
+        return self
 
     def initial(self, setup: Mapping[str, Any] | None) -> S:
         """The state before the first event; a bad setup raises ``bad_setup`` (index -1)."""

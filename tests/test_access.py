@@ -219,6 +219,7 @@ def test_an_object_under_another_leagues_address_is_not_found(ctx):
             "league-honours",
             "league-officers",
             "league-ratings",
+            "league-rules",
             "season-create",
         ):
             continue

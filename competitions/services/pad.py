@@ -108,7 +108,7 @@ def tie_frame_open(*, actor: Any, tie: Tie, now: datetime | None = None) -> TieF
     if tie.home_start or tie.away_start:
         options["starts"] = {"home": tie.home_start, "away": tie.away_start}
     try:
-        setup, parties = side_setup(season.game_id, names, options)
+        setup, parties = side_setup(season.game_id, names, options, season.rules_version)
     except RuleError as exc:
         raise DomainError(exc.code, exc.message, field="start") from None
     number = len(existing) + 1
@@ -121,6 +121,7 @@ def tie_frame_open(*, actor: Any, tie: Tie, now: datetime | None = None) -> TieF
         order=1,
         kind=Frame.Kind.SINGLES if len(names.get("home", [])) < 2 else Frame.Kind.DOUBLES,
         game_id=season.game_id,
+        rules_version=season.rules_version,
         setup=setup,
         parties=parties,
     )

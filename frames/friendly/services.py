@@ -90,6 +90,7 @@ def friendly_start(
         order=1,
         kind=Frame.Kind.SINGLES,
         game_id=game.id,
+        rules_version=game.version,  # a friendly plays the newest rules
         setup=setup,
     )
     return friendly

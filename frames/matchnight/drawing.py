@@ -51,7 +51,7 @@ from .seeding import all_committed
 
 
 def _frame_setup(
-    drawn: DrawnFrame, game_id: str, options: dict[str, Any]
+    drawn: DrawnFrame, game_id: str, options: dict[str, Any], version: int
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """The engine setup of a drawn frame (its players by their hat labels, the season's
     options for the game) and which side each party plays for. A frame a short side
@@ -60,7 +60,7 @@ def _frame_setup(
     if drawn.conceded_by:
         return {}, {side: side for side in SIDES}
     try:
-        return side_setup(game_id, names, options)
+        return side_setup(game_id, names, options, version)
     except RuleError as exc:
         raise DomainError("bad_setup", f"Frame {drawn.number}: {exc}") from None
 
@@ -140,17 +140,19 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
         raise DomainError(exc.code, exc.message) from None
 
     options = match.fixture.season.game_options
+    version = match.fixture.season.rules_version  # the season's pinned rules
     frames, slots = [], []
     for position, drawn in enumerate(draw.frames, start=1):
         conceded = drawn.conceded_by
         # Checked here (setup_for starts the engine); the state is the pad's to keep.
-        setup, parties = _frame_setup(drawn, match.game_id, options)
+        setup, parties = _frame_setup(drawn, match.game_id, options, version)
         frame = Frame(
             match=match,
             number=drawn.number,
             order=position,
             kind=drawn.kind,
             game_id=match.game_id,
+            rules_version=version,
             setup=setup,
             parties=parties,
         )

@@ -42,13 +42,13 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import DateTimeField, Value
 from django.db.models.functions import Coalesce
 
-from frames.engine import frame_outcome, frame_parties, frame_setup, side_result
+from frames.engine import frame_outcome, frame_parties, frame_setup, game_of, side_result
 from frames.live import frame_written
 from frames.models import Frame, FrameEvent, Match, MatchLog
 from frames.results import frame_result_recorded, match_update_result
 from marker.errors import DomainError
 from marker.prepared import prepared_cursor
-from rules import registry
+from rules.registry import UnknownGame
 from rules.vocabulary import RuleError
 
 from .selectors import (
@@ -92,7 +92,7 @@ def frame_start(*, frame_id: int, now: datetime) -> Frame:
     frame = Frame.objects.select_for_update().get(pk=frame_id)
     if frame.state is not None or frame.status != Frame.Status.SCHEDULED:
         return frame
-    game = registry.get(frame.game_id)
+    game = game_of(frame)
     setup = frame_setup(frame)
     try:
         state = game.initial(setup)
@@ -312,7 +312,7 @@ def _next_state(
     if closed is not None:
         raise closed
     where = {"seq": expected_seq, "index": expected_seq - 1}
-    game = registry.get(frame.game_id)
+    game = game_of(frame)
     setup = frame_setup(frame) if frame.state is None else frame.setup
     if kind == FrameEvent.Kind.UNDO:
         if payload:
@@ -532,7 +532,11 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
         report = RebuildReport(frame.pk, len(rows))
         if not rows and frame.state is None and frame.last_seq == 0:
             return report
-        game = registry.get(frame.game_id)
+        try:  # the frame's own rules version (Frame.rules_version), for ever
+            game = game_of(frame)
+        except UnknownGame as err:
+            report.problems.append(f"the engine cannot replay it: {err}")
+            return report
         setup = frame_setup(frame) if frame.state is None else frame.setup
         try:
             states: dict[int, Any] = {0: game.initial(setup)}

@@ -14,14 +14,13 @@ from django.db.models import Q
 from django.urls import reverse
 
 from frames import live
-from frames.engine import frame_setup, initial_view
+from frames.engine import frame_setup, game_of, initial_view
 from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, Side
 from frames.results import tally
 from leagues.models import Fixture, Player, Season, Team, public_name_of
 from marker import versions
 from marker.permissions import RESULTS_SECRETARY, league_ids_where
 from marker.prepared import prepared_cursor
-from rules import registry
 
 # What a write reads: the frame's position and cached state, and what `frames.enter_event`
 # looks at (the referee's account, both teams' captains, a friendly game's owner), the
@@ -294,7 +293,7 @@ def frame_engine(frame: Frame) -> dict[str, Any]:
     """What a pad needs to run the engine itself (offline): the frame's setup, the engine's
     own state at the current event (`dump`, null before the first event) and the values
     the event fields may take now (`choices`, for `choices_from` fields)."""
-    game = registry.get(frame.game_id)
+    game = game_of(frame)
     setup = frame_setup(frame) if frame.state is None else dict(frame.setup)
     state = game.initial(setup) if frame.state is None else game.load(frame.state)
     return {"setup": setup, "dump": frame.state, "choices": game.choice_sets(state)}

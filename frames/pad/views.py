@@ -26,8 +26,11 @@ from django.views.decorators.http import require_safe
 
 import rules
 from frames import live as live_versions
+from frames.engine import game_of
 from frames.models import Frame, Match
-from rules import registry
+from leagues import links
+from leagues.seasons.selectors import shown
+from rules.house import in_force
 
 from . import selectors
 
@@ -72,7 +75,7 @@ ENGINE_WORKER = "frames/engine/worker.js"
 
 # What the service worker serves from its caches when offline, by URL name: the pad and
 # live pages (navigations) and the pad's API reads; network first for both.
-SW_PAGES = ("pad-home", "frame-pad", "match-live")
+SW_PAGES = ("pad-home", "frame-pad", "match-live", "league-rules", "season-rules")
 SW_API = ("api-frame-state", "api-frame-events", "api-game-describe", "api-match-live")
 
 
@@ -218,25 +221,29 @@ def frame_pad(request, pk: int):
         frame = selectors.frame_for_pad(pk)
     except Frame.DoesNotExist:
         raise Http404 from None
-    game = registry.get(frame.game_id)
+    game = game_of(frame)
     can_enter = request.user.has_perm(ENTER, frame)
     state = {**selectors.frame_state(frame), "can_enter": can_enter}
     if frame.match_id is not None and frame.match is not None:
         home_url = reverse("match-live", args=[frame.match_id])
         scorecard, live = scorecard_url(frame.match_id), home_url
         title = f"{frame.match.fixture.home.name} v {frame.match.fixture.away.name}"
+        season_id = frame.match.fixture.season_id
+        rules_url = links.season_url("season-rules", season_id, season_id)
     else:  # a friendly game: its own page, once the lead's URL is there
         friendly = frame.friendly
         found = friendly_url(frame.friendly_id) if frame.friendly_id is not None else None
         home_url = found or reverse("pad-home")
         scorecard = live = home_url
         title = str(friendly) if friendly is not None else game.name
+        rules_url = None
     pad = {
         "frame": frame.pk,
         "match": frame.match_id,
         "friendly": frame.friendly_id,
         "number": frame.number,
         "game_id": game.id,
+        "rules_version": game.version,
         "family": game.family,
         "can_enter": can_enter,
         "user": request.user.get_username() if request.user.is_authenticated else None,
@@ -252,6 +259,7 @@ def frame_pad(request, pk: int):
             "scorecard": scorecard,
             "live": live,
             "sw": reverse("pad-sw"),
+            "rules": rules_url,  # the season's rule book, kept for offline use
         },
         "state": state,
     }
@@ -267,6 +275,13 @@ def frame_pad(request, pk: int):
             "pad": pad,
             "can_enter": can_enter,
             "login_url": pad["urls"]["login"],
+            "rules_url": rules_url,
+            # The house rules this frame is played under where they differ from the book.
+            "house": [
+                (rule.label, shown(value))
+                for rule, value, changed in in_force(game, frame.setup or {})
+                if changed
+            ],
         },
     )
 

@@ -34,11 +34,10 @@ from django.db.models import (
     QuerySet,
 )
 
-from frames.engine import frame_setup
+from frames.engine import frame_setup, game_of
 from frames.models import Frame, FrameEvent, FramePlayer, PlayerFrameStat, Side
 from leagues.models import Fixture, Season
 from marker.errors import DomainError
-from rules import registry
 
 COUNTED = (Frame.Status.COMPLETE,)
 
@@ -123,7 +122,7 @@ def frame_lines(frame: Frame, players: list[FramePlayer], payloads: list[dict]) 
     values: dict[int, dict[str, Any]] = {}
     if has_shots:
         setup = frame_setup(frame)
-        by_name = registry.get(frame.game_id).player_statistics(setup, payloads)
+        by_name = game_of(frame).player_statistics(setup, payloads)
         for name, player_id in setup_names(setup, players).items():
             values[player_id] = dict(by_name.get(name, {}))
     scores: dict[str, int] = {Side.HOME: frame.home_score or 0, Side.AWAY: frame.away_score or 0}

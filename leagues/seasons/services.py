@@ -3,12 +3,13 @@ one transaction and raises DomainError."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.text import slugify
 
 from leagues.models import (
@@ -20,6 +21,9 @@ from marker.errors import DomainError
 from marker.formats import PRESETS, parse_format
 from marker.permissions import require
 from rules import registry
+from rules.house import house_rules
+from rules.validate import validate_setup
+from rules.vocabulary import RuleError
 
 Actor = Any  # an account (settings.AUTH_USER_MODEL): typed loosely, the model is swappable
 
@@ -91,9 +95,10 @@ def season_create(
             field=slug_field,
         )
     try:
-        game_id = registry.get(game_id or "").id
+        game = registry.get(game_id or "")
     except registry.UnknownGame as exc:
         raise DomainError("unknown_game", exc.message, field="game_id") from None
+    game_id = game.id
     names = _division_names(divisions)
     if match_format_preset and match_format_preset not in PRESETS:
         raise DomainError(
@@ -107,6 +112,7 @@ def season_create(
         slug=slug,
         start_date=start_date,
         game_id=game_id,
+        rules_version=game.version,  # a new season plays the newest rules
         game_options=game_options if game_options is not None else {},
     )
     if match_format_preset:
@@ -148,3 +154,78 @@ def division_add(*, season: Season, actor: Actor, name: str) -> Division:
     return Division.objects.create(
         season=season, name=name, rank=max((d.rank for d in existing), default=0) + 1
     )
+
+
+def season_started(season: Season, *, today: date) -> bool:
+    """A season has started once it is no longer open for registration, or once a
+    fixture of it has a result or falls on or before `today`: from then on its rules are
+    pinned (docs/rules-governance.md)."""
+    if season.status != Season.Status.REGISTRATION:
+        return True
+    return season.fixtures.filter(
+        Q(result_confirmed_at__isnull=False) | Q(date__lte=today)
+    ).exists()
+
+
+@transaction.atomic
+def season_set_rules(
+    *,
+    season: Season,
+    actor: Actor,
+    rules_version: int,
+    house_options: Mapping[str, Any],
+    today: date,
+) -> Season:
+    """Pin `season`'s rules: its game's rules version (the same or a newer one) and its
+    house rules (`house_options`: option -> value, only the game's house rules,
+    `rules.house`; a value equal to the game's default is not stored). Only before the
+    season starts (`season_started`): a started season keeps the rules its frames were
+    played under."""
+    require(
+        actor,
+        "leagues.manage_league",
+        season,
+        code="not_secretary",
+        message="Only the league's secretary sets the season's rules.",
+    )
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    if season_started(season, today=today):
+        raise DomainError(
+            "season_started",
+            "The season has started: its rules are pinned until it ends.",
+            status=409,
+        )
+    try:
+        game = registry.get(season.game_id, rules_version)
+    except registry.UnknownGame as exc:
+        raise DomainError("unknown_version", exc.message, field="rules_version") from None
+    if rules_version < season.rules_version:
+        raise DomainError(
+            "older_version",
+            f"The season plays version {season.rules_version}: it can move only to a newer one.",
+            field="rules_version",
+        )
+    if not isinstance(house_options, Mapping):
+        raise DomainError("bad_house_rules", "Give the house rules as option → value.")
+    rules = {rule.option: rule for rule in house_rules(game)}
+    if unknown := sorted(set(house_options) - set(rules)):
+        raise DomainError(
+            "unknown_house_rule",
+            f"{game.name} has no house rule {unknown[0]!r}.",
+            field=unknown[0],
+        )
+    options: dict[str, Any] = {}
+    for name, value in house_options.items():
+        field = rules[name].field
+        default = field.default if field is not None else None
+        plain = list(default) if isinstance(default, tuple) else default
+        if value != plain:
+            options[name] = value
+    try:
+        validate_setup(game, options)
+    except RuleError as exc:
+        raise DomainError("bad_house_rules", exc.message, field="house_options") from None
+    season.rules_version = rules_version
+    season.game_options = options
+    season.save(update_fields=["rules_version", "game_options"])
+    return season

@@ -12,6 +12,7 @@ from django.core import signing
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_safe
 
 from leagues import (
@@ -34,8 +35,10 @@ from leagues.models import (
     League,
     Season,
 )
+from leagues.seasons import selectors as rule_selectors
 from leagues.seasons import services as season_services
 from leagues.tables.selectors import provisional_table
+from leagues.seasons.forms import SeasonRulesForm
 from leagues.views import form_error
 from marker.errors import DomainError
 from marker.formats import effective_format
@@ -54,8 +57,86 @@ def season_detail(request, league: str, pk: int):
         {
             "season": season,
             "season_format": effective_format(season.match_format),
+            "house": rule_selectors.house_lines(season),
             "can_manage": request.user.has_perm("leagues.manage_league", season),
         },
+    )
+
+
+def _rule_book_page(request, season: Season, *, current: bool):
+    book = rule_selectors.season_rule_book(season)
+    return render(
+        request,
+        "leagues/rules.html",
+        {
+            "book": book,
+            "season": season,
+            "page_html": mark_safe(book.page_html),  # our docs/games page; raw HTML escaped
+            "current": current,
+            "can_manage": request.user.has_perm("leagues.manage_league", season),
+        },
+    )
+
+
+@require_safe
+def league_rules(request, league: str):
+    """The rules the league plays this season: the rule book (printable, offline on the
+    pad)."""
+    try:
+        season = rule_selectors.season_for_rules(league)
+    except (Season.DoesNotExist, League.DoesNotExist):
+        raise Http404 from None
+    return _rule_book_page(request, season, current=True)
+
+
+@require_safe
+def season_rules(request, league: str, pk: int):
+    """One season's rule book, kept for ever (a past season's rules as it played them)."""
+    try:
+        season = rule_selectors.season_for_rules(league, pk)
+    except Season.DoesNotExist:
+        raise Http404 from None
+    return _rule_book_page(request, season, current=False)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_rules_edit(request, league: str, pk: int):
+    """The secretary pins a season's rules before it starts: a newer rules version (its
+    changes shown first) and the house rules."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
+    require_perm(request.user, "leagues.manage_league", season)
+    today = timezone.localdate()
+    form = SeasonRulesForm(request.POST if request.method == "POST" else None, season=season)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                season_services.season_set_rules(
+                    season=season,
+                    actor=request.user,
+                    rules_version=form.cleaned_data["rules_version"],
+                    house_options=form.house_options(),
+                    today=today,
+                )
+            except DomainError as exc:
+                form_error(form, exc)
+                status = exc.status if exc.status in (400, 409) else 400
+            else:
+                messages.success(request, "The season's rules are saved.")
+                return redirect("season-rules", league=season.league.slug, pk=season.pk)
+        else:
+            status = 400
+    return render(
+        request,
+        "leagues/rules_edit.html",
+        {
+            "season": season,
+            "form": form,
+            "newer": rule_selectors.newer_versions(season),
+            "started": season_services.season_started(season, today=today),
+        },
+        status=status,
     )
 
 

@@ -18,13 +18,15 @@ import { createControls } from "./pad/controls.js";
 import { createView } from "./pad/view.js";
 import { createAwake } from "./pad/awake.js";
 
-function registerWorker(url) {
+function registerWorker(url, keep) {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker
     .register(url, { scope: "/" })
     .then(() => navigator.serviceWorker.ready)
     .then((reg) => {
       if (reg.active) reg.active.postMessage({ type: "cache-page", url: location.pathname + location.search });
+      // The league's rule book, one tap away offline too ("what's the rule?").
+      if (reg.active && keep) reg.active.postMessage({ type: "cache-page", url: keep });
     })
     .catch(() => {});
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
@@ -125,6 +127,6 @@ if (!contextNode) {
   registerWorker("/sw.js"); // the pad's start page
 } else {
   const ctx = JSON.parse(contextNode.textContent);
-  registerWorker(ctx.urls.sw);
+  registerWorker(ctx.urls.sw, ctx.urls.rules);
   start(ctx, JSON.parse(document.getElementById("vocab").textContent));
 }

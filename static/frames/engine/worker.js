@@ -4,7 +4,7 @@
  *
  * Messages in:
  *   {type: "init", pyodide: "<Pyodide's directory URL>", zip: "<the engine zip URL>"}
- *   {type: "compute", id, game_id, setup, dump, events: [{kind, payload}, ...]}
+ *   {type: "compute", id, game_id, rules_version, setup, dump, events: [{kind, payload}, ...]}
  * Messages out:
  *   {type: "ready"} | {type: "failed", message}
  *   {type: "result", id, ok: true, view, choices, applied, refused: null | {index, code, message}}
@@ -23,8 +23,8 @@ import rules
 from rules.vocabulary import RuleError
 
 
-def _compute(game_id, setup_json, dump_json, events_json):
-    game = rules.get(game_id)
+def _compute(game_id, setup_json, dump_json, events_json, version=0):
+    game = rules.get(game_id, int(version) or None)  # the frame's own rules version
     dump = json.loads(dump_json)
     state = game.load(dump) if dump is not None else game.initial(json.loads(setup_json))
     stack = []
@@ -84,7 +84,7 @@ self.onmessage = async (event) => {
       const compute = await ready;
       const answer = JSON.parse(compute(
         msg.game_id, JSON.stringify(msg.setup || {}), JSON.stringify(msg.dump === undefined ? null : msg.dump),
-        JSON.stringify(msg.events || [])));
+        JSON.stringify(msg.events || []), Number(msg.rules_version) || 0));
       self.postMessage(Object.assign({ type: "result", id: msg.id }, answer));
     } catch (err) {
       self.postMessage({ type: "result", id: msg.id, ok: false, message: String(err && err.message ? err.message : err) });

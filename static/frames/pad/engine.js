@@ -100,7 +100,7 @@ export function createEngine(ctx, store, pad, render, env) {
         return null;
       }
       call({
-        game_id: ctx.game_id, setup: server.setup, dump: server.dump,
+        game_id: ctx.game_id, rules_version: ctx.rules_version, setup: server.setup, dump: server.dump,
         events: given.tail.concat(given.queued.map((it) => ({ kind: it.kind, payload: it.payload }))),
       }).then(async (answer) => {
         if (engine.asked !== key) return;

@@ -28,9 +28,14 @@ SAMPLES = {
     "api-frame-events": reverse("api-frame-events", args=[7]),
     "api-game-describe": reverse("api-game-describe", args=["bar_billiards_4pin"]),
     "api-match-live": reverse("api-match-live", args=[12]),
+    # The league's rule book, one tap from the pad, offline too (issue 29).
+    "league-rules": reverse("league-rules", args=["norwich"]),
+    "season-rules": reverse("season-rules", args=["norwich", 7]),
 }
 # Near misses: not a page or read the worker keeps.
 OTHERS = [
+    "/norwich/seasons/7/rules/edit/",
+    "/norwich/seasons/7/rules",
     "/frames/x/pad/",
     "/frames/7/pad/extra/",
     "/frames/7/pad",
