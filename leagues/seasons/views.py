@@ -37,8 +37,8 @@ from leagues.models import (
 )
 from leagues.seasons import selectors as rule_selectors
 from leagues.seasons import services as season_services
-from leagues.tables.selectors import provisional_table
 from leagues.seasons.forms import SeasonRulesForm
+from leagues.tables.selectors import provisional_table
 from leagues.views import form_error
 from marker.errors import DomainError
 from marker.formats import effective_format
