@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from frames.engine import frame_sealed
 from leagues.admin import ReadOnlyAdmin
 from marker.commit_reveal import sealed_label
 
@@ -97,6 +98,12 @@ class FrameAdmin(admin.ModelAdmin):
     list_filter = ["status", "kind", "result_source"]
     raw_id_fields = ["match", "referee"]
     inlines = [FramePlayerInline]
+
+    def get_exclude(self, request, obj=None):
+        # The private small balls a service drew are in the setup and the engine's
+        # state: shown to no one, a superuser included, until the game is over.
+        hidden = ["setup", "state"] if obj is not None and frame_sealed(obj) else []
+        return [*(super().get_exclude(request, obj) or ()), *hidden]
 
 
 @admin.register(MatchLog)

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_safe
 
 import rules
 from frames import live as live_versions
+from frames.engine import drawn_options
 from frames.models import Frame, Match
 from rules import registry
 
@@ -267,6 +268,7 @@ def frame_pad(request, pk: int):
             "pad": pad,
             "can_enter": can_enter,
             "login_url": pad["urls"]["login"],
+            "private_balls": bool(drawn_options(frame.game_id)),
         },
     )
 
