@@ -238,6 +238,8 @@ def test_a_player_sees_their_own_ball_on_their_own_phone_and_no_one_elses():
     # The pad of the league frame shows neither ball to anyone, Ann included.
     pad = pad_context(client.get(reverse("frame-pad", args=[frame.pk])).content.decode())
     assert "private" not in pad["state"]["setup"] and pad["state"]["dump"] is None
+    live = Client().get(reverse("api-match-live", args=[frame.match_id])).json()
+    assert keys_named(live, "private") == [] and "setup" not in json.dumps(live)
 
 
 def test_the_archive_seals_a_game_in_play_and_keeps_a_finished_one():
@@ -267,3 +269,25 @@ def test_the_archive_seals_a_game_in_play_and_keeps_a_finished_one():
         assert send(client, frame.pk, payload, seq).status_code == 201
     archive = league_export(league=league, full=True)
     assert [setup["private"][p] for p in ("Ann", "Bob")] in keys_named(archive, "private")
+
+
+def test_a_cup_tie_frame_of_a_private_game_is_drawn_and_sealed(league):
+    from competitions.models import Tie
+    from competitions.services.entries import entry_create
+    from competitions.services.pad import tie_frame_open
+    from competitions.services.setup import competition_create
+    from tests.competitions.helpers import NOW, drawn, registered_players
+
+    league.season.game_id = "kelly_pool"
+    league.season.save(update_fields=["game_id"])
+    comp = competition_create(
+        actor=league.secretary, season=league.season, name="Kelly cup", kind="singles", now=NOW
+    )
+    a, b = registered_players(league, 2)
+    for player in (a, b):
+        entry_create(actor=league.secretary, competition=comp, player=player, now=NOW)
+    tie = Tie.objects.get(competition=drawn(comp, league.secretary))
+    frame = tie_frame_open(actor=league.secretary, tie=tie, now=NOW).frame
+    assert sorted(frame.setup["private"]) == sorted(frame.setup["players"])
+    state = Client().get(reverse("api-frame-state", args=[frame.pk])).json()
+    assert keys_named(state, "private") == [] and state["dump"] is None
