@@ -66,12 +66,12 @@ def frame_private_ball(request, pk: int):
     if request.method == "POST":
         name = request.POST.get("player", "")
         step = request.POST.get("step", "")
-        if name not in names or step not in ("confirm", "show"):
-            context["error"] = "Choose a player from the list."
-            return render(request, "frames/private_ball.html", context, status=400)
         if name not in own and not can_hand_round:
             context["error"] = "Only the player, or the referee handing the pad round, may see it."
             return render(request, "frames/private_ball.html", context, status=403)
+        if name not in names or step not in ("confirm", "show"):
+            context["error"] = "Choose a player from the list."
+            return render(request, "frames/private_ball.html", context, status=400)
         if step == "confirm" and name not in own:
             context.update(step="confirm", player=name)
         else:
