@@ -34,6 +34,7 @@ from competitions.models import (
     Tie,
     TieFrame,
 )
+from frames.engine import frame_sealed
 from frames.models import (
     Award,
     Frame,
@@ -114,6 +115,18 @@ class Section:
 _MATCH_ROUND: tuple[str, ...] = tuple(
     f"{who}_{part}" for who in ("home", "away", "server") for part in ("commitment", "secret")
 )
+
+
+#: A frame's setup and engine states hold the private small balls a service drew
+#: (frames.engine.frame_sealed): sealed in archives until the game is over.
+def _frame_sealed(frame: Frame) -> tuple[str, ...]:
+    return ("setup", "state") if frame_sealed(frame) else ()
+
+
+def _event_sealed(event: FrameEvent) -> tuple[str, ...]:
+    return ("state_after",) if frame_sealed(event.frame) else ()
+
+
 _CUP_ROUND: tuple[str, ...] = tuple(
     f"{who}_{part}" for who in ("secretary", "server") for part in ("commitment", "secret")
 )
@@ -297,15 +310,22 @@ MATCH_NIGHTS = Section(
         ),
         Part(MatchLog, lambda lg: MatchLog.objects.filter(match__fixture__season__league=lg)),
         Part(Presence, lambda lg: Presence.objects.filter(match__fixture__season__league=lg)),
-        Part(Frame, lambda lg: Frame.objects.filter(match__fixture__season__league=lg)),
+        Part(
+            Frame,
+            lambda lg: Frame.objects.filter(match__fixture__season__league=lg),
+            sealed=_frame_sealed,
+        ),
         Part(
             FramePlayer,
             lambda lg: FramePlayer.objects.filter(frame__match__fixture__season__league=lg),
         ),
         Part(
             FrameEvent,
-            lambda lg: FrameEvent.objects.filter(frame__match__fixture__season__league=lg),
+            lambda lg: FrameEvent.objects.filter(
+                frame__match__fixture__season__league=lg
+            ).select_related("frame"),
             renew=(("event_id", uuid.uuid4),),
+            sealed=_event_sealed,
         ),
     ),
     rebuild=_rebuild_statistics,
@@ -339,7 +359,7 @@ COMPETITIONS = Section(
                 frame__cup_frame__tie__competition__season__league=lg
             ),
         ),
-        Part(Frame, lambda lg: Frame.objects.filter(_cup(lg))),
+        Part(Frame, lambda lg: Frame.objects.filter(_cup(lg)), sealed=_frame_sealed),
         Part(
             FramePlayer,
             lambda lg: FramePlayer.objects.filter(
@@ -350,8 +370,9 @@ COMPETITIONS = Section(
             FrameEvent,
             lambda lg: FrameEvent.objects.filter(
                 frame__cup_frame__tie__competition__season__league=lg
-            ),
+            ).select_related("frame"),
             renew=(("event_id", uuid.uuid4),),
+            sealed=_event_sealed,
         ),
         Part(
             Competition,

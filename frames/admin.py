@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from frames.engine import frame_sealed
 from leagues.admin import ReadOnlyAdmin
 from marker.commit_reveal import sealed_label
 
@@ -103,6 +104,12 @@ class FrameAdmin(admin.ModelAdmin):
         super().save_related(request, form, formsets, change)
         # A result edited here is followed like any other: statistics and ratings, on commit.
         frame_result_recorded(form.instance.pk)
+
+    def get_exclude(self, request, obj=None):
+        # The private small balls a service drew are in the setup and the engine's
+        # state: shown to no one, a superuser included, until the game is over.
+        hidden = ["setup", "state"] if obj is not None and frame_sealed(obj) else []
+        return [*(super().get_exclude(request, obj) or ()), *hidden]
 
 
 @admin.register(MatchLog)

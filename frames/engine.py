@@ -9,8 +9,10 @@ seated first, and a side's score is the sum of its players' scores.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from random import Random
 from typing import Any
 
 from frames.models import SIDES, Frame, FramePlayer, Side
@@ -27,17 +29,62 @@ def game_of(frame: Frame) -> Game[Any]:
     return registry.get(frame.game_id, frame.rules_version)
 
 
+def service_draws() -> Random:
+    """The generator a service draws a game's hidden options from (the options a game
+    declares `drawn_by_service`: the private small balls of forty-one, Kelly and pin
+    pool): the operating system's cryptographic one, never anything a player can see or
+    compute."""
+    return secrets.SystemRandom()
+
+
+def drawn_options(game_id: str) -> tuple[str, ...]:
+    """The setup options of the game that a service draws and every view hides until the
+    game is over (none for an unknown game)."""
+    try:
+        game = registry.get(game_id)
+    except registry.UnknownGame:
+        return ()
+    return tuple(option.name for option in game.options if option.drawn_by_service)
+
+
+def frame_over(frame: Frame) -> bool:
+    """The frame's game is over (its state says so, or the frame is complete or
+    conceded)."""
+    if frame.status in (Frame.Status.COMPLETE, Frame.Status.CONCEDED):
+        return True
+    return bool((frame.view or {}).get("over"))
+
+
+def frame_sealed(frame: Frame) -> tuple[str, ...]:
+    """The options of the frame's setup that no view may show now: those the service
+    drew, until the game is over. While any is sealed, the engine's own state (which
+    holds them) is not shown either."""
+    if frame_over(frame):
+        return ()
+    return tuple(name for name in drawn_options(frame.game_id) if name in (frame.setup or {}))
+
+
+def public_setup(frame: Frame) -> dict[str, Any]:
+    """The frame's setup as a view may show it: without its sealed options."""
+    sealed = frame_sealed(frame)
+    return {k: v for k, v in (frame.setup or {}).items() if k not in sealed}
+
+
 def side_setup(
     game_id: str,
     names: Mapping[str, Iterable[str | None]],
     options: Mapping[str, Any] | None,
     version: int | None = None,
+    *,
+    rng: Random | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """The engine setup of a league frame, from its sides' players by name (home first)
     and the season's options for the game, and which side each party of it plays for
     (`Frame.parties`), under rules `version` (None: the newest). A handicap is `options["starts"] = {"home": n, "away": m}`: the
     points each side starts on (refused, `no_start`, by a game whose result is not a
-    total of points). Raises the engine's `RuleError` if it cannot be played."""
+    total of points). A service starting the frame passes `rng=service_draws()`: the
+    options the game draws are drawn once, here. Raises the engine's `RuleError` if it
+    cannot be played."""
     players: dict[str, list[str | None]] = {
         side: [n for n in names.get(side, ()) if n] or [None] for side in SIDES
     }
@@ -50,7 +97,7 @@ def side_setup(
         # A handicap start per side (home/away): each party of the side starts on it,
         # whether the game seats sides or players.
         opts[STARTS] = {party: starts[side] for party, side in parties.items() if side in starts}
-    return setup_for(registry.get(game_id, version), players, opts), parties
+    return setup_for(registry.get(game_id, version), players, opts, rng=rng), parties
 
 
 def frame_setup(frame: Frame) -> dict[str, Any]:

@@ -1599,8 +1599,10 @@ class Parepa(RoundOfBalls):
         if not counts:
             changes["flag"] = False
             return changes, 0, True
-        if not any(table[1:]):  # no numbered ball left: set up again for the next player
-            changes.update(table=(1,) * 11, extra=(0,) * 11, flag=False)
+        if not any(table[1:]):  # no numbered ball left: the turn ends
+            if changes["scores"][p] < state.cfg.target:  # set up again for the next player
+                changes.update(table=(1,) * 11, extra=(0,) * 11, flag=False)
+            # a winning shot leaves the balls where they went: there is no next player
             return changes, 0, True
         return changes, 0, False
 

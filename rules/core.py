@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from random import Random
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
@@ -363,9 +364,19 @@ class Game(Generic[S]):
         self,
         participants: Sequence[str] | Mapping[str, Sequence[str | None]],
         options: Mapping[str, Any] | None = None,
+        *,
+        rng: Random | None = None,
     ) -> dict[str, Any]:
         """Shorthand for :func:`setup_for` on this game."""
-        return setup_for(self, participants, options)
+        return setup_for(self, participants, options, rng=rng)
+
+    def draw_option(self, name: str, setup: Mapping[str, Any], rng: Random) -> Any:
+        """A value for the setup option ``name``, one the game declares
+        ``drawn_by_service``, drawn with ``rng`` for a game about to start with ``setup``
+        (its players and other options). The engine never draws on its own: the service
+        that starts a game passes a cryptographic generator (``secrets.SystemRandom()``).
+        A game without such options has nothing to draw (``KeyError``)."""
+        raise KeyError(name)
 
     def foul(self, code: str) -> Foul:
         """The declared foul with this code (KeyError if none)."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import Any, NamedTuple, Protocol, cast
 
-from rules.vocabulary import InvalidEvent
+from rules.vocabulary import Field, InvalidEvent
 
 __all__ = ["SEATING_CHOICES", "Participants", "Seated", "Seating", "setup_for"]
 
@@ -450,18 +451,28 @@ class Seated(Protocol):
     @property
     def participants(self) -> Participants: ...
 
+    @property
+    def options(self) -> tuple[Field, ...]: ...
+
     def initial(self, setup: Mapping[str, Any] | None) -> Any: ...
+
+    def draw_option(self, name: str, setup: Mapping[str, Any], rng: Random) -> Any: ...
 
 
 def setup_for(
     game: Seated,
     participants: Sequence[str] | Mapping[str, Sequence[str | None]],
     options: Mapping[str, Any] | None = None,
+    *,
+    rng: Random | None = None,
 ) -> dict[str, Any]:
     """A valid setup for ``game`` from names, whatever the game: ``participants`` is a
     list of player names (a friendly game) or a mapping side -> its players' names (a
-    league frame: ``{"home": [...], "away": [...]}``). ``options`` are merged in. The
-    setup is checked with ``game.initial`` (a :class:`RuleError` if it cannot be used).
+    league frame: ``{"home": [...], "away": [...]}``). ``options`` are merged in. With
+    ``rng`` (a service passes ``secrets.SystemRandom()``), each option the game declares
+    ``drawn_by_service`` that ``options`` leave out is drawn (``game.draw_option``);
+    without it such an option must be given. The setup is checked with ``game.initial``
+    (a :class:`RuleError` if it cannot be used).
 
     * a sides game given a mapping: ``sides`` and ``players`` as given (a side with no
       names gets one unnamed player; with no names at all, only ``sides``);
@@ -496,5 +507,9 @@ def setup_for(
             setup["sides"] = players
             setup["players"] = {name: [name] for name in players}
     setup.update(options or {})
+    if rng is not None:
+        for option in game.options:
+            if option.drawn_by_service and option.name not in setup:
+                setup[option.name] = game.draw_option(option.name, setup, rng)
     game.initial(setup)
     return setup

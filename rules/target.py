@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 from rules.core import Game, Outcome, Stat, replay
 from rules.registry import register_all
 from rules.seating import Participants, Seating
-from rules.validate import plain_json, validate_event, validate_setup
+from rules.validate import fill_defaults, plain_json, validate_event, validate_setup
 from rules.vocabulary import (
     EventType,
     Field,
@@ -880,11 +880,14 @@ class TargetGame(Game[TargetState]):
                     "object",
                     None,
                     "name -> the private small ball the player drew: one entry for every "
-                    "player, whole numbers inside private_range, no two equal. The page marks "
-                    "it required; left out, the engine draws them (a shuffle seeded by the "
-                    "game and the players' names) so a game can start from names alone",
+                    "player, whole numbers inside private_range, no two equal. Required; a "
+                    "service that starts the game from names draws them from a "
+                    "cryptographic generator (draw_option) and hides them until the game "
+                    "is over",
                     item=Field("number", "int", "a private small ball", minimum=1),
                     choices_from="players",
+                    required=True,
+                    drawn_by_service=True,
                 )
             )
             opts.append(
@@ -1348,6 +1351,30 @@ class TargetGame(Game[TargetState]):
             pins_down=zeros,
         )
 
+    def draw_option(self, name: str, setup: Mapping[str, Any], rng: random.Random) -> Any:
+        """The private small balls for a game about to start with ``setup`` (players and
+        the other options; ``private`` left out), drawn with ``rng``: one each, inside
+        ``private_range``, no two equal. The service passes a cryptographic generator.
+
+        >>> import random
+        >>> from rules import get
+        >>> g = get("kelly_pool")
+        >>> drawn = g.draw_option("private", {"players": ["Ann", "Bob"]}, random.Random(1))
+        >>> sorted(drawn) == ["Ann", "Bob"] and len(set(drawn.values())) == 2
+        True
+        """
+        if name != "private" or not self.rules.private:
+            raise KeyError(name)
+        raw = {k: v for k, v in (setup or {}).items() if k != "private"}
+        try:
+            values = fill_defaults(self.options, raw)
+            players = self.participants.seat(values).parties
+            target = values.get("target") or 0
+            low, high = self._private_range(values["private_range"], target, len(players))
+        except (TypeError, ValueError, IndexError):
+            raise InvalidEvent("bad_setup", "private_range must be [low, high]", -1) from None
+        return dict(zip(players, rng.sample(range(low, high + 1), len(players)), strict=True))
+
     def _private_range(self, given: Sequence[int], target: int, n: int) -> tuple[int, int]:
         if len(given) != 2 or not 1 <= given[0] <= given[1] < target:
             raise InvalidEvent(
@@ -1361,12 +1388,17 @@ class TargetGame(Game[TargetState]):
     def _private(
         self, given: Mapping[str, int] | None, players: Sequence[str], low: int, high: int
     ) -> tuple[int, ...]:
-        """The private small balls: as given (one each, inside the range, no two equal),
-        or, when the setup leaves them out, drawn by a shuffle seeded by the game and the
-        players' names (the same game always draws the same balls)."""
+        """The private small balls, as given: one each, inside the range, no two equal.
+        They are required: replay is a pure function of the setup and the events, and the
+        engine never draws them itself (anything it could draw from, a player could
+        compute)."""
         if given is None:
-            draw = random.Random(f"{self.id}|{'|'.join(players)}")
-            return tuple(draw.sample(range(low, high + 1), len(players)))
+            raise InvalidEvent(
+                "bad_setup",
+                "private is required: name -> the small ball each player drew (a service "
+                "that starts the game from names draws them; see draw_option)",
+                -1,
+            )
         if set(given) != set(players):
             raise InvalidEvent("bad_setup", "private: one entry for every player", -1)
         private = tuple(given[p] for p in players)

@@ -122,7 +122,12 @@ class Field:
     ``item`` (a map such as ``{"home": ["Ann"], "away": ["Bob"]}``); with neither it
     accepts any object. ``choices`` is a tuple of allowed values, or :data:`FOULS` for
     the game's foul codes. ``None`` (JSON null) is accepted for a ``nullable`` field,
-    and for an optional field whose default is ``None``.
+    and for an optional field whose default is ``None``. A setup option with
+    ``drawn_by_service`` is required by the engine but never asked of a person: the
+    service that starts a game from names draws it (``Game.draw_option``, from a
+    cryptographic generator) and keeps it from every view until the game is over (the
+    private small balls of forty-one, Kelly and pin pool); a form built from the
+    declaration leaves it out.
 
     >>> Field("cushion", "bool", "the ball struck a cushion first").as_dict()["type"]
     'bool'
@@ -141,6 +146,7 @@ class Field:
     variants: tuple[Field, ...] = ()
     minimum: float | None = None
     maximum: float | None = None
+    drawn_by_service: bool = False
 
     def __post_init__(self) -> None:
         if self.type not in JSON_TYPES:
@@ -172,6 +178,7 @@ def Option(  # noqa: N802 - a constructor by contract
     variants: tuple[Field, ...] = (),
     minimum: float | None = None,
     maximum: float | None = None,
+    drawn_by_service: bool = False,
 ) -> Field:
     """A setup option: a :class:`Field` whose default comes before its doc.
 
@@ -193,6 +200,7 @@ def Option(  # noqa: N802 - a constructor by contract
         variants,
         minimum,
         maximum,
+        drawn_by_service,
     )
 
 
@@ -267,7 +275,8 @@ def jsonable(value: Any) -> Any:
 
 def field_as_dict(f: Field, fouls: Sequence[Foul] = ()) -> dict[str, Any]:
     """A field as JSON with every key present: ``name, type, doc, required, nullable,
-    default, choices, choices_from, minimum, maximum, item, fields, variants``.
+    default, choices, choices_from, minimum, maximum, item, fields, variants,
+    drawn_by_service``.
     ``choices=FOULS`` is spelled out as the list of foul codes.
 
     >>> d = field_as_dict(Field("pots", "list", "balls potted", default=(),
@@ -293,4 +302,5 @@ def field_as_dict(f: Field, fouls: Sequence[Foul] = ()) -> dict[str, Any]:
         "item": None if f.item is None else field_as_dict(f.item, fouls),
         "fields": [field_as_dict(sub, fouls) for sub in f.fields],
         "variants": [field_as_dict(v, fouls) for v in f.variants],
+        "drawn_by_service": f.drawn_by_service,
     }

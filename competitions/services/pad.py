@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from frames.engine import frame_outcome, side_result, side_setup
+from frames.engine import frame_outcome, service_draws, side_result, side_setup
 from frames.models import Frame, Friendly
 from marker.errors import DomainError
 from marker.permissions import require
@@ -108,7 +108,9 @@ def tie_frame_open(*, actor: Any, tie: Tie, now: datetime | None = None) -> TieF
     if tie.home_start or tie.away_start:
         options["starts"] = {"home": tie.home_start, "away": tie.away_start}
     try:
-        setup, parties = side_setup(season.game_id, names, options, season.rules_version)
+        setup, parties = side_setup(
+            season.game_id, names, options, season.rules_version, rng=service_draws()
+        )
     except RuleError as exc:
         raise DomainError(exc.code, exc.message, field="start") from None
     number = len(existing) + 1

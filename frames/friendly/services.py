@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from frames.engine import drawn_options, service_draws
 from frames.models import Frame, Friendly
 from marker.errors import DomainError
 from rules import registry
@@ -65,7 +66,9 @@ def friendly_start(
 ) -> Friendly:
     """Start a friendly game: checks the game, the players and the options with the
     engine (its refusal is answered with its code, on the `options` or `players` field),
-    and creates the game and its one frame, ready for the pad."""
+    and creates the game and its one frame, ready for the pad. The options the game
+    draws (`drawn_by_service`: the private small balls) are drawn here, from the
+    cryptographic generator, and may not be given."""
     if owner is None or not owner.is_authenticated:
         raise DomainError("not_signed_in", "Sign in to start a game.", status=403)
     try:
@@ -75,8 +78,17 @@ def friendly_start(
     if options is not None and not isinstance(options, Mapping):
         raise DomainError("bad_options", "Options are an object: name → value.", field="options")
     participants = _names(players)
+    given = [name for name in drawn_options(game.id) if name in (options or {})]
+    if given:
+        raise DomainError(
+            "drawn_by_service",
+            f"{', '.join(given)}: Marker draws it when the game starts and shows each player "
+            "only their own; it cannot be given.",
+            field="options",
+        )
     try:
-        setup = setup_for(game, participants, dict(options or {}))
+        # the options the game draws (the private small balls) are drawn here, once
+        setup = setup_for(game, participants, dict(options or {}), rng=service_draws())
     except RuleError as exc:
         raise DomainError(exc.code, exc.message, field="options") from None
     title = " ".join((title or "").split())[:120]

@@ -14,7 +14,7 @@ from frames.draw import (
     draw_match,
     reassign_referees,
 )
-from frames.engine import side_setup
+from frames.engine import service_draws, side_setup
 from frames.models import (
     SIDES,
     Frame,
@@ -60,7 +60,7 @@ def _frame_setup(
     if drawn.conceded_by:
         return {}, {side: side for side in SIDES}
     try:
-        return side_setup(game_id, names, options, version)
+        return side_setup(game_id, names, options, version, rng=service_draws())
     except RuleError as exc:
         raise DomainError("bad_setup", f"Frame {drawn.number}: {exc}") from None
 

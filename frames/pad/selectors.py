@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from frames import live
-from frames.engine import frame_setup, game_of, initial_view
+from frames.engine import frame_sealed, frame_setup, game_of, initial_view
 from frames.models import Frame, FrameEvent, FramePlayer, Friendly, Match, Side
 from frames.results import tally
 from leagues.models import Fixture, Player, Season, Team, public_name_of
@@ -296,7 +296,15 @@ def frame_engine(frame: Frame) -> dict[str, Any]:
     game = game_of(frame)
     setup = frame_setup(frame) if frame.state is None else dict(frame.setup)
     state = game.initial(setup) if frame.state is None else game.load(frame.state)
-    return {"setup": setup, "dump": frame.state, "choices": game.choice_sets(state)}
+    choices = game.choice_sets(state)
+    sealed = frame_sealed(frame)
+    if sealed:
+        # The options the service drew (the private small balls) are shown to no one
+        # until the game is over, and the engine's state holds them: the phone gets
+        # neither, so its offline engine cannot work shots out (they wait for the server).
+        public = {k: v for k, v in setup.items() if k not in sealed}
+        return {"setup": public, "dump": None, "choices": choices, "sealed": list(sealed)}
+    return {"setup": setup, "dump": frame.state, "choices": choices, "sealed": []}
 
 
 def frame_etag(frame: Frame, *extra: Any) -> str:

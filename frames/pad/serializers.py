@@ -135,6 +135,12 @@ class FrameStateSerializer(HeadSerializer):
     confirmed = serializers.BooleanField()
     result = serializers.JSONField()
     can_enter = serializers.BooleanField()
+    sealed = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Setup options drawn by the service (the private small balls) that no one "
+        "is shown until the game is over; while any is sealed the answer's setup leaves "
+        "them out and carries no engine dump.",
+    )
 
 
 class EventListSerializer(HeadSerializer):

@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from . import views
+from . import private_ball, views
 
 urlpatterns = [
     path("pad/", views.pad_home, name="pad-home"),
     path("frames/<int:pk>/pad/", views.frame_pad, name="frame-pad"),
+    path("frames/<int:pk>/ball/", private_ball.frame_private_ball, name="frame-private-ball"),
     # The rules engine's source for the pad's offline engine, named by its content hash.
     path("pad/engine/<str:digest>.zip", views.engine_zip, name="pad-engine"),
     path("matches/<int:pk>/live/", views.match_live, name="match-live"),

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_safe
 
 import rules
 from frames import live as live_versions
-from frames.engine import game_of
+from frames.engine import drawn_options, game_of
 from frames.models import Frame, Match
 from leagues import links
 from leagues.seasons.selectors import shown
@@ -282,6 +282,7 @@ def frame_pad(request, pk: int):
                 for rule, value, changed in in_force(game, frame.setup or {})
                 if changed
             ],
+            "private_balls": bool(drawn_options(frame.game_id)),
         },
     )
 

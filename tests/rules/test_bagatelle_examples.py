@@ -522,3 +522,61 @@ def test_sans_egal_playoff_is_a_round_of_four_balls_each():
 def test_monte_carlo_two_players_the_other_wins():
     v = play("monte_carlo", [ball(5)] * 4 + [ball(10)] * 4)
     assert (v["loser"], v["winner"]) == ("P1", "P2")
+
+
+# ------------------------------------------------ spec sections 5.1 and 3.6, made explicit
+
+
+def test_parepa_a_winning_shot_that_clears_the_table_leaves_the_balls_in_the_pockets():
+    # bagatelle.md 5.1: "a winning shot that clears the table leaves them there: the balls
+    # are set up again only for a next player"
+    from rules import get as get_game
+
+    g = get_game("parepa")
+    numbers = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+    shot = {
+        "type": "ball",
+        "cue": "white",
+        "to": 2,
+        "first_hit": 10,
+        "others": [{"ball": n, "to": 1} for n in numbers],
+    }
+    state = g.apply(g.initial({"players": ["Ann", "Bob"]}), shot)
+    view = g.view(state)
+    assert view["over"] is True and view["winner"] == "Ann"
+    assert view["scores"]["Ann"] == sum(numbers) + 10 * 1 + 2  # the white counts 0 + pocket
+    assert view["pocketed"] == ["white", *numbers]
+
+
+def test_parepa_a_clearing_shot_short_of_the_target_sets_the_balls_up_for_the_next_player():
+    from rules import get as get_game
+
+    g = get_game("parepa")
+    shot = {
+        "type": "ball",
+        "cue": "white",
+        "to": "table",
+        "first_hit": 10,
+        "others": [{"ball": n, "to": 1} for n in (10, 20, 30, 40, 50, 60, 70, 80, 90, 100)],
+    }
+    view = g.view(g.apply(g.initial({"players": ["Ann", "Bob"], "target": 1000}), shot))
+    assert view["over"] is False and view["at_table"] == "Bob"
+    assert view["pocketed"] == [] and view["cue_choices"] == ["white"]
+
+
+def test_mississippi_a_no_cushion_gift_in_a_playoff_goes_to_the_others_in_the_playoff():
+    # bagatelle.md 3.6: "with cushion false its value is given to each other participant
+    # instead (during a playoff: each other participant in the playoff)"
+    from rules import get as get_game
+
+    g = get_game("mississippi")
+    state = g.initial({"players": ["Ann", "Bob", "Cat"], "rounds": 1})
+    through = {"type": "ball", "arch": 8, "cushion": True}
+    back = {"type": "ball", "to": "back"}
+    for turn in ([through] + [back] * 8, [through] + [back] * 8, [back] * 9):
+        for ball in turn:
+            state = g.apply(state, ball)
+    view = g.view(state)
+    assert view["playoff"] == ["Ann", "Bob"] and view["scores"] == {"Ann": 8, "Bob": 8, "Cat": 0}
+    view = g.view(g.apply(state, {"type": "ball", "arch": 5, "cushion": False}))
+    assert view["scores"] == {"Ann": 8, "Bob": 13, "Cat": 0}

@@ -252,6 +252,7 @@ def test_describe_is_complete_json():
         "item",
         "fields",
         "variants",
+        "drawn_by_service",
     }
     assert d["setup"][0]["default"] == 0
     assert d["state"] == {"value": "the count"}

@@ -4,6 +4,7 @@ worked example of `rules/README.md`, registered, played, described and simulated
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from dataclasses import is_dataclass, replace
 from typing import Any
@@ -256,8 +257,9 @@ def test_every_family_adds_a_game_by_parameters_and_by_a_hook(family_games):
         assert {k: view[k] for k in want} == want, game.id
         described = game.describe()
         assert described["id"] == game.id and described["family"] == family
-        simulated = simulate_game(game, seed=3, max_events=200)
-        assert simulated and game.view(replay(game, {}, simulated))["events"] == len(simulated)
+        start = _drawn_setup(game)
+        simulated = simulate_game(game, start, seed=3, max_events=200)
+        assert simulated and game.view(replay(game, start, simulated))["events"] == len(simulated)
 
 
 def test_a_bar_billiards_parameter_set_refuses_an_unknown_pin_or_penalty():
@@ -279,6 +281,16 @@ def _renamed(game: Any) -> Any:
     return type(game)(renamed)
 
 
+def _drawn_setup(game: Any) -> dict[str, Any]:
+    """The default setup with what a service would draw (the private small balls),
+    drawn here from a seeded generator."""
+    setup: dict[str, Any] = {}
+    for option in game.options:
+        if option.drawn_by_service:
+            setup[option.name] = game.draw_option(option.name, setup, random.Random(0))
+    return setup
+
+
 def _without_ids(game: Any, value: Any) -> Any:
     return json.loads(json.dumps(value, default=str).replace(game.id, "ID"))
 
@@ -296,5 +308,6 @@ def test_a_game_rebuilt_under_a_new_id_is_the_same_game(game_id):
         described.pop(key, None), copied.pop(key, None)
     assert _without_ids(copy, copied) == _without_ids(game, described)
     # a game's draws are seeded by its id, so the copy's own simulated game is checked
-    events = simulate_game(copy, seed=5, max_events=150)
-    assert events and copy.view(replay(copy, {}, events))["events"] == len(events)
+    start = _drawn_setup(copy)
+    events = simulate_game(copy, start, seed=5, max_events=150)
+    assert events and copy.view(replay(copy, start, events))["events"] == len(events)

@@ -550,17 +550,6 @@ def test_bad_setup_is_refused_at_index_minus_one(game, setup):
     assert (info.value.code, info.value.index) == ("bad_setup", -1)
 
 
-def test_private_left_out_is_drawn_the_same_way_every_time():
-    # the page marks private required; the core's contract (every game starts from names,
-    # setup_for) needs a default: a seeded draw inside private_range, no two equal
-    for game in ("forty_one_pool", "kelly_pool", "pin_pool"):
-        g = BY_ID[game]
-        s = g.initial({"players": ["Ann", "Bob", "Cat"]})
-        assert s.private == g.initial({"players": ["Ann", "Bob", "Cat"]}).private
-        assert len(set(s.private)) == 3
-        assert all(s.cfg.low <= x <= s.cfg.high for x in s.private)
-
-
 def test_the_command_line_exits_2_with_the_refusal_on_stderr():
     doc = {"game": "kelly_pool", "setup": KP, "events": [S(1), S(1, pots=[1, 1])]}
     out, err = io.StringIO(), io.StringIO()
