@@ -507,6 +507,12 @@ class RebuildReport:
         return not self.problems
 
 
+def _as_stored(value: Any) -> Any:
+    """The engine's answer as a JSON column gives it back (tuples as lists, keys as
+    strings), so that a cache is compared with what was stored, not with Python's form."""
+    return json.loads(json.dumps(value))
+
+
 def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
     """Replay a frame's log through the engine and compare every cache with the result:
     each event's `top_before`/`top_after`/`state_after`/`view_after`, and the frame's
@@ -565,7 +571,7 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
                     return report
                 top_before_of[seq] = top
                 top = seq
-            state, view = game.dump(states[top]), game.view(states[top])
+            state, view = _as_stored(game.dump(states[top])), _as_stored(game.view(states[top]))
             wrong = {
                 name: value
                 for name, value in (
@@ -583,8 +589,8 @@ def frame_rebuild(*, frame_id: int, fix: bool = False) -> RebuildReport:
         expected_frame = {
             "last_seq": len(rows),
             "top_seq": top,
-            "state": game.dump(final),
-            "view": game.view(final),
+            "state": _as_stored(game.dump(final)),
+            "view": _as_stored(game.view(final)),
         }
         frame_wrong = {
             name: value for name, value in expected_frame.items() if getattr(frame, name) != value
