@@ -35,6 +35,7 @@ _WRITE_READ: tuple[tuple[str | None, Any, tuple[str, ...]], ...] = (
             "match_id",
             "friendly_id",
             "game_id",
+            "rules_version",
             "referee_id",
             "status",
             "setup",

@@ -45,7 +45,7 @@ def test_a_visitor_finds_chesters_provisional_table_on_a_phone(phone, live_serve
 
     page.get_by_role("link", name="Division One").first.click()
     expect(page.get_by_role("heading", name="Division One", level=1)).to_be_visible()
-    expect(page.get_by_text("No table has been published yet.")).to_be_visible()
+    expect(page.get_by_text("No table has been published yet.", exact=True)).to_be_visible()
     expect(page.get_by_text("Provisional table.")).to_be_visible()
     rows = page.locator("table.league-table tr.team-row")
     expect(rows).to_have_count(4)

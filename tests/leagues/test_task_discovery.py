@@ -35,6 +35,7 @@ def test_a_fresh_worker_process_discovers_every_task_under_its_name():
     found = set(json.loads(out.stdout.strip().splitlines()[-1]))
     assert found == {
         "frames.matchnight.tasks.autoconfirm_matches",
+        "frames.ratings.tasks.follow_results",
         "frames.ratings.tasks.recompute_ratings",
         "frames.ratings.tasks.sweep_ratings",
         "frames.stats.tasks.record_frame_stats",
