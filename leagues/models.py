@@ -19,6 +19,7 @@ from django.urls import reverse
 from leagues import links
 from marker.formats import FormatError, default_format, effective_format, parse_format
 from marker.formats import MatchFormat as MatchFormatSpec
+from marker.jobs import Job
 from marker.tracked import Fixed, Tracked, TrackedManager
 from marker.versions import EVERYTHING
 from rules import registry
@@ -671,7 +672,7 @@ class PointDeduction(models.Model):
         return f"−{self.points} {self.team}: {self.reason}"
 
 
-class Publication(models.Model):
+class Publication(Job):
     """The secretary's request to publish a season's tables, and the job's progress.
 
     The row is the job's source of truth (outbox): the task claims it with a conditional
@@ -689,17 +690,6 @@ class Publication(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="publications")
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     as_of = models.DateTimeField(help_text="Results confirmed up to this moment are included.")
-    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done.")
-    step = models.CharField(max_length=200, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField()
-    started_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True)
     emails_sent = models.PositiveIntegerField(default=0)
     csv = models.TextField(blank=True, help_text="Every division's table, as CSV.")
     printable_html = models.TextField(blank=True, help_text="The printable page, as rendered.")
@@ -722,12 +712,8 @@ class Publication(models.Model):
     def get_absolute_url(self) -> str:
         return links.season_url("publication-detail", self.season_id, self.pk, obj=self)
 
-    @property
-    def is_active(self) -> bool:
-        return self.state in (self.State.QUEUED, self.State.RUNNING)
 
-
-class ImportJob(models.Model):
+class ImportJob(Job):
     """A large spreadsheet import run by a worker (docs/data.md): the rows it holds, and
     the job's progress. Claimed like a publication (queued → running by a conditional
     UPDATE, a stale heartbeat taken over); the rows are written all or nothing. The
@@ -746,17 +732,6 @@ class ImportJob(models.Model):
     mapping = models.JSONField(default=list, blank=True)
     rows = models.PositiveIntegerField(default=0)
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
-    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done.")
-    step = models.CharField(max_length=200, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField()
-    started_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True)
     result = models.JSONField(
         default=dict, blank=True, help_text="Counts, changes and problems, once it ends."
     )
@@ -774,10 +749,6 @@ class ImportJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: import of {self.filename or self.kind} ({self.state})"
-
-    @property
-    def is_active(self) -> bool:
-        return self.state in (self.State.QUEUED, self.State.RUNNING)
 
 
 class TableSnapshot(models.Model):

@@ -10,8 +10,6 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -35,24 +33,9 @@ PUBLICATION_STALE_AFTER = timedelta(seconds=getattr(settings, "PUBLICATION_STALE
 
 
 def publication_claim(*, publication_id: int, now: datetime) -> bool:
-    """Take the job: queued → running, or running with a stale heartbeat (its worker
-    died) → running. One conditional UPDATE, so two workers never both win."""
-    stale = now - PUBLICATION_STALE_AFTER
-    claimed = (
-        Publication.objects.filter(pk=publication_id)
-        .filter(
-            Q(state=Publication.State.QUEUED)
-            | Q(state=Publication.State.RUNNING, heartbeat_at__lt=stale)
-        )
-        .update(
-            state=Publication.State.RUNNING,
-            heartbeat_at=now,
-            started_at=Coalesce(F("started_at"), Value(now)),
-            attempts=F("attempts") + 1,
-            error="",
-        )
-    )
-    return claimed == 1
+    """Take the job (`marker.jobs.Job.claim`): queued → running, or running with a stale
+    heartbeat (its worker died) → running; two workers never both win."""
+    return Publication.claim(publication_id, now=now, stale_after=PUBLICATION_STALE_AFTER, error="")
 
 
 def _beat(publication_id: int, *, progress: int, step: str, **extra) -> None:

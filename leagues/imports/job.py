@@ -18,8 +18,6 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from leagues import imports
@@ -104,25 +102,11 @@ def import_job_create(
 
 
 def import_job_claim(*, job_id: int, now: datetime) -> bool:
-    """Take the job: queued → running, or running with a stale heartbeat → running. One
-    conditional UPDATE, so two workers never both win."""
-    stale = now - IMPORT_STALE_AFTER
-    claimed = (
-        ImportJob.objects.filter(pk=job_id)
-        .filter(
-            Q(state=ImportJob.State.QUEUED)
-            | Q(state=ImportJob.State.RUNNING, heartbeat_at__lt=stale)
-        )
-        .update(
-            state=ImportJob.State.RUNNING,
-            heartbeat_at=now,
-            started_at=Coalesce(F("started_at"), Value(now)),
-            attempts=F("attempts") + 1,
-            progress=5,
-            step="Checking the rows",
-        )
+    """Take the job (`marker.jobs.Job.claim`): queued → running, or running with a stale
+    heartbeat → running; two workers never both win."""
+    return ImportJob.claim(
+        job_id, now=now, stale_after=IMPORT_STALE_AFTER, progress=5, step="Checking the rows"
     )
-    return claimed == 1
 
 
 def _finish(job_id: int, state: str, *, step: str, result: dict, error: str = "") -> None:
