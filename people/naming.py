@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from leagues import honours
 from leagues.models import Player
 from leagues.teams import services as team_services
 from marker.personal_data import Person, Relabel
 
 from .registry import sections
 
-__all__ = ["person_set_private_name"]
+__all__ = ["person_set_private_name", "relabel_private_names"]
 
 
 @transaction.atomic
@@ -33,8 +34,32 @@ def person_set_private_name(*, player: Player, private: bool) -> Player:
     player = team_services.player_set_private_name(player=player, private=private)
     after = player.initials if player.private_name else full
     if after != before and full:
-        relabel = Relabel(person=Person.of(player), old=before, new=after)
-        for section in sections():
-            if section.relabel is not None:
-                section.relabel(relabel)
+        _relabel(player, before, after)
     return player
+
+
+def _relabel(player: Player, old: str, new: str) -> None:
+    relabel = Relabel(person=Person.of(player), old=old, new=new)
+    for section in sections():
+        if section.relabel is not None:
+            section.relabel(relabel)
+
+
+@transaction.atomic
+def relabel_private_names() -> int:
+    """The labels stored under the full name of everyone shown by their initials (those
+    who chose before choosing renamed them; their lines on the roll of honour too)
+    renamed to their initials; labels already
+    renamed are left alone, so running it again changes nothing. Returns how many people
+    it looked at."""
+    players = list(
+        Player.objects.select_for_update()
+        .filter(private_name=True, erased_number__isnull=True)
+        .order_by("pk")
+    )
+    for player in players:
+        full = " ".join(player.name.split())
+        if full:
+            honours.honours_rename_player(player=player, old=full, new=player.public_name)
+            _relabel(player, full, player.initials)
+    return len(players)

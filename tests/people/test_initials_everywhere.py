@@ -19,6 +19,7 @@ from competitions.models import Competition, CompetitionLog, Entry, TieFrame
 from frames.models import Frame, FrameEvent, Friendly
 from leagues.models import Player
 from marker.personal_data import rewrite_rows, rewriter
+from people.naming import relabel_private_names
 from tests.people.test_erased_everywhere import (
     OLD,
     _answers,
@@ -205,3 +206,25 @@ def test_initials_that_read_as_another_label_get_the_id(capsys):
 
     assert _stored(w) == before
     assert TieFrame.objects.filter(tie=w.final).count() == 2
+
+
+def test_labels_stored_before_the_choice_renamed_them_are_renamed_by_the_command(capsys):
+    """A person who chose initials before the choice renamed stored labels (the flag set,
+    the frames and cup stored with their full name): `relabel_private_names` (run once
+    after the upgrade, docs/privacy.md) renames them, and running it again changes
+    nothing."""
+    w = _world(chosen="not")
+    Player.objects.filter(pk=w.victim.pk).update(private_name=True)  # as stored then
+    assert _named(_public(w), OLD)
+    results = _results(w)
+
+    assert relabel_private_names() == 1
+
+    found = _named(_public(w), OLD)
+    assert not found, "\n".join(found)
+    _shown_by(w, INITIALS)
+    renamed = _stored(w)
+    assert relabel_private_names() == 1
+    assert _stored(w) == renamed
+    _replays_clean()
+    assert _results(w) == results
