@@ -241,8 +241,8 @@ class Entry(models.Model):
         if self.team is not None:
             return self.team.name
         if self.player is not None and self.partner is not None:
-            return f"{self.player.name} & {self.partner.name}"
-        return self.player.name if self.player is not None else f"Entry {self.pk}"
+            return f"{self.player.public_name} & {self.partner.public_name}"
+        return self.player.public_name if self.player is not None else f"Entry {self.pk}"
 
 
 class Round(models.Model):

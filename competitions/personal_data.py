@@ -13,9 +13,9 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from frames.personal_data import frames_rename, player_labels
+from frames.personal_data import frames_relabel, frames_rename, player_labels
 from leagues.models import Player
-from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows
+from marker.personal_data import Erasure, Person, Relabel, Section, iso, rewrite_rows, rewriter
 
 from .models import Competition, CompetitionLog, Entry, TieFrame
 
@@ -132,6 +132,41 @@ def _erase(erasure: Erasure) -> None:
     frames_rename([pk for pk in frame_ids if pk is not None], rewrite)
 
 
+def _relabel(relabel: Relabel) -> None:
+    """The person's public name changed: rename them in the draw records and logs of the
+    competitions they entered (their id added where the new name reads as another
+    entrant's), and in the frames of their ties (each frame its own scope)."""
+    player = relabel.player
+    mine = _entries_of(player)
+    for competition in (
+        Competition.objects.filter(pk__in=mine.values("competition_id"))
+        .select_for_update()
+        .order_by("pk")
+    ):
+        entrants = Entry.objects.filter(competition=competition)
+        others = set(
+            player_labels(
+                Player.objects.filter(
+                    Q(pk__in=entrants.values("player_id")) | Q(pk__in=entrants.values("partner_id"))
+                ).exclude(pk=player.pk)
+            )
+        )
+        others |= {e.name for e in entrants.select_related("team", "player", "partner")}
+        others -= {relabel.new, relabel.old}
+        labels = relabel.labels_in({relabel.old, *others})
+        rewrite = rewriter(labels, others - set(labels))
+        rewrite_rows([competition], ["draw_record"], rewrite)
+        rewrite_rows(
+            CompetitionLog.objects.filter(competition=competition).order_by("pk"),
+            ["detail"],
+            rewrite,
+        )
+    frame_ids = TieFrame.objects.filter(
+        Q(tie__home__in=mine) | Q(tie__away__in=mine), frame__isnull=False
+    ).values_list("frame_id", flat=True)
+    frames_relabel([pk for pk in frame_ids if pk is not None], relabel)
+
+
 SECTIONS: tuple[Section, ...] = (
     Section(
         "competition_entries",
@@ -155,6 +190,7 @@ SECTIONS: tuple[Section, ...] = (
         "competition_labels",
         ("competitions.Competition.draw_record", "competitions.CompetitionLog.detail"),
         erase=_erase,
+        relabel=_relabel,
         description="the names the draw, the log and the pad stored (renamed)",
     ),
 )

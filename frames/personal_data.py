@@ -17,9 +17,10 @@ from typing import Any
 from django.db.models import Q
 
 from leagues.models import Player
-from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows
+from marker.personal_data import Erasure, Person, Relabel, Section, iso, rewrite_rows, rewriter
 
 from .models import (
+    SIDES,
     Frame,
     FrameEvent,
     FramePlayer,
@@ -35,11 +36,12 @@ from .models import (
 
 def player_labels(players: Iterable[Player]) -> set[str]:
     """The labels the draw and the engine may have stored for these players (to be left
-    alone by a rewrite of someone else's)."""
+    alone by a rewrite of someone else's): their names, and the initials of those shown
+    by them, each with and without their id."""
     out: set[str] = set()
     for p in players:
-        name = " ".join(p.name.split())
-        out |= {name, f"{name} #{p.pk}"}
+        names = [" ".join(p.name.split())] + ([p.initials] if p.private_name else [])
+        out |= {label for name in names for label in (name, f"{name} #{p.pk}")}
     return out
 
 
@@ -61,6 +63,25 @@ def frames_rename(frame_ids: Iterable[int], rewrite: Callable[[Any], Any]) -> No
         rewrite,
     )
     rewrite_rows(Friendly.objects.filter(frame__id__in=ids).order_by("pk"), ["title"], rewrite)
+
+
+def frames_relabel(frame_ids: Iterable[int], relabel: Relabel) -> None:
+    """Rename the person's label in these frames (`frames_rename`), each frame its own
+    scope: their new label reads as no other party of the frame (`Relabel.labels_in`)."""
+    for frame in Frame.objects.filter(pk__in=sorted(set(frame_ids))).order_by("pk"):
+        taken = {label for label in frame.parties or {} if label not in SIDES}
+        labels = relabel.labels_in(taken)
+        if labels:
+            frames_rename([frame.pk], rewriter(labels, taken - set(labels)))
+
+
+def _match_night_relabel(relabel: Relabel) -> None:
+    """The frames the person played: their setup, state, shot log (the hats, the draw's
+    notes and the log are shown by public name when read: `frames.matchnight.common`)."""
+    frames_relabel(
+        FramePlayer.objects.filter(player=relabel.player).values_list("frame_id", flat=True),
+        relabel,
+    )
 
 
 def _match_night_erase(erasure: Erasure) -> None:
@@ -354,6 +375,7 @@ SECTIONS: tuple[Section, ...] = (
             "frames.FrameEvent.view_after",
         ),
         erase=_match_night_erase,
+        relabel=_match_night_relabel,
         description="the labels the draw and the engine stored (renamed; in the frames "
         "played, as exported above)",
     ),

@@ -88,18 +88,59 @@ class Erasure:
 
 
 @dataclass(frozen=True)
+class Relabel:
+    """A person's public name changed (they chose to be shown by their initials, or no
+    longer): the labels stored for them as text are renamed from `old` (the name they were
+    stored under, with or without their id) to `new`, each scope (a frame, a competition)
+    adding their id where `new` would read as another label of it (`unique_label`)."""
+
+    person: Person
+    old: str
+    new: str
+
+    @property
+    def player(self) -> Any:
+        return self.person.player
+
+    def labels_in(self, taken: Iterable[str]) -> dict[str, str]:
+        """Old label → new, for a scope whose labels are `taken` (theirs included)."""
+        taken = set(taken)
+        pk = self.player.pk
+        found = [old for old in (f"{self.old} #{pk}", self.old) if old in taken]
+        if not found:
+            return {}
+        others = taken - {found[0]}
+        return {found[0]: unique_label(self.new, pk, others)}
+
+
+def unique_label(name: str, pk: Any, others: Iterable[str]) -> str:
+    """`name`, or `name #pk` where it would read as one of the `others` (case and spacing
+    aside), as the match hats do.
+
+    >>> unique_label("A. B.", 12, ["a. b."]), unique_label("A. B.", 12, ["Ann Bee"])
+    ('A. B. #12', 'A. B.')
+    """
+    key = " ".join(name.casefold().split())
+    if any(" ".join(o.casefold().split()) == key for o in others):
+        return f"{name} #{pk}"
+    return name
+
+
+@dataclass(frozen=True)
 class Section:
     """What one app holds of a person under one heading.
 
-    `export(person)` is the JSON-able value the download holds under `name` (None: the
-    section adds nothing to the download); `erase(erasure)` deletes, scrubs or renames
-    the section's rows in the erasure's transaction. `fields` are the fields the section
-    covers ("leagues.Invitation.email"), for the registry's completeness test."""
+        `export(person)` is the JSON-able value the download holds under `name` (None: the
+        section adds nothing to the download); `erase(erasure)` deletes, scrubs or renames
+        the section's rows in the erasure's transaction; `relabel(relabel)` renames the labels
+    it stored as text when the person's public name changes (`Relabel`). `fields` are the fields the section
+        covers ("leagues.Invitation.email"), for the registry's completeness test."""
 
     name: str
     fields: tuple[str, ...]
     export: Callable[[Person], Any] | None = None
     erase: Callable[[Erasure], None] | None = None
+    relabel: Callable[[Relabel], None] | None = None
     description: str = ""
 
 

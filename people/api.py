@@ -13,10 +13,9 @@ from rest_framework.views import APIView
 
 from leagues.models import Player
 from leagues.serializers import ErrorSerializer
-from leagues.teams import services as team_services
 from marker.errors import DomainError
 
-from . import erasure, export
+from . import erasure, export, naming
 
 ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
 
@@ -68,7 +67,7 @@ class MyPrivacyView(APIView):
         player = Player.objects.filter(user=request.user).first()
         if player is None:
             raise DomainError("no_player", "Your account has no player record.", status=404)
-        player = team_services.player_set_private_name(
+        player = naming.person_set_private_name(
             player=player, private=data.validated_data["private_name"]
         )
         return Response(PrivacyAnswerSerializer(player).data)

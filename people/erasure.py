@@ -58,7 +58,11 @@ def person_erase(
         person=Person.of(player, user),
         number=number,
         new_name=new,
-        labels=labels_of(player.name, player.pk, new),
+        # Their name, and the initials they were shown by (labels stored since they chose).
+        labels={
+            **(labels_of(player.initials, player.pk, new) if player.private_name else {}),
+            **labels_of(player.name, player.pk, new),
+        },
         usernames=(user.get_username(),) if user is not None else (),
         actor=actor,
         now=now,

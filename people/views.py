@@ -13,11 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from leagues.models import Player
-from leagues.teams import services as team_services
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import erasure, export
+from . import erasure, export, naming
 
 
 def _own_player(user) -> Player | None:
@@ -36,7 +35,7 @@ def my_data(request):
             status = 400
         else:
             try:
-                team_services.player_set_private_name(
+                player = naming.person_set_private_name(
                     player=player, private=request.POST.get("private_name") == "1"
                 )
             except DomainError as exc:

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from frames.engine import frame_outcome, service_draws, side_result, side_setup
+from frames.matchnight.common import frame_names
 from frames.models import Frame, Friendly
 from marker.errors import DomainError
 from marker.permissions import require
@@ -99,11 +100,13 @@ def tie_frame_open(*, actor: Any, tie: Tie, now: datetime | None = None) -> TieF
     if winner_of_frames(tie, wins) is not None:
         raise DomainError("tie_won", "The tie is won: confirm its result.", status=409)
     season = competition.season
-    names = {
-        side: [p.name for p in (entry.player, entry.partner) if p is not None]
-        for side, entry in (("home", tie.home), ("away", tie.away))
-        if entry is not None
-    }
+    names = frame_names(
+        {
+            side: [(p.name, p) for p in (entry.player, entry.partner) if p is not None]
+            for side, entry in (("home", tie.home), ("away", tie.away))
+            if entry is not None
+        }
+    )
     options = dict(season.game_options or {})
     if tie.home_start or tie.away_start:
         options["starts"] = {"home": tie.home_start, "away": tie.away_start}

@@ -22,7 +22,7 @@ from leagues.models import Player
 from marker import commit_reveal
 from marker.errors import DomainError
 from marker.permissions import require
-from marker.personal_data import rewriter
+from marker.personal_data import rewriter, unique_label
 
 User = Any  # settings.AUTH_USER_MODEL instance (or None for the system)
 
@@ -152,6 +152,31 @@ def public_labels(
                     public = f"{public} #{pk}"
                 changed[label] = public
         out[side] = changed
+    return out
+
+
+def frame_names(sides: Mapping[str, Iterable[tuple[str, Player]]]) -> dict[str, list[str]]:
+    """The labels a frame's engine setup stores for its players, per side, from each
+    player's label (their hat label, or their name): a player who asked not to be named is
+    stored by their initials, with their id where that would read as another label of the
+    frame ("N. N. #12"), so the pad, the state, the shot log and the worm show what the
+    public may see from the start (`people.naming` renames them when that changes).
+
+    >>> ann, bob = Player(pk=1, name="Ann Bee", private_name=True), Player(pk=2, name="A. B.")
+    >>> frame_names({"home": [("Ann Bee", ann)], "away": [("A. B.", bob)]})
+    {'home': ['A. B. #1'], 'away': ['A. B.']}
+    """
+    rows = {side: list(items) for side, items in sides.items()}
+    taken = [label for items in rows.values() for label, p in items if not p.private_name]
+    out: dict[str, list[str]] = {}
+    for side, items in rows.items():
+        names = []
+        for label, player in items:
+            if player.private_name:
+                label = unique_label(player.initials, player.pk, taken)
+                taken.append(label)
+            names.append(label)
+        out[side] = names
     return out
 
 

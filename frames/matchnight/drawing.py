@@ -38,6 +38,7 @@ from .common import (
     BOTH,
     OPEN,
     User,
+    frame_names,
     frames_started,
     new_server_secret,
     present_players,
@@ -51,12 +52,19 @@ from .seeding import all_committed
 
 
 def _frame_setup(
-    drawn: DrawnFrame, game_id: str, options: dict[str, Any], version: int
+    drawn: DrawnFrame,
+    present: dict[str, dict[str, Player]],
+    game_id: str,
+    options: dict[str, Any],
+    version: int,
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """The engine setup of a drawn frame (its players by their hat labels, the season's
-    options for the game) and which side each party plays for. A frame a short side
-    concedes is not played: the engine's verdict on it is not asked."""
-    names = {side: list(drawn.players(side)) for side in SIDES}
+    """The engine setup of a drawn frame (its players by their hat labels, or their
+    initials for those who asked not to be named: `frame_names`; the season's options for
+    the game) and which side each party plays for. A frame a short side concedes is not
+    played: the engine's verdict on it is not asked."""
+    names = frame_names(
+        {side: [(label, present[side][label]) for label in drawn.players(side)] for side in SIDES}
+    )
     if drawn.conceded_by:
         return {}, {side: side for side in SIDES}
     try:
@@ -145,7 +153,7 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
     for position, drawn in enumerate(draw.frames, start=1):
         conceded = drawn.conceded_by
         # Checked here (setup_for starts the engine); the state is the pad's to keep.
-        setup, parties = _frame_setup(drawn, match.game_id, options, version)
+        setup, parties = _frame_setup(drawn, present, match.game_id, options, version)
         frame = Frame(
             match=match,
             number=drawn.number,

@@ -244,12 +244,12 @@ def frame_players(frame: Frame, *, public: bool = False) -> dict[str, list[str]]
 
 
 def frame_sides(frame: Frame) -> dict[str, dict[str, Any]]:
-    """side -> {team, players} for display (none for a friendly game: its parties are the
-    engine's)."""
+    """side -> {team, players} for display, players by their public names, as the engine's
+    labels name them (none for a friendly game: its parties are the engine's)."""
     if frame.match is None:
         return {}
     fixture = frame.match.fixture
-    players = frame_players(frame)
+    players = frame_players(frame, public=True)
     return {
         Side.HOME: {"team": fixture.home.name, "players": players[Side.HOME]},
         Side.AWAY: {"team": fixture.away.name, "players": players[Side.AWAY]},
@@ -276,7 +276,7 @@ def frame_state(frame: Frame) -> dict[str, Any]:
         "number": frame.number,
         "kind": frame.kind,
         "game_id": frame.game_id,
-        "referee": frame.referee.name if frame.referee else None,
+        "referee": frame.referee.public_name if frame.referee else None,
         "sides": frame_sides(frame),
         **frame_engine(frame),
         "recent": recent_events(frame.pk),

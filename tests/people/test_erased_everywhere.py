@@ -35,6 +35,7 @@ from leagues import standings
 from leagues.models import Honour, Player
 from people.erasure import person_erase
 from people.export import person_data
+from people.naming import person_set_private_name
 from tests.competitions.helpers import NOW as CUP_DAY
 from tests.competitions.helpers import drawn as cup_drawn
 from tests.conftest import built_once, make_league
@@ -80,18 +81,25 @@ def _play_league_frame(frame: Frame) -> None:
     frame_confirm(frame_id=frame.pk, seq=len(SCRIPT), user=None, now=later(60))
 
 
-def _world():
+def _world(chosen: str = "flag"):
     """The access matrix's two leagues and objects, league A's registered player with an
     account (the PLAYER role) being Zebedee Quux, who asked to be shown by initials; then
-    their match night played and confirmed, their cup won, and their friendly started."""
+    their match night played and confirmed, their cup won, and their friendly started.
+    `chosen`: how they asked: "flag" (the flag set in the database before anything was
+    drawn), "before" (through the service, before anything was drawn), "not" (not yet:
+    the caller asks after they played)."""
     league = make_league(teams_per_division=4, players_per_team=5)
     league_b = make_league(teams_per_division=4, players_per_team=5)
     user = league.player_user
     victim = user.player
     get_user_model().objects.filter(pk=user.pk).update(username=USERNAME, email=EMAILS[0])
-    Player.objects.filter(pk=victim.pk).update(name=OLD, email=EMAILS[1], private_name=True)
+    Player.objects.filter(pk=victim.pk).update(
+        name=OLD, email=EMAILS[1], private_name=chosen == "flag"
+    )
     user.refresh_from_db()
     victim.refresh_from_db()
+    if chosen == "before":
+        person_set_private_name(player=victim, private=True)
     site_admin = make_site_admin(username="siteadmin")
     ctx = _league_context(league, league_b)
     ctx_b = _league_context(league_b, league)
