@@ -186,21 +186,32 @@ export function createView(ctx, vocab, pad, deps) {
       h("li", { class: pending ? "pending" : "" }, describeEvent(e.kind, e.payload, pending ? null : e.last))));
   }
 
+  // The conflict whose Discard has been tapped once: kept outside the panel, which is
+  // drawn again on every render (a poll, the sync status), so the second tap still counts.
+  let armedFor = null;
+
   function renderConflict() {
     const box = $("#conflict");
     const conflict = pad.snap.conflict;
     if (!conflict) {
+      armedFor = null;
       box.hidden = true;
       box.replaceChildren();
       return;
     }
     const queued = pad.items.filter((it) => it.state === "queued");
     box.hidden = false;
-    const discard = h("button", { class: "danger secondary", type: "button", id: "conflict-discard" }, "Discard my " + queued.length + " shot(s)");
+    const key = conflict.at + "|" + conflict.last_seq; // the snapshot is read again from the store
+    const armedText = "Really discard " + queued.length + " shot(s)? Tap again";
+    const discard = h("button", { class: "danger secondary", type: "button", id: "conflict-discard" },
+      armedFor === key ? armedText : "Discard my " + queued.length + " shot(s)");
     discard.addEventListener("click", () => {
-      if (discard.dataset.armed) return deps.sync.resolveConflict(false);
-      discard.dataset.armed = "1";
-      discard.textContent = "Really discard " + queued.length + " shot(s)? Tap again";
+      if (armedFor === key) {
+        armedFor = null;
+        return deps.sync.resolveConflict(false);
+      }
+      armedFor = key;
+      discard.textContent = armedText;
     });
     box.replaceChildren(
       h("h2", {}, "Conflict: another device scored this frame"),
