@@ -54,11 +54,19 @@ CACHE_SECONDS = 7 * 24 * 3600
 # makes asking cheap): a final result for an hour, a provisional one for a minute.
 MAX_AGE_FINAL, MAX_AGE_PROVISIONAL = 3600, 60
 
-STATUS_WORDS = {
-    Match.Status.IN_PLAY: "In play",
-    Match.Status.COMPLETE: "Awaiting confirmation",
-    Match.Status.DISPUTED: "Disputed",
+# Why a match's result may still change, by its state (a confirmed result is final).
+STATUS_WORDS: dict[str, str] = {
+    Match.Status.IN_PLAY.value: "In play",
+    Match.Status.COMPLETE.value: "Awaiting confirmation",
+    Match.Status.DISPUTED.value: "Disputed",
 }
+
+
+def provisional(match: Match) -> str:
+    """Why the match's result may still change, or "" once confirmed."""
+    if match.status == Match.Status.CONFIRMED:
+        return ""
+    return STATUS_WORDS.get(str(match.status), "Not confirmed")
 
 
 class NoCard(Exception):
@@ -179,12 +187,12 @@ def match_card(match_id: int) -> ResultCard:
     home, away = fixture.home.name, fixture.away.name
     winner = _winner(match.home_frames, match.away_frames)
     hf, af = frames_figure(match.home_frames), frames_figure(match.away_frames)
-    provisional = STATUS_WORDS.get(match.status, "") if match.status != "confirmed" else ""
+    pending = provisional(match)
     words = score_words(home, away, hf, af, winner)
     aggregate = f"Aggregate {match.home_score:,}–{match.away_score:,}"
     headline = f"{words} ({aggregate.lower()})."
-    if provisional:
-        headline = f"Provisional: {headline} {provisional}."
+    if pending:
+        headline = f"Provisional: {headline} {pending}."
     bars = tuple(
         CardBar(
             value=max(f.home_score or 0, f.away_score or 0),
@@ -206,7 +214,7 @@ def match_card(match_id: int) -> ResultCard:
         title=f"{home} {hf}–{af} {away}",
         lines=(f"Frames won · {aggregate.lower()}",),
         bars=bars,
-        provisional=provisional,
+        provisional=pending,
     )
 
 
@@ -263,12 +271,12 @@ def frame_card(frame_id: int) -> ResultCard:
             lines.append(f"{stat[1]} {best['home']:g}–{best['away']:g}")
     if frame.status == Frame.Status.CONCEDED:
         lines.append("Conceded")
-    provisional = STATUS_WORDS.get(match.status, "") if match.status != "confirmed" else ""
+    pending = provisional(match)
     home_words, away_words = " & ".join(names["home"]), " & ".join(names["away"])
     words = score_words(home_words, away_words, f"{hs:,}", f"{as_:,}", winner)
     headline = f"{words}, frame {frame.number} of {teams['home']} v {teams['away']}."
-    if provisional:
-        headline = f"Provisional: {headline} {provisional}."
+    if pending:
+        headline = f"Provisional: {headline} {pending}."
     return ResultCard(
         kind="frame",
         league=fixture.season.league.name,
@@ -280,7 +288,7 @@ def frame_card(frame_id: int) -> ResultCard:
         headline=headline,
         title=f"{home_words} {hs:,}–{as_:,} {away_words}",
         lines=tuple(lines),
-        provisional=provisional,
+        provisional=pending,
     )
 
 
@@ -330,6 +338,11 @@ def card_svg(card: ResultCard) -> str:
             gap=0.25 if len(card.bars) < 30 else 0.1,
             least=4,
         )
+    names = _names(card.home, 80, "start", side_width)
+    names += _names(card.away, WIDTH - 80, "end", side_width)
+    common = min(n["size"] for n in names)  # both sides' names at one size (smaller fits)
+    for n in names:
+        n["size"] = common
     return render_to_string(
         "frames/cards/card.svg",
         {
@@ -344,8 +357,7 @@ def card_svg(card: ResultCard) -> str:
                 else None
             ),
             "day": _day(card.when),
-            "names": _names(card.home, 80, "start", side_width)
-            + _names(card.away, WIDTH - 80, "end", side_width),
+            "names": names,
             "score_size": score_size,
             "dash_y": svg.r1(420 - score_size * 0.36),
             "home_fill": palette["home"] if card.home.won else palette["ink"],
@@ -364,7 +376,7 @@ def card_png(source: str) -> bytes:
     """The SVG as a PNG of the card's size. cairosvg is imported here, not at the top: a
     server without libcairo still runs every other page (CardsUnavailable, a 503)."""
     try:
-        import cairosvg  # noqa: PLC0415 (lazily: it needs libcairo)
+        import cairosvg  # type: ignore[import-untyped]
     except (ImportError, OSError) as exc:
         raise CardsUnavailable(str(exc)) from exc
     png = cairosvg.svg2png(
@@ -479,10 +491,10 @@ def match_meta(match: Match) -> dict[str, Any]:
     winner = _winner(match.home_frames, match.away_frames)
     words = score_words(home, away, hf, af, winner)
     aggregate = f"aggregate {match.home_score:,}–{match.away_score:,}"
-    provisional = STATUS_WORDS.get(match.status, "") if match.status != "confirmed" else ""
+    pending = provisional(match)
     description = f"{words} ({aggregate})."
-    if provisional:
-        description = f"Provisional: {description} {provisional}."
+    if pending:
+        description = f"Provisional: {description} {pending}."
     return share_meta(
         title=f"{home} {hf}–{af} {away}",
         description=description,
@@ -515,10 +527,10 @@ def frame_meta(frame: Frame, players: Sequence[FramePlayer], page: str) -> dict[
         )
     hs, as_ = frame.home_score or 0, frame.away_score or 0
     words = score_words(home, away, f"{hs:,}", f"{as_:,}", "" if frame.shared else frame.winner)
-    provisional = STATUS_WORDS.get(match.status, "") if match.status != "confirmed" else ""
+    pending = provisional(match)
     description = f"{words}, {of}."
-    if provisional:
-        description = f"Provisional: {description} {provisional}."
+    if pending:
+        description = f"Provisional: {description} {pending}."
     return share_meta(
         title=f"{home} {hs:,}–{as_:,} {away}",
         description=description,
