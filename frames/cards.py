@@ -295,24 +295,49 @@ def frame_card(frame_id: int) -> ResultCard:
 # ---------------------------------------------------------------------- drawing
 
 
-def _names(side: CardSide, x: float, anchor: str, width: float) -> list[dict[str, Any]]:
-    """A side's name lines (one for a team, one a player), all at the size the longest
-    fits in the side's room, stacked upwards from above the score's rule."""
-    size, smallest = (54, 28) if len(side.names) == 1 else (40, 24)
-    fitted = [svg.fit_text(n, width, size=size, smallest=smallest, bold=True) for n in side.names]
+def _wrap(name: str) -> list[str]:
+    """A long name in two lines, split at the space nearest its middle.
+
+    >>> _wrap("The Rosary Rockets Social Club")
+    ['The Rosary Rockets', 'Social Club']
+    """
+    words = name.split()
+    if len(words) < 2:
+        return [name]
+    cuts = [len(" ".join(words[:i])) for i in range(1, len(words))]
+    best = min(range(len(cuts)), key=lambda i: abs(cuts[i] - len(name) / 2))
+    return [" ".join(words[: best + 1]), " ".join(words[best + 1 :])]
+
+
+def _names(side: CardSide, x: float, anchor: str, width: float, fill: str) -> list[dict[str, Any]]:
+    """A side's name lines (a team's name, or one line a player), all at the size the
+    longest fits in the side's room (a team's long name in two lines), stacked upwards from
+    the score's rule."""
+    texts = list(side.names)
+    size, smallest = (54, 28) if len(texts) == 1 else (40, 24)
+    if (
+        len(texts) == 1
+        and svg.fit_text(texts[0], width, size=size, smallest=1, bold=True).size < 40
+    ):
+        texts, size = _wrap(texts[0]), 44
+    fitted = [svg.fit_text(n, width, size=size, smallest=smallest, bold=True) for n in texts]
     common = min((f.size for f in fitted), default=size)
-    lines = [svg.fit_text(n, width, size=common, smallest=common, bold=True) for n in side.names]
-    step = common * 1.15
+    lines = [svg.fit_text(n, width, size=common, smallest=common, bold=True) for n in texts]
     return [
-        {
-            "text": line.text,
-            "size": common,
-            "x": x,
-            "anchor": anchor,
-            "y": svg.r1(262 - (len(lines) - 1 - i) * step),
-        }
+        {"text": line.text, "size": common, "x": x, "anchor": anchor, "fill": fill, "i": i}
         for i, line in enumerate(lines)
     ]
+
+
+def _stack(names: list[dict[str, Any]]) -> None:
+    """Each side's lines upwards from above the rule, at the size both sides share."""
+    common = min(n["size"] for n in names)  # a smaller size always still fits
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n["anchor"]] = counts.get(n["anchor"], 0) + 1
+    for n in names:
+        n["size"] = common
+        n["y"] = svg.r1(262 - (counts[n["anchor"]] - 1 - n["i"]) * common * 1.15)
 
 
 def card_svg(card: ResultCard) -> str:
@@ -326,11 +351,13 @@ def card_svg(card: ResultCard) -> str:
         score_size = svg.fit_text(longest, 440, size=150, smallest=60, bold=True).size
     strip = None
     if card.bars:
+        # A bar at most 120 wide: a short match's strip sits in the middle.
+        strip_width = min(WIDTH - 160, 120 * len(card.bars))
         strip = svg.bars(
             [b.value for b in card.bars],
-            left=80,
+            left=(WIDTH - strip_width) / 2,
             top=490,
-            width=WIDTH - 160,
+            width=strip_width,
             height=46,
             fills=[svg.SIDE[b.winner] for b in card.bars],
             titles=[b.title for b in card.bars],
@@ -338,11 +365,15 @@ def card_svg(card: ResultCard) -> str:
             gap=0.25 if len(card.bars) < 30 else 0.1,
             least=4,
         )
-    names = _names(card.home, 80, "start", side_width)
-    names += _names(card.away, WIDTH - 80, "end", side_width)
-    common = min(n["size"] for n in names)  # both sides' names at one size (smaller fits)
-    for n in names:
-        n["size"] = common
+    # Over a strip of bars there is room for one line: the lines are joined.
+    lines = [" · ".join(card.lines)] if strip and card.lines else list(card.lines)
+    # Without figures (a walkover, an award) the winner's name carries its side's colour.
+    ink = palette["ink"]
+    home_ink = palette["home"] if card.score_word and card.home.won else ink
+    away_ink = palette["away"] if card.score_word and card.away.won else ink
+    names = _names(card.home, 80, "start", side_width, home_ink)
+    names += _names(card.away, WIDTH - 80, "end", side_width, away_ink)
+    _stack(names)
     return render_to_string(
         "frames/cards/card.svg",
         {
@@ -363,8 +394,8 @@ def card_svg(card: ResultCard) -> str:
             "home_fill": palette["home"] if card.home.won else palette["ink"],
             "away_fill": palette["away"] if card.away.won else palette["ink"],
             "lines": [
-                {"y": 470 + 40 * i, **vars(svg.fit_text(line, WIDTH - 160, size=28, smallest=20))}
-                for i, line in enumerate(card.lines)
+                {"y": 470 + 40 * i, **vars(svg.fit_text(line, WIDTH - 160, size=28, smallest=18))}
+                for i, line in enumerate(lines)
             ],
             "strip": strip,
             "strip_label_y": 562,

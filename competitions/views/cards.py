@@ -40,7 +40,7 @@ def _words(tie: Tie) -> tuple[str, str, str, str]:
     if tie.status != Tie.Status.PLAYED or result.home_frames is None:
         status = tie.get_status_display()
         who = tie.winner.name if tie.winner is not None else ""
-        return f"{home} v {away}: {status.lower()}", f"{who} go through ({status.lower()})", "", ""
+        return f"{home} v {away}: {status.lower()}", f"{who} won ({status.lower()})", "", ""
     hf, af = cards.frames_figure(result.home_frames), cards.frames_figure(result.away_frames)
     return f"{home} {hf}–{af} {away}", cards.score_words(home, away, hf, af, winner), hf, af
 
@@ -80,7 +80,7 @@ def tie_card(tie: Tie) -> cards.ResultCard:
     elif tie.award_reason:
         lines.append(f"{tie.get_status_display()}: {tie.award_reason}")
     if tie.winner is not None:
-        lines.append(f"{tie.winner.name} go through")
+        lines.append(f"Winner: {tie.winner.name}")
     when = tie.round.date if tie.round is not None and tie.round.date else None
     if when is None and tie.fixture is not None:
         when = tie.fixture.date

@@ -286,7 +286,7 @@ def test_a_decided_tie_has_a_card_and_its_page_unfurls(client, league, django_as
     assert tags["og:image"].startswith(f"{SITE}/ties/{tie.pk}/card.png?v=")
     assert tags["twitter:card"] == "summary_large_image"
     source = cards.card_svg(tie_card(tie))
-    assert "Card Singles" in source and f"{home} go through" in source
+    assert "Card Singles" in source and f"Winner: {home}" in source
 
 
 def test_a_tie_given_by_walkover_says_so_and_a_bye_has_no_card(client, league):
