@@ -194,6 +194,7 @@ def test_a_frame_card_names_players_by_their_public_names_and_shows_the_breaks(
     tags = Meta(page).tags
     assert "Quinlan" not in page
     assert tags["og:title"] == f"Z. Q. 620–380 {away_name}"
+    assert f'<p class="frame-result">Z. Q. beat {away_name} 620–380, frame 1 of ' in page
     assert tags["og:image"].startswith(f"{SITE}/frames/{frame.pk}/card.png?v=")
 
 
