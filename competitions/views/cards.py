@@ -12,13 +12,20 @@ from django.views.decorators.http import require_safe
 from frames import cards
 
 from .. import selectors
-from ..models import Tie, TieFrame
+from ..models import Entry, Tie, TieFrame
 
 
 def _stage(tie: Tie) -> str:
     if tie.round is not None:
         return tie.round.name
     return tie.group.name if tie.group is not None else ""
+
+
+def _winner(tie: Tie) -> Entry | None:
+    """The winning entry, as the tie's side (its names are read with the tie's sides)."""
+    if tie.winner_id is None:
+        return None
+    return tie.home if tie.winner_id == tie.home_id else tie.away
 
 
 def _frame_scores(tf: TieFrame) -> tuple[int | None, int | None, str]:
@@ -39,7 +46,8 @@ def _words(tie: Tie) -> tuple[str, str, str, str]:
     result = tie.result
     if tie.status != Tie.Status.PLAYED or result.home_frames is None:
         status = tie.get_status_display()
-        who = tie.winner.name if tie.winner is not None else ""
+        entry = _winner(tie)
+        who = entry.name if entry is not None else ""
         return f"{home} v {away}: {status.lower()}", f"{who} won ({status.lower()})", "", ""
     hf, af = cards.frames_figure(result.home_frames), cards.frames_figure(result.away_frames)
     return f"{home} {hf}–{af} {away}", cards.score_words(home, away, hf, af, winner), hf, af
@@ -63,13 +71,13 @@ def tie_card(tie: Tie) -> cards.ResultCard:
     lines: list[str] = []
     bars: list[cards.CardBar] = []
     for tf in tie.frames.all():
-        hs, as_, winner = _frame_scores(tf)
+        hs, as_, side = _frame_scores(tf)
         if hs is None or as_ is None:
             continue
         bars.append(
             cards.CardBar(
                 value=max(hs, as_),
-                winner=winner if winner in ("home", "away") else "",
+                winner=side if side in ("home", "away") else "",
                 label=str(tf.number),
                 title=f"Frame {tf.number}: {hs}–{as_}",
             )
@@ -79,8 +87,9 @@ def tie_card(tie: Tie) -> cards.ResultCard:
         lines.append(f"Frames won · aggregate {result.home_score:,}–{result.away_score or 0:,}")
     elif tie.award_reason:
         lines.append(f"{tie.get_status_display()}: {tie.award_reason}")
-    if tie.winner is not None:
-        lines.append(f"Winner: {tie.winner.name}")
+    through = _winner(tie)
+    if through is not None:
+        lines.append(f"Winner: {through.name}")
     when = tie.round.date if tie.round is not None and tie.round.date else None
     if when is None and tie.fixture is not None:
         when = tie.fixture.date

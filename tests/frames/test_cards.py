@@ -276,7 +276,7 @@ def test_a_decided_tie_has_a_card_and_its_page_unfurls(client, league, django_as
         now=NOW,
     )
     url = reverse("tie-card", args=[tie.pk])
-    with django_assert_num_queries(3):  # the tie and its joins; its frames; the round's
+    with django_assert_num_queries(2):  # the tie and its joins; its frames
         response = client.get(url)
     assert png_of(response).size == (1200, 630)
     tie.refresh_from_db()
