@@ -302,3 +302,27 @@ def test_a_tie_given_by_walkover_says_so_and_a_bye_has_no_card(client, league):
     tie.refresh_from_db()
     source = cards.card_svg(tie_card(tie))
     assert ">Walkover<" in source and "Walkover: No show" in source
+
+
+def test_a_team_ties_card_reads_its_cup_fixtures_result(client, league):
+    cup = competition_create(
+        actor=league.secretary, season=league.season, name="Card Cup", kind="team_knockout", now=NOW
+    )
+    for team in league.teams[:2]:
+        entry_create(actor=league.secretary, competition=cup, team=team, now=NOW)
+    drawn(cup, league.secretary)
+    tie = Tie.objects.select_related("fixture", "home__team", "away__team").get(competition=cup)
+    assert tie.fixture is not None
+    assert client.get(reverse("tie-card", args=[tie.pk])).status_code == 404  # not played
+    type(tie.fixture).objects.filter(pk=tie.fixture_id).update(
+        home_frames=4, away_frames=5, home_score=2100, away_score=2350
+    )
+    Tie.objects.filter(pk=tie.pk).update(status=Tie.Status.PLAYED, winner=tie.away_id)
+    response = client.get(reverse("tie-card", args=[tie.pk]))
+    assert png_of(response).size == (1200, 630)
+    tie = Tie.objects.get(pk=tie.pk)
+    source = cards.card_svg(tie_card(tie))
+    assert tie.home.team.name in source and tie.away.team.name in source
+    assert ">4<" in source and ">5<" in source and "aggregate 2,100–2,350" in source
+    tags = Meta(client.get(reverse("tie-detail", args=[tie.pk])).content.decode()).tags
+    assert tags["og:description"].startswith(f"{tie.away.team.name} beat {tie.home.team.name} 5–4")
