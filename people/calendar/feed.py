@@ -18,6 +18,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from django.db.models import Q
 from django.utils import timezone
@@ -130,6 +131,23 @@ def tie_items(scope: Scope) -> list[Item]:
                 reminder = Reminder(DEADLINE_REMINDER, f"{event['summary']}", from_end=True)
         items.append(Item(event, reminder))
     return items
+
+
+def deadline_item(
+    *, uid: str, summary: str, deadline: datetime, tz: ZoneInfo, url: str = ""
+) -> Item:
+    """An answer-by or play-by deadline as an item: an hour ending at the deadline (in
+    `tz`, the league's), reminding one day before it. For a source whose rows are
+    deadlines (the availability answers' `availability_deadlines_for_player`)."""
+    end = deadline.astimezone(tz)
+    event = Event()
+    event.add("uid", uid)
+    event.add("summary", summary)
+    event.add("dtstart", end - timedelta(hours=1))
+    event.add("dtend", end)
+    if url:
+        event.add("url", url)
+    return Item(event, Reminder(DEADLINE_REMINDER, summary, from_end=True))
 
 
 #: What a person's calendar holds, source by source.

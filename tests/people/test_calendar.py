@@ -6,6 +6,7 @@ else's events, a query count constant in the number of fixtures; erasure revokes
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -334,20 +335,25 @@ def test_a_player_with_no_login_can_still_have_an_address(client, league):
 
 
 def test_sources_are_a_list_a_new_one_joins(league):
-    """A source is a function of the scope: the feed gathers whatever the list holds."""
-    from icalendar import Event
+    """A source is a function of the scope: the feed gathers whatever the list holds (as
+    the availability answers' deadlines will join it)."""
+    answer_by = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
-    def one_more(scope):
-        event = Event()
-        event.add("uid", f"extra-{scope.player.pk}@marker")
-        event.add("summary", "Answer by noon")
-        start = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-        event.add("dtstart", start)
-        event.add("dtend", start + timedelta(hours=1))
-        return [calendar_feed.Item(event, calendar_feed.Reminder(timedelta(days=1), "Answer"))]
+    def deadlines(scope):
+        return [
+            calendar_feed.deadline_item(
+                uid=f"answer-{scope.player.pk}@marker",
+                summary="Answer by: are you playing?",
+                deadline=answer_by,
+                tz=ZoneInfo("Europe/London"),
+            )
+        ]
 
     me = rita(league)
-    body = calendar_feed.person_calendar(me, sources=(*calendar_feed.SOURCES, one_more))
+    body = calendar_feed.person_calendar(me, sources=(*calendar_feed.SOURCES, deadlines))
     got = events(Calendar.from_ical(body))
-    assert f"extra-{me.pk}@marker" in got
     assert len(got) == 1 + len(fixtures_of(league.teams[0]))
+    event = got[f"answer-{me.pk}@marker"]
+    assert event["dtend"].dt == answer_by and event["dtend"].params["TZID"] == "Europe/London"
+    [alarm] = event.walk("VALARM")
+    assert (alarm["trigger"].dt, alarm["trigger"].params["RELATED"]) == (-timedelta(days=1), "END")
