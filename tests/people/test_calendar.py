@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from icalendar import Calendar
@@ -268,6 +269,26 @@ def test_the_page_shows_the_address_and_revokes_it(client, league):
     assert new.token in html and feed.token not in html
     assert "the old one no longer works" in html
     assert client.get(reverse("person-calendar", args=[feed.token])).status_code == 404
+
+
+def test_revoking_needs_the_forms_csrf_token(league):
+    me = rita(league)
+    feed = calendar_services.calendar_feed_ensure(player=me)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(league.player_user)
+    assert client.post(reverse("my-calendar-renew")).status_code == 403
+    assert client.post(reverse("api-my-calendar-revoke")).status_code == 403
+    assert calendar_services.live_feed(me) == feed
+
+
+def test_my_player_page_leads_to_my_calendar(client, league):
+    me = rita(league)
+    client.force_login(league.player_user)
+    mine = client.get(reverse("player-detail", args=[me.pk])).content.decode()
+    assert f'href="{reverse("my-data")}#calendar-h"' in mine
+    other = league.teams[1].registrations.first().player
+    theirs = client.get(reverse("player-detail", args=[other.pk])).content.decode()
+    assert "#calendar-h" not in theirs
 
 
 def test_the_page_of_an_account_without_a_player_explains(client, league):
