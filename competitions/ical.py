@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from icalendar import Calendar, Event
 
-from leagues.ical import MATCH_LENGTH, MATCH_START, league_timezone
+from leagues.ical import MATCH_LENGTH, MATCH_START, add_timezones, league_timezone
 from leagues.models import Player, Season, Team
 
 from .models import Tie
@@ -124,5 +124,5 @@ def ties_calendar(title: str, ties: list[Tie]) -> bytes:
             datetime.combine(stamp, MATCH_START, tzinfo=tz) if stamp else event.decoded("dtend"),
         )
         cal.add_component(event)
-    cal.add_missing_timezones()
+    add_timezones(cal)
     return cal.to_ical()

@@ -4,7 +4,7 @@ calendar (`people.calendar`) builds on."""
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -19,6 +19,16 @@ def league_timezone(league) -> ZoneInfo:
     the site's (`TIME_ZONE`, Europe/London by default): the nights, the reminders and the
     pages all read it; this is the one place a calendar asks."""
     return ZoneInfo(settings.TIME_ZONE)
+
+
+def add_timezones(cal: Calendar) -> None:
+    """Add a VTIMEZONE for each time zone the calendar's events name (TZID), covering the
+    years its events are in (and the next), so it stays short."""
+    years = [event.decoded("dtstart").year for event in cal.walk("VEVENT") if "dtstart" in event]
+    if years:
+        cal.add_missing_timezones(
+            first_date=date(min(years), 1, 1), last_date=date(max(years) + 2, 1, 1)
+        )
 
 
 def fixture_event(fixture, team, tz: ZoneInfo, *, uid: str | None = None) -> Event | None:
@@ -60,5 +70,5 @@ def team_calendar(team, fixtures) -> bytes:
             continue
         event.add("dtstamp", event.decoded("dtstart"))
         cal.add_component(event)
-    cal.add_missing_timezones()
+    add_timezones(cal)
     return cal.to_ical()

@@ -25,7 +25,7 @@ from django.utils import timezone
 from icalendar import Alarm, Calendar, Event
 
 from competitions.ical import tie_event, tie_night, ties_of
-from leagues.ical import fixture_event, league_timezone
+from leagues.ical import add_timezones, fixture_event, league_timezone
 from leagues.models import CalendarEventVersion, Fixture, Player, Registration, Season
 
 #: A fixture (a match night, a cup tie's night) reminds this long before it starts.
@@ -230,5 +230,5 @@ def person_calendar(
         event.add("last-modified", version.modified_at)
         event.add("sequence", version.sequence)
         cal.add_component(event)
-    cal.add_missing_timezones()
+    add_timezones(cal)
     return cal.to_ical()

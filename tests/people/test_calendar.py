@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -50,11 +51,7 @@ def events(cal: Calendar) -> dict[str, object]:
 
 def fixtures_of(*teams) -> list[Fixture]:
     ids = [t.pk for t in teams]
-    return list(
-        Fixture.objects.filter(kind="league")
-        .filter(home__in=ids)
-        .union(Fixture.objects.filter(kind="league", away__in=ids))
-    )
+    return list(Fixture.objects.filter(Q(home__in=ids) | Q(away__in=ids), kind="league"))
 
 
 def uid_of(fixture: Fixture, team) -> str:
