@@ -3,6 +3,7 @@ publicly), and the secretary's erasure of a person, with its confirmation page."
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from django.contrib import messages
@@ -11,6 +12,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from leagues.models import CalendarFeed, Player
@@ -102,14 +104,16 @@ def person_calendar(request, token: str):
     )
     if feed is None:
         raise Http404("No such calendar.")
-    response = HttpResponse(
-        calendar_feed.person_calendar(feed.player), content_type="text/calendar; charset=utf-8"
-    )
+    body = calendar_feed.person_calendar(feed.player)
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="marker.ics"'
     response["Cache-Control"] = "private, no-cache"
     response["X-Robots-Tag"] = "noindex"
     response["Referrer-Policy"] = "no-referrer"
-    return response
+    # The body is the same until an event changes (its DTSTAMPs are the events' versions):
+    # a calendar app refreshing with If-None-Match gets a 304.
+    response["ETag"] = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    return get_conditional_response(request, etag=response["ETag"], response=response)
 
 
 @login_required

@@ -168,6 +168,18 @@ def test_postponed_fixture_is_cancelled_same_uid_next_sequence(client, league):
     assert moved["dtstart"].dt.date() == date(2027, 6, 1)
 
 
+def test_a_refresh_with_nothing_changed_is_not_modified(client, league):
+    feed = calendar_services.calendar_feed_ensure(player=rita(league))
+    url = reverse("person-calendar", args=[feed.token])
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"]
+    assert client.get(url, headers={"if-none-match": first["ETag"]}).status_code == 304
+    fixture = Fixture.objects.filter(away=league.teams[0]).first()
+    fixture_services.fixture_postpone(fixture=fixture, reason="Snow")
+    changed = client.get(url, headers={"if-none-match": first["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
 def test_another_persons_events_are_never_in_my_feed(client, league):
     me = rita(league)
     others = [r.player for r in league.teams[1].registrations.order_by("id")[:2]]
