@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -90,7 +89,7 @@ def my_calendar_renew(request):
             "Your calendar has a new address; the old one no longer works. "
             "Subscribe again with the new one.",
         )
-    return redirect(reverse("my-data") + "#calendar-h")
+    return redirect("my-data")  # the message shows at the top, the card just below
 
 
 @require_safe
