@@ -19,6 +19,11 @@ export default [
     languageOptions: { sourceType: "script" },
   },
   {
+    // The people pages' classic scripts (the calendar card's Copy button).
+    files: ["static/people/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.browser } },
+  },
+  {
     files: ["tests/js/**/*.js", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
   },

@@ -946,3 +946,64 @@ class Honour(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season_name} {self.title}: {self.name} ({self.get_position_display()})"
+
+
+# ---- calendar feeds
+# A person's own calendar (docs/calendar.md): one private address per player, read by
+# calendar apps without a login, so the token is the key. `people.calendar` assembles it.
+
+
+def calendar_token() -> str:
+    """A new private calendar token: 32 random bytes, URL-safe (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+class CalendarFeed(models.Model):
+    """A player's private calendar address. A player has at most one live address;
+    revoking it (or erasing the person) stamps `revoked_at`, and the address answers 404
+    from then on. The rows stay as the record of which addresses were handed out."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="calendar_feeds")
+    token = models.CharField(max_length=64, unique=True, default=calendar_token)
+    created_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(revoked_at__isnull=True),
+                name="one_live_calendar_feed_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(revoked_at__isnull=True) | Q(revoked_at__gte=models.F("created_at")),
+                name="calendar_feed_revoked_after_created",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = "revoked" if self.revoked_at else "live"
+        return f"Calendar of {self.player} ({state})"
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None
+
+
+class CalendarEventVersion(models.Model):
+    """What a calendar event looked like when a feed last served it, so an event keeps
+    its UID across refreshes while its SEQUENCE and LAST-MODIFIED move when it changes
+    (a fixture moved or postponed, a tie's night set). Keyed by the event's UID; holds a
+    digest of the event, never its text."""
+
+    uid = models.CharField(max_length=120, unique=True)
+    digest = models.CharField(max_length=64)
+    sequence = models.PositiveIntegerField(default=0)
+    modified_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["uid"]
+
+    def __str__(self) -> str:
+        return f"{self.uid} #{self.sequence}"

@@ -11,6 +11,7 @@ from django.db.models import Q
 from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows, rewriter
 
 from .models import (
+    CalendarFeed,
     Honour,
     Invitation,
     LeagueRole,
@@ -239,6 +240,32 @@ def _honours_erase(erasure: Erasure) -> None:
     rewrite_rows(rows.select_for_update(), ["name"], rewriter(labels, others))
 
 
+# ------------------------------------------------------------------ calendar feeds
+
+
+def _calendar_feeds(person: Person) -> list[dict[str, Any]]:
+    """Every calendar address handed out to the player: the live one (with its token,
+    the key to the calendar) and the revoked ones."""
+    if person.player is None:
+        return []
+    return [
+        {
+            "token": f.token,
+            "created_at": iso(f.created_at),
+            "revoked_at": iso(f.revoked_at),
+        }
+        for f in CalendarFeed.objects.filter(player=person.player).order_by("created_at", "id")
+    ]
+
+
+def _calendar_feeds_erase(erasure: Erasure) -> None:
+    """An erased person's calendar address stops working (revoked, as they would
+    themselves)."""
+    CalendarFeed.objects.filter(player=erasure.player, revoked_at__isnull=True).update(
+        revoked_at=erasure.now
+    )
+
+
 SECTIONS: tuple[Section, ...] = (
     Section(
         "player",
@@ -300,6 +327,13 @@ SECTIONS: tuple[Section, ...] = (
         export=_honours,
         erase=_honours_erase,
         description="the roll of honour (renamed)",
+    ),
+    Section(
+        "calendar_feeds",
+        ("leagues.CalendarFeed.player", "leagues.CalendarFeed.token"),
+        export=_calendar_feeds,
+        erase=_calendar_feeds_erase,
+        description="the private calendar addresses (revoked)",
     ),
 )
 

@@ -16,6 +16,8 @@ from leagues.serializers import ErrorSerializer
 from marker.errors import DomainError
 
 from . import erasure, export, naming
+from .calendar import services as calendar_services
+from .calendar.addresses import address_of
 
 ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
 
@@ -71,6 +73,48 @@ class MyPrivacyView(APIView):
             player=player, private=data.validated_data["private_name"]
         )
         return Response(PrivacyAnswerSerializer(player).data)
+
+
+class CalendarAddressSerializer(serializers.Serializer):
+    url = serializers.URLField(
+        help_text="The private https address: anyone who has it can read the calendar."
+    )
+    webcal = serializers.CharField(
+        help_text="The same address as webcal://, for a phone's subscribe link."
+    )
+    created_at = serializers.DateTimeField()
+
+
+def _own_player_or_404(user) -> Player:
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        raise DomainError("no_player", "Your account has no player record.", status=404)
+    return player
+
+
+class MyCalendarView(APIView):
+    """My calendar's private address (made the first time it is asked for): every
+    fixture of my teams this season, my cup ties and their deadlines, with reminders."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: CalendarAddressSerializer, **ERRORS, 409: ErrorSerializer})
+    def get(self, request):
+        feed = calendar_services.calendar_feed_ensure(player=_own_player_or_404(request.user))
+        return Response(CalendarAddressSerializer(address_of(request, feed)).data)
+
+
+class MyCalendarRevokeView(APIView):
+    """Revoke my calendar's address (it answers 404 from now on) and make a new one."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={201: CalendarAddressSerializer, **ERRORS, 409: ErrorSerializer}
+    )
+    def post(self, request):
+        feed = calendar_services.calendar_feed_renew(player=_own_player_or_404(request.user))
+        return Response(CalendarAddressSerializer(address_of(request, feed)).data, status=201)
 
 
 class MayErase(BasePermission):

@@ -3,20 +3,25 @@ publicly), and the secretary's erasure of a person, with its confirmation page."
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods, require_safe
+from django.utils.cache import get_conditional_response
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from leagues.models import Player
+from leagues.models import CalendarFeed, Player
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
 from . import erasure, export, naming
+from .calendar import feed as calendar_feed
+from .calendar import services as calendar_services
+from .calendar.addresses import address_of
 
 
 def _own_player(user) -> Player | None:
@@ -49,6 +54,9 @@ def my_data(request):
                     else "Public pages now show your name.",
                 )
                 return redirect("my-data")
+    calendar = None
+    if player is not None and not player.is_erased:
+        calendar = address_of(request, calendar_services.calendar_feed_ensure(player=player))
     data = export.person_data(player, request.user)
     counts = {
         key: len(value)
@@ -58,9 +66,53 @@ def my_data(request):
     return render(
         request,
         "people/my_data.html",
-        {"player": player, "counts": counts, "data": data},
+        {"player": player, "counts": counts, "data": data, "calendar": calendar},
         status=status,
     )
+
+
+@login_required
+@require_POST
+def my_calendar_renew(request):
+    """Revoke my calendar address and make a new one."""
+    player = _own_player(request.user)
+    if player is None:
+        messages.error(request, "Your account has no player record, so no calendar.")
+        return redirect("my-data")
+    try:
+        calendar_services.calendar_feed_renew(player=player)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            "Your calendar has a new address; the old one no longer works. "
+            "Subscribe again with the new one.",
+        )
+    return redirect("my-data")  # the message shows at the top, the card just below
+
+
+@require_safe
+def person_calendar(request, token: str):
+    """A person's calendar at its private address (no login: the token is the key);
+    404 for an unknown or revoked address."""
+    feed = (
+        CalendarFeed.objects.filter(token=token, revoked_at__isnull=True)
+        .select_related("player")
+        .first()
+    )
+    if feed is None:
+        raise Http404("No such calendar.")
+    body = calendar_feed.person_calendar(feed.player)
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="marker.ics"'
+    response["Cache-Control"] = "private, no-cache"
+    response["X-Robots-Tag"] = "noindex"
+    response["Referrer-Policy"] = "no-referrer"
+    # The body is the same until an event changes (its DTSTAMPs are the events' versions):
+    # a calendar app refreshing with If-None-Match gets a 304.
+    response["ETag"] = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    return get_conditional_response(request, etag=response["ETag"], response=response)
 
 
 @login_required
