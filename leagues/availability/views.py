@@ -35,9 +35,11 @@ def _form_message(form: forms.Form) -> str:
     return " ".join(str(m) for errors in form.errors.values() for m in errors)
 
 
-def _no_referrer(response: HttpResponse) -> HttpResponse:
-    """The link is the key: it is never sent on to another site, nor indexed."""
-    response["Referrer-Policy"] = "no-referrer"
+def _kept_private(response: HttpResponse) -> HttpResponse:
+    """The link is the key: it is never sent on to another site, nor indexed. (Not
+    `no-referrer`: the browser would then send `Origin: null` with the answer's POST, which
+    Django's CSRF check refuses.)"""
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex"
     return response
 
@@ -52,7 +54,7 @@ def availability_answer(request, token: str):
         response = render(
             request, "leagues/availability/link_error.html", {"error": exc}, status=exc.status
         )
-        return _no_referrer(response)
+        return _kept_private(response)
     error, status = "", 200
     if request.method == "POST":
         form = AnswerForm(request.POST)
@@ -88,7 +90,7 @@ def availability_answer(request, token: str):
         },
         status=status,
     )
-    return _no_referrer(response)
+    return _kept_private(response)
 
 
 class AwayForm(forms.Form):

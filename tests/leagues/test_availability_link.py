@@ -41,7 +41,7 @@ def test_the_link_opens_three_buttons_and_records_the_answer_without_a_login(
     assert "You have not answered yet." in html
     for label in ("Yes, I'm in", "Maybe", "No, I can't"):
         assert label in html
-    assert page["Referrer-Policy"] == "no-referrer"
+    assert page["Referrer-Policy"] == "same-origin"
 
     done = client.post(url, {"answer": "yes", "note": "after 8"}, follow=True)
     assert done.redirect_chain == [(url, 302)]
