@@ -114,6 +114,13 @@ def _team(fixture: Fixture, team_id: int) -> Team:
     return team
 
 
+def _require_a_side(user, fixture: Fixture) -> None:
+    """Before reading the input: a caller who may ask for neither side is refused (403)
+    whatever they send; the service checks the side they name."""
+    if not selectors.teams_to_ask(user, fixture):
+        raise PermissionDenied("Only the team's captains and the league's officers ask the squad.")
+
+
 class FixtureAvailabilityView(APIView):
     """Who is in, maybe, out and not answered, for each side of the fixture the caller
     captains (both sides for a league officer)."""
@@ -145,6 +152,7 @@ class FixtureAvailabilityAskView(APIView):
     @extend_schema(request=AskSerializer, responses={200: AskedSerializer, **ERRORS})
     def post(self, request, pk: int):
         fixture = _fixture(pk)
+        _require_a_side(request.user, fixture)
         data = AskSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         team = _team(fixture, data.validated_data["team"])
@@ -171,6 +179,7 @@ class FixtureAvailabilityChaseView(APIView):
     )
     def post(self, request, pk: int):
         fixture = _fixture(pk)
+        _require_a_side(request.user, fixture)
         data = ChaseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         team = _team(fixture, data.validated_data["team"])
@@ -190,7 +199,13 @@ class AvailabilityAnswerView(APIView):
 
     @extend_schema(
         request=AnswerSerializer,
-        responses={200: AnsweredSerializer, 409: ErrorSerializer, 410: ErrorSerializer, **ERRORS},
+        responses={
+            200: AnsweredSerializer,
+            401: ErrorSerializer,
+            409: ErrorSerializer,
+            410: ErrorSerializer,
+            **ERRORS,
+        },
     )
     def post(self, request):
         data = AnswerSerializer(data=request.data)

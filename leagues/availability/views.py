@@ -73,9 +73,8 @@ def availability_answer(request, token: str):
                 messages.success(request, THANKS[answer.answer])
                 return redirect(request.path)
     sheet = selectors.availability_sheet(target.fixture, target.team)
-    mine = next(
-        (r.answer for r in sheet.rows if r.registration.player_id == target.player.pk), None
-    )
+    row = next((r for r in sheet.rows if r.registration.player_id == target.player.pk), None)
+    mine = row.answer if row is not None else None
     response = render(
         request,
         "leagues/availability/answer.html",
@@ -85,6 +84,7 @@ def availability_answer(request, token: str):
             "answer": mine,
             "request_": sheet.request,
             "closed": sheet.closed,
+            "on_roster": row is not None,
             "error": error,
             "choices": AvailabilityAnswer.choices,
         },

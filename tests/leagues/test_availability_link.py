@@ -107,7 +107,8 @@ def test_a_player_taken_off_the_roster_can_no_longer_answer(league, fixture, rit
     Registration.objects.filter(player=rita).update(status=Registration.Status.REMOVED)
     page = client.post(url, {"answer": "yes"})
     assert page.status_code == 403
-    assert "not on" in page.content.decode()
+    assert "no longer on" in page.content.decode()
+    assert 'name="answer"' not in client.get(url).content.decode()
     assert not Availability.objects.exists()
 
 
