@@ -235,3 +235,14 @@ def next_fixtures(team: Team, *, today: date | None = None, limit: int = 3) -> l
         .select_related("home", "away")
         .order_by("date", "id")[:limit]
     )
+
+
+def asked_team_ids(fixture: Fixture, teams: list[Team]) -> set[int]:
+    """Which of the teams have been asked for this fixture (no query without teams)."""
+    if not teams:
+        return set()
+    return set(
+        AvailabilityRequest.objects.filter(
+            fixture=fixture, team_id__in=[t.pk for t in teams]
+        ).values_list("team_id", flat=True)
+    )

@@ -32,11 +32,11 @@ def test_three_players_answer_from_their_links_and_match_night_opens_with_them(p
 
     captain = phone(league.captain).new_page()
     captain.goto(fixture.get_absolute_url())
-    captain.get_by_role("link", name=f"Who is playing for {team.name}?").click()
+    shot(captain, "availability-fixture.png")
+    captain.get_by_role("button", name=f"Ask {team.name}'s squad").click()  # one tap
     expect(captain.get_by_role("heading", name=f"Who is playing for {team.name}?")).to_be_visible()
-    shot(captain, "availability-sheet-before.png")
-    captain.get_by_role("button", name="Ask the squad").click()
     expect(captain.get_by_text(f"Asked {len(players)} players.")).to_be_visible()
+    shot(captain, "availability-sheet-asked.png")
     assert captain.evaluate("document.documentElement.scrollWidth") <= 390
 
     messages = {n.recipient.email: n for n in asked()}

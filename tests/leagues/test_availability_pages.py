@@ -111,14 +111,32 @@ def test_another_teams_captain_is_refused_and_a_team_outside_the_fixture_is_not_
     assert not AvailabilityRequest.objects.exists()
 
 
-def test_the_fixture_page_links_each_captain_to_their_sheet(league, fixture, client):
+def test_the_fixture_page_asks_the_squad_in_one_tap_then_links_to_the_answers(
+    league, fixture, players, client
+):
     url = fixture.get_absolute_url()
+    sheet = sheet_url(fixture, league.teams[0])
     client.force_login(league.captain)
     page = client.get(url).content.decode()
-    assert sheet_url(fixture, league.teams[0]) in page
+    assert f'action="{sheet}"' in page and f"Ask {league.teams[0].name}'s squad" in page
     assert sheet_url(fixture, league.teams[1]) not in page
+    done = client.post(sheet, {"action": "ask"})
+    assert done.status_code == 302 and done["Location"] == sheet
+    assert len(asked()) == 7
+    page = client.get(url).content.decode()
+    assert "See the answers" in page and "squad</button>" not in page
+    client.force_login(league.secretary)  # an officer: both sides
+    page = client.get(url).content.decode()
+    assert sheet in page and sheet_url(fixture, league.teams[1]) in page
     client.force_login(league.outsider)
     assert "/availability/" not in client.get(url).content.decode()
+
+
+def test_the_roster_page_links_to_the_next_fixtures_sheets(league, fixture, client):
+    client.force_login(league.captain)
+    team = league.teams[0]
+    page = client.get(f"/{fixture.season.league.slug}/teams/{team.pk}/roster/").content.decode()
+    assert "Who is playing?" in page and sheet_url(fixture, team) in page
 
 
 def test_a_player_answers_and_keeps_away_dates_on_my_availability(league, fixture, players, client):
