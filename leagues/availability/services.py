@@ -157,6 +157,7 @@ class AskResult:
     away: list[Player] = field(default_factory=list)  # answered "no (away)" for them
     unreachable: list[Player] = field(default_factory=list)  # no account and no email
     answered: int = 0  # had answered already: not asked again
+    first: bool = True  # the first ask for this fixture and team
 
 
 def _answer_away(fixture: Fixture, team: Team, players: list[Player], now: datetime) -> None:
@@ -228,7 +229,7 @@ def availability_ask(
     if not created and answer_by is not None and answer_by != ask.answer_by:
         ask.answer_by = answer_by
         ask.save(update_fields=["answer_by"])
-    result = AskResult(request=ask)
+    result = AskResult(request=ask, first=created)
     roster = _roster(team)
     answered = set(
         Availability.objects.filter(fixture=fixture, team=team).values_list("player_id", flat=True)

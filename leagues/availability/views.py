@@ -264,7 +264,10 @@ def fixture_availability(request, league: str, pk: int, team: int):
 
 
 def _asked_message(result: services.AskResult) -> str:
-    parts = [f"Asked {result.asked} player{'s' if result.asked != 1 else ''}."]
+    if not result.first and not result.asked:
+        parts = ["Everyone on the roster has been asked already: nobody new to ask."]
+    else:
+        parts = [f"Asked {result.asked} player{'s' if result.asked != 1 else ''}."]
     if result.away:
         names = ", ".join(p.name for p in result.away)
         parts.append(f"Away on the day (answered no): {names}.")

@@ -53,6 +53,9 @@ def test_the_captain_asks_the_squad_with_one_tap_and_sees_who_is_in(
     assert "1</strong> in" in page and "6</strong> not answered" in page
     assert "Chase the 6 who have not answered" in page
 
+    again = client.post(url, {"action": "ask"}, follow=True)
+    assert "nobody new to ask" in again.content.decode() and len(asked()) == 7
+
     client.post(url, {"action": "chase"})
     assert len(asked("availability-chase:")) == 6
     page = client.get(url).content.decode()
