@@ -78,6 +78,12 @@ urlpatterns = [
         availability_api.AvailabilityAnswerView.as_view(),
         name="api-availability-answer",
     ),
+    path("me/away-dates/", availability_api.MyAwayDatesView.as_view(), name="api-my-away-dates"),
+    path(
+        "me/away-dates/<int:pk>/",
+        availability_api.MyAwayDateView.as_view(),
+        name="api-my-away-date",
+    ),
     # Tables
     path(
         "divisions/<int:pk>/table/",

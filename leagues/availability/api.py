@@ -14,7 +14,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from leagues.api import ERRORS
-from leagues.models import Availability, AvailabilityAnswer, Fixture, Team
+from leagues.models import (
+    Availability,
+    AvailabilityAnswer,
+    AwayDates,
+    Fixture,
+    Player,
+    Season,
+    Team,
+)
 from leagues.serializers import ErrorSerializer
 from marker.api_inputs import int_param
 from marker.errors import DomainError
@@ -234,3 +242,53 @@ class AvailabilityAnswerView(APIView):
                 note=values.get("note", ""),
             )
         return Response(AnsweredSerializer(answer).data)
+
+
+class AwayDatesSerializer(serializers.ModelSerializer[AwayDates]):
+    class Meta:
+        model = AwayDates
+        fields = ["id", "season", "start", "end", "note", "created_at"]
+        read_only_fields = ["id", "created_at"]
+        # The service checks the range and the season (one error shape, 400).
+        extra_kwargs = {"season": {"queryset": Season.objects.all()}}
+
+
+class MyAwayDatesView(APIView):
+    """The signed-in player's away dates: fixtures on them are answered "no (away)" when
+    their captain asks."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: AwayDatesSerializer(many=True), **ERRORS})
+    def get(self, request):
+        player = Player.objects.filter(user=request.user).first()
+        found = selectors.away_dates_of(player) if player is not None else []
+        return Response(AwayDatesSerializer(found, many=True).data)
+
+    @extend_schema(request=AwayDatesSerializer, responses={201: AwayDatesSerializer, **ERRORS})
+    def post(self, request):
+        data = AwayDatesSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        player = services.player_of(request.user)
+        away = services.away_add(
+            player=player,
+            season=values["season"],
+            start=values["start"],
+            end=values["end"],
+            note=values.get("note", ""),
+            actor=request.user,
+        )
+        return Response(AwayDatesSerializer(away).data, status=status.HTTP_201_CREATED)
+
+
+class MyAwayDateView(APIView):
+    """Remove away dates (the player's own, or by the league's secretary)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def delete(self, request, pk: int):
+        away = get_object_or_404(AwayDates, pk=pk)
+        services.away_remove(away=away, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

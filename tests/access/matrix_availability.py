@@ -4,14 +4,17 @@ officers'; the API's sheet shows each caller their own side."""
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from leagues.availability import links
-from leagues.models import Fixture
+from leagues.models import AwayDates, Fixture
 
 from .base import (
     CAPTAIN,
     COMPETITIONS,
     EVERYONE,
     OTHER_CAPTAIN,
+    PLAYER,
     RESULTS,
     SECRETARY,
     SIGNED_IN,
@@ -30,6 +33,14 @@ def setup(ctx) -> None:
         home=ctx.league.teams[0], away=ctx.league.teams[1]
     )
     player_id = ctx.league.teams[0].registrations.first().player_id
+    rita = ctx.league.player_user.player
+    ctx.away_dates = AwayDates.objects.create(
+        player=rita,
+        season=ctx.league.season,
+        start=ctx.availability_fixture.date,
+        end=ctx.availability_fixture.date,
+        created_at=timezone.now(),
+    )
     ctx.availability_token = links.answer_token(
         player_id=player_id, fixture_id=ctx.availability_fixture.pk, team_id=ctx.league.teams[0].pk
     )
@@ -55,4 +66,15 @@ ACCESS = {
     "api-fixture-availability-ask": Rule(kwargs=api_fixture, get=None, post=EITHER_SIDE),
     "api-fixture-availability-chase": Rule(kwargs=api_fixture, get=None, post=EITHER_SIDE),
     "api-availability-answer": Rule(get=None, post=EVERYONE, note="the token, or the player"),
+    # Signed in without a player record: an empty list; an empty post is invalid (400).
+    "api-my-away-dates": Rule(get=SIGNED_IN, post=SIGNED_IN),
+    "api-my-away-date": Rule(kwargs=lambda c: {"pk": c.away_dates.pk}, get=None, post=None),
+}
+
+METHOD_CHECKS = {
+    # Rita's own away dates: she, or her league's secretary, removes them.
+    ("api-my-away-date", "delete"): (
+        lambda c: {"pk": c.away_dates.pk},
+        frozenset({PLAYER, SECRETARY}),
+    ),
 }

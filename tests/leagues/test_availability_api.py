@@ -166,3 +166,31 @@ def test_a_signed_in_player_answers_through_the_api(api, league, fixture, player
     api.force_authenticate(league.outsider)
     refused = api.post("/api/availability/answer/", {"fixture": fixture.pk, "answer": "yes"})
     assert refused.status_code == 403 and refused.json()["error"] == "not_a_player"
+
+
+def test_a_player_keeps_their_away_dates_through_the_api(api, league, fixture, players):
+    api.force_authenticate(league.player_user)
+    body = {
+        "season": league.season.pk,
+        "start": fixture.date.isoformat(),
+        "end": fixture.date.isoformat(),
+        "note": "Away",
+    }
+    made = api.post("/api/me/away-dates/", body, format="json")
+    assert made.status_code == 201, made.json()
+    listed = api.get("/api/me/away-dates/").json()
+    assert [(a["id"], a["note"]) for a in listed] == [(made.json()["id"], "Away")]
+    backwards = dict(body, end="2020-01-01")
+    bad = api.post("/api/me/away-dates/", backwards, format="json")
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_range"
+
+    api.force_authenticate(league.captain)  # not theirs: refused, nothing removed
+    refused = api.delete(f"/api/me/away-dates/{made.json()['id']}/")
+    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert api.get("/api/me/away-dates/").json() == []  # no player record: nothing of theirs
+    nobody = api.post("/api/me/away-dates/", body, format="json")
+    assert nobody.status_code == 403 and nobody.json()["error"] == "not_a_player"
+
+    api.force_authenticate(league.player_user)
+    assert api.delete(f"/api/me/away-dates/{made.json()['id']}/").status_code == 204
+    assert api.get("/api/me/away-dates/").json() == []
