@@ -19,6 +19,7 @@ from .results import Tally, frame_winner, tally
 LOG_LABELS = {
     "opened": "Match night opened",
     "presence": "Squad marked",
+    "presence_from_availability": "Present list started from the players who said yes",
     "short_agreed": "Agreed to play short (rule 8)",
     "committed": "Ready (secret committed)",
     "nominated": "Nomination submitted (sealed: its commitment is shown)",

@@ -1,6 +1,9 @@
 from django.contrib import admin
 
 from .models import (
+    Availability,
+    AvailabilityRequest,
+    AwayDates,
     Division,
     Fixture,
     Invitation,
@@ -161,3 +164,25 @@ class SubscriptionAdmin(admin.ModelAdmin):
 class SentNotificationAdmin(ReadOnlyAdmin):
     list_display = ["kind", "recipient", "fixture", "publication", "sent_at"]
     list_filter = ["kind"]
+
+
+# Availability: written by its services (docs/availability.md); read here.
+
+
+@admin.register(AvailabilityRequest)
+class AvailabilityRequestAdmin(ReadOnlyAdmin):
+    list_display = ["fixture", "team", "asked_at", "answer_by", "chases", "chased_at"]
+    raw_id_fields = ["fixture", "team", "asked_by"]
+
+
+@admin.register(Availability)
+class AvailabilityAdmin(ReadOnlyAdmin):
+    list_display = ["player", "fixture", "team", "answer", "via", "answered_at"]
+    list_filter = ["answer", "via"]
+    raw_id_fields = ["fixture", "team", "player"]
+
+
+@admin.register(AwayDates)
+class AwayDatesAdmin(ReadOnlyAdmin):
+    list_display = ["player", "season", "start", "end"]
+    raw_id_fields = ["player", "season"]

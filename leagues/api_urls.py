@@ -2,6 +2,7 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from . import api
+from .availability import api as availability_api
 from .fixtures import api as fixture_api
 from .seasons import api as season_api
 from .tables import api as table_api
@@ -55,6 +56,33 @@ urlpatterns = [
         "fixtures/<int:pk>/postpone/",
         fixture_api.FixturePostponeView.as_view(),
         name="api-fixture-postpone",
+    ),
+    # Availability (docs/availability.md)
+    path(
+        "fixtures/<int:pk>/availability/",
+        availability_api.FixtureAvailabilityView.as_view(),
+        name="api-fixture-availability",
+    ),
+    path(
+        "fixtures/<int:pk>/availability/ask/",
+        availability_api.FixtureAvailabilityAskView.as_view(),
+        name="api-fixture-availability-ask",
+    ),
+    path(
+        "fixtures/<int:pk>/availability/chase/",
+        availability_api.FixtureAvailabilityChaseView.as_view(),
+        name="api-fixture-availability-chase",
+    ),
+    path(
+        "availability/answer/",
+        availability_api.AvailabilityAnswerView.as_view(),
+        name="api-availability-answer",
+    ),
+    path("me/away-dates/", availability_api.MyAwayDatesView.as_view(), name="api-my-away-dates"),
+    path(
+        "me/away-dates/<int:pk>/",
+        availability_api.MyAwayDateView.as_view(),
+        name="api-my-away-date",
     ),
     # Tables
     path(

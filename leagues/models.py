@@ -1007,3 +1007,123 @@ class CalendarEventVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.uid} #{self.sequence}"
+
+
+# ---------------------------------------------------------------- availability
+# (docs/availability.md: a captain asks the squad, players answer from a signed link or
+# the app, match night starts its present list from the yeses.)
+
+
+class AvailabilityAnswer(models.TextChoices):
+    YES = "yes", "Yes"
+    MAYBE = "maybe", "Maybe"
+    NO = "no", "No"
+
+
+class AvailabilityRequest(models.Model):
+    """A captain's ask: "who is playing?", for one team's side of one fixture. Asked once
+    (asking again reaches only players added since); chased at most once every 12 hours."""
+
+    fixture = models.ForeignKey(
+        Fixture, on_delete=models.CASCADE, related_name="availability_requests"
+    )
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="availability_requests")
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    asked_at = models.DateTimeField()
+    answer_by = models.DateTimeField(help_text="Answer by: the day before the fixture at noon.")
+    chased_at = models.DateTimeField(null=True, blank=True)
+    chases = models.PositiveSmallIntegerField(default=0, help_text="How many times chased.")
+
+    class Meta:
+        ordering = ["fixture", "team"]
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "team"], name="availability_ask_once"),
+            models.CheckConstraint(
+                condition=Q(chases=0, chased_at__isnull=True)
+                | Q(chases__gt=0, chased_at__isnull=False),
+                name="availability_chase_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Availability of {self.team} for {self.fixture}"
+
+
+class Availability(models.Model):
+    """A player's answer for one fixture and team: yes, maybe or no (with a short note),
+    from their link, the app, their captain, or their away dates (always "no")."""
+
+    class Via(models.TextChoices):
+        LINK = "link", "Their link"
+        APP = "app", "The app"
+        CAPTAIN = "captain", "The captain"
+        AWAY = "away", "Away dates"
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="availabilities")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="availabilities")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="availabilities")
+    answer = models.CharField(max_length=5, choices=AvailabilityAnswer.choices)
+    note = models.CharField(max_length=140, blank=True)
+    answered_at = models.DateTimeField()
+    via = models.CharField(max_length=8, choices=Via.choices)
+
+    class Meta:
+        ordering = ["fixture", "team", "player__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["fixture", "team", "player"], name="availability_one_answer"
+            ),
+            models.CheckConstraint(
+                condition=Q(answer__in=["yes", "maybe", "no"]), name="availability_answer_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(via__in=["link", "app", "captain", "away"]),
+                name="availability_via_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(via="away") | Q(answer="no"), name="availability_away_is_no"
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "fixture"], name="availability_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.answer} for {self.fixture}"
+
+
+class AvailabilityClosed(models.Model):
+    """The fixture's match night opened (frames' `match_open` says so): its answers are
+    final from `closed_at`."""
+
+    fixture = models.OneToOneField(
+        Fixture, on_delete=models.CASCADE, primary_key=True, related_name="availability_closed"
+    )
+    closed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Availability for {self.fixture} closed at {self.closed_at:%d %b %Y %H:%M}"
+
+
+class AwayDates(models.Model):
+    """Dates a player is away for the whole season: every fixture of theirs in the range is
+    answered "no (away)" when their captain asks."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="away_dates")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="away_dates")
+    start = models.DateField()
+    end = models.DateField()
+    note = models.CharField(max_length=140, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["player", "start", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end__gte=models.F("start")), name="away_end_after_start"
+            ),
+        ]
+        indexes = [models.Index(fields=["season", "player", "start"], name="away_dates_of_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} away {self.start:%d %b}–{self.end:%d %b %Y}"

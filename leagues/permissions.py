@@ -99,3 +99,13 @@ register("leagues.erase_person", is_officer_for_player)
 register("leagues.see_full_name", sees_full_name)
 register("leagues.import_data", is_secretary)
 register("leagues.export_data", is_secretary)
+
+
+def is_league_officer(user, obj) -> bool:
+    """Any officer of the league of `obj` (a secretary, results or competitions secretary)."""
+    return is_results_secretary(user, obj) or is_competitions_secretary(user, obj)
+
+
+# Availability (docs/availability.md): the team's captain or vice-captain, or an officer of
+# its league, asks the squad, chases, and sees (and sets) the answers. The object is a team.
+register("leagues.ask_availability", either(is_team_captain, is_league_officer))

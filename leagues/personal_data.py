@@ -12,6 +12,8 @@ from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows, re
 
 from .models import (
     CalendarFeed,
+    Availability,
+    AwayDates,
     Honour,
     Invitation,
     LeagueRole,
@@ -266,6 +268,56 @@ def _calendar_feeds_erase(erasure: Erasure) -> None:
     )
 
 
+# ------------------------------------------------------------------- availability
+
+
+def _availability(person: Person) -> list[dict[str, Any]]:
+    """The player's answers when their captain asked who plays."""
+    if person.player is None:
+        return []
+    return [
+        {
+            "fixture": str(a.fixture),
+            "date": a.fixture.date.isoformat() if a.fixture.date else None,
+            "team": a.team.name,
+            "answer": a.answer,
+            "note": a.note,
+            "via": a.via,
+            "answered_at": iso(a.answered_at),
+        }
+        for a in Availability.objects.filter(player=person.player)
+        .select_related("fixture__home", "fixture__away", "team")
+        .order_by("answered_at", "id")
+    ]
+
+
+def _availability_erase(erasure: Erasure) -> None:
+    """Answers are the person's, not the league's record: they go."""
+    Availability.objects.filter(player=erasure.player).delete()
+
+
+def _away_dates(person: Person) -> list[dict[str, Any]]:
+    if person.player is None:
+        return []
+    return [
+        {
+            "season": a.season.name,
+            "league": a.season.league.name,
+            "start": a.start.isoformat(),
+            "end": a.end.isoformat(),
+            "note": a.note,
+            "created_at": iso(a.created_at),
+        }
+        for a in AwayDates.objects.filter(player=person.player)
+        .select_related("season__league")
+        .order_by("start", "id")
+    ]
+
+
+def _away_dates_erase(erasure: Erasure) -> None:
+    AwayDates.objects.filter(player=erasure.player).delete()
+
+
 SECTIONS: tuple[Section, ...] = (
     Section(
         "player",
@@ -335,6 +387,20 @@ SECTIONS: tuple[Section, ...] = (
         erase=_calendar_feeds_erase,
         description="the private calendar addresses (revoked)",
     ),
+    Section(
+        "availability",
+        ("leagues.Availability.player",),
+        export=_availability,
+        erase=_availability_erase,
+        description="answers to a captain's 'who is playing?' (removed)",
+    ),
+    Section(
+        "away_dates",
+        ("leagues.AwayDates.player",),
+        export=_away_dates,
+        erase=_away_dates_erase,
+        description="dates away in a season (removed)",
+    ),
 )
 
 #: Fields that look personal by the rule and are not, with why.
@@ -353,6 +419,7 @@ NOT_PERSONAL: dict[str, str] = {
     "leagues.PersonErasure.by": "the officer who erased (an account, scrubbed on theirs)",
     "leagues.Invitation.invited_by": "the captain or officer who invited (an account, scrubbed on theirs)",
     "leagues.PointDeduction.by": "the officer who deducted (an account)",
+    "leagues.AvailabilityRequest.asked_by": "the captain or officer who asked the squad (an account, scrubbed on theirs)",
     "leagues.Publication.created_by": "the officer who published (an account)",
     "leagues.ImportJob.created_by": "the officer who imported (an account)",
     "leagues.ImportJob.filename": "the name of the file the secretary uploaded",

@@ -6,6 +6,7 @@ and every view of theirs takes the `league` slug and 404s an object of another l
 from django.urls import path
 
 from . import views
+from .availability import views as availability_views
 from .fixtures import views as fixture_views
 from .organisations import views as organisation_views
 from .seasons import views as season_views
@@ -23,6 +24,13 @@ urlpatterns = [
     ),
     path("unsubscribe/<str:token>/", table_views.table_unsubscribe, name="table-unsubscribe"),
     path("site/leagues/", views.site_leagues, name="site-leagues"),
+    # Availability: a player's signed link (no login) and their own page.
+    path(
+        "availability/<str:token>/",
+        availability_views.availability_answer,
+        name="availability-answer",
+    ),
+    path("me/availability/", availability_views.my_availability, name="my-availability"),
     path("org/", organisation_views.organisation_list, name="organisation-list"),
     path("org/<slug:slug>/", organisation_views.organisation_home, name="organisation-home"),
     # The secretary's import (with the data page, exchange/urls.py: by the season's id).
@@ -76,6 +84,11 @@ league_urlpatterns = [
     path("venues/<int:pk>/", views.venue_detail, name="venue-detail"),
     path("fixtures/<int:pk>/", fixture_views.fixture_detail, name="fixture-detail"),
     path("fixtures/<int:pk>/edit/", fixture_views.fixture_edit, name="fixture-edit"),
+    path(
+        "fixtures/<int:pk>/availability/<int:team>/",
+        availability_views.fixture_availability,
+        name="fixture-availability",
+    ),
     # Tables: the secretary's page, publications (progress, printable page, CSV), emails.
     path("seasons/<int:pk>/tables/", table_views.season_tables, name="season-tables"),
     path("seasons/<int:pk>/subscribe/", table_views.table_subscribe, name="table-subscribe"),

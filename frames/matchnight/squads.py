@@ -17,6 +17,8 @@ from frames.models import (
 from frames.results import (
     lock_match,
 )
+from leagues.availability import selectors as availability_selectors
+from leagues.availability import services as availability_services
 from leagues.models import Fixture, Player, Registration
 from leagues.teams.services import (
     _drafted_rule_error,  # leagues' rule-8 message, shared so both apps say the same
@@ -94,7 +96,48 @@ def match_open(*, fixture: Fixture, actor: User = None, now: datetime | None = N
         game=match.game_id,
         server_commitment=match.server_commitment,
     )
+    _present_from_answers(match, fixture, actor, now)
+    # From now on the answers are final (the fixture's row is locked: no answer slips in).
+    availability_services.availability_close(fixture=fixture, now=now)
     return match
+
+
+def _present_from_answers(match: Match, fixture: Fixture, actor: User, now: datetime) -> None:
+    """Each side's present list starts from its players who answered yes (still on the
+    roster); its captain changes it as usual. Maybes are shown beside the list, not marked."""
+    answers = availability_selectors.answers_for_match(fixture)
+    yes = {
+        side: answers[team_id]["yes"][:MAX_PRESENT]
+        for side, team_id in (("home", fixture.home_id), ("away", fixture.away_id))
+    }
+    if not any(yes.values()):
+        return
+    kinds = dict(
+        Registration.objects.filter(
+            team_id__in=(fixture.home_id, fixture.away_id),
+            status=Registration.Status.ACTIVE,
+            player_id__in=[pk for ids in yes.values() for pk in ids],
+        ).values_list("player_id", "kind")
+    )
+    Presence.objects.bulk_create(
+        [
+            Presence(
+                match=match,
+                side=side,
+                player_id=pk,
+                drafted=kinds.get(pk) != Registration.Kind.REGISTERED,
+                marked_by=actor,
+                marked_at=now,
+            )
+            for side, ids in yes.items()
+            for pk in ids
+        ]
+    )
+    for side, ids in yes.items():
+        if ids:
+            MatchLog.add(
+                match, actor, "presence_from_availability", now, side=side, players=sorted(ids)
+            )
 
 
 @transaction.atomic

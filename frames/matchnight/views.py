@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from frames import cards, selectors
 from frames.models import SIDES, Frame, Match, other_side
+from leagues.availability import selectors as availability_selectors
 from leagues.models import Fixture, Player
 from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
@@ -58,6 +59,12 @@ def _context(request, match_id: int, **extra):
     secretary = user.has_perm(SETTLE, match)
     setup = match.status == Match.Status.SETUP
     sides = {}
+    # Who answered maybe when asked (leagues' availability): shown beside the present list
+    # as suggestions to whoever marks it (one query, only then).
+    maybes: dict[int, list[int]] = {}
+    if setup and (my_sides or secretary):
+        answers = availability_selectors.answers_for_match(match.fixture)
+        maybes = {team_id: found["maybe"] for team_id, found in answers.items()}
     for side in SIDES:
         squad = detail.squads[side]
         can_mark = setup and (side in my_sides or secretary)
@@ -67,6 +74,7 @@ def _context(request, match_id: int, **extra):
             "squad": squad,
             "can_mark": can_mark,
             "is_mine": side in my_sides,
+            "maybe_ids": set(maybes.get(match.team(side).pk, [])) if can_mark else set(),
             "draftable": list(selectors.draftable_players(match, side)[:200]) if can_mark else [],
             "committed": bool(getattr(match, f"{side}_commitment")),
             "other_committed": bool(getattr(match, f"{other_side(side)}_commitment")),

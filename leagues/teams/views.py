@@ -16,6 +16,7 @@ from leagues import (
     invitations,
     selectors,
 )
+from leagues.availability import selectors as availability_selectors
 from leagues.forms import (
     AcceptInvitationForm,
     AddExistingPlayerForm,
@@ -137,6 +138,7 @@ def _roster_page(
             "same_name_for": same_name_for if same_name else "",
             "removed": removed,
             "error": error,
+            "next_fixtures": availability_selectors.next_fixtures(team),
         },
         status=400 if request.method == "POST" else 200,
     )

@@ -10,16 +10,19 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from frames.friendly import services as friendly
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, Match
 from frames.results import match_update_result
+from leagues.availability.links import answer_path, answer_token
 from leagues.models import Fixture
 from leagues.tables import services as table_services
 from tests.conftest import make_league
@@ -229,6 +232,14 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
         problems,
     )
 
+    # Availability (docs/availability.md): a fixture of theirs a week ahead.
+    ahead = Fixture.objects.filter(home=league.teams[0], match__isnull=True).order_by("id").first()
+    Fixture.objects.filter(pk=ahead.pk).update(date=timezone.localdate() + timedelta(days=7))
+    sheet = league_reverse("fixture-availability", args=[ahead.pk, league.teams[0].pk])
+    visit(captain, sheet, "availability-sheet", problems)
+    captain.get_by_role("button", name="Ask the squad").click()
+    look(captain, sheet, "availability-sheet-asked", problems)
+
     for stage in ("setup", "drawn", "complete", "disputed", "confirmed"):
         match = getattr(night, stage)
         home = phone(match.fixture.home.captain).new_page()
@@ -294,11 +305,15 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
     look(secretary, path, "season-import-preview", problems)
 
     referee = phone(league.player_user).new_page()
+    rita_id = league.player_user.player.pk
     visit(referee, "/", "home-referee", problems)
     visit(referee, reverse("friendly-list"), "games", problems)
     visit(referee, reverse("friendly-new"), "games-new", problems)
     visit(referee, reverse("friendly-detail", args=[game.pk]), "game", problems)
     visit(referee, reverse("my-data"), "my-data", problems)
+    visit(referee, reverse("my-availability"), "my-availability", problems)
+    token = answer_token(player_id=rita_id, fixture_id=ahead.pk, team_id=league.teams[0].pk)
+    visit(phone().new_page(), answer_path(token), "availability-answer", problems)
     assert problems == [], "\n".join(problems)
 
 

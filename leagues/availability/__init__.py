@@ -1,0 +1,1 @@
+"""Availability: a captain asks the squad, players answer (docs/availability.md)."""
