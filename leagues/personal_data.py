@@ -11,9 +11,9 @@ from django.db.models import Q
 from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows, rewriter
 
 from .models import (
-    CalendarFeed,
     Availability,
     AwayDates,
+    CalendarFeed,
     Honour,
     Invitation,
     LeagueRole,

@@ -219,7 +219,7 @@ def availability_deadlines_for_player(
             team__registrations__player=player,
             team__registrations__status=Registration.Status.ACTIVE,
         )
-        .select_related("fixture__home", "fixture__away", "fixture__venue", "team")
+        .select_related("fixture__home", "fixture__away", "fixture__venue", "team__season__league")
         .order_by("answer_by", "id")
         .distinct()
     )

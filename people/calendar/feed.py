@@ -20,11 +20,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from icalendar import Alarm, Calendar, Event
 
 from competitions.ical import tie_event, tie_night, ties_of
+from leagues.availability.selectors import availability_deadlines_for_player
 from leagues.ical import add_timezones, fixture_event, league_timezone
 from leagues.models import CalendarEventVersion, Fixture, Player, Registration, Season
 
@@ -150,8 +153,24 @@ def deadline_item(
     return Item(event, Reminder(DEADLINE_REMINDER, summary, from_end=True))
 
 
+def availability_items(scope: Scope) -> list[Item]:
+    """The answer-by deadlines of the availability asks made to the player (one query),
+    each reminding a day before, linking to their availability page."""
+    url = settings.SITE_URL.rstrip("/") + reverse("my-availability")
+    return [
+        deadline_item(
+            uid=f"availability-{fixture.pk}-{team.pk}@marker",
+            summary=f"Answer: are you playing {fixture.home.name} v {fixture.away.name}?",
+            deadline=deadline,
+            tz=league_timezone(team.season.league),
+            url=url,
+        )
+        for fixture, team, deadline in availability_deadlines_for_player(scope.player, scope.since)
+    ]
+
+
 #: What a person's calendar holds, source by source.
-SOURCES: tuple[Source, ...] = (fixture_items, tie_items)
+SOURCES: tuple[Source, ...] = (fixture_items, tie_items, availability_items)
 
 
 # ------------------------------------------------------------------------ the feed

@@ -226,13 +226,13 @@ def test_feed_query_count_does_not_grow_with_fixtures(client, league, django_ass
     feed = calendar_services.calendar_feed_ensure(player=me)
     url = reverse("person-calendar", args=[feed.token])
     client.get(url)  # the first refresh records every event's version
-    # the feed, my teams, the fixtures, the ties, the versions
-    with django_assert_num_queries(5):
+    # the feed, my teams, the fixtures, the ties, the availability asks, the versions
+    with django_assert_num_queries(6):
         small = client.get(url).content
     other = make_league(teams_per_division=4, players_per_team=5)
     team_services.roster_add_player(team=other.teams[2], player=me)
     client.get(url)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         big = client.get(url).content
     assert big.count(b"BEGIN:VEVENT") > small.count(b"BEGIN:VEVENT")
 
@@ -242,7 +242,32 @@ def test_a_new_or_changed_event_costs_one_write(client, league):
     url = reverse("person-calendar", args=[feed.token])
     with CaptureQueriesContext(connection) as first:
         client.get(url)
-    assert len(first) == 6
+    assert len(first) == 7
+
+
+def test_an_availability_ask_puts_its_answer_by_deadline_in_my_calendar(client, league):
+    from leagues.availability import services as availability
+
+    me = rita(league)
+    team = league.teams[0]
+    fixture = Fixture.objects.filter(Q(home=team) | Q(away=team), kind="league").earliest("date")
+    fixture.date = date.today() + timedelta(days=7)  # a fixture next week
+    fixture.save(update_fields=["date"])
+    deadline = datetime.combine(fixture.date, datetime.min.time(), tzinfo=UTC) - timedelta(hours=6)
+    availability.availability_ask(
+        fixture=fixture,
+        team=team,
+        actor=league.captain,
+        answer_by=deadline,
+        now=deadline - timedelta(days=3),
+    )
+    feed = calendar_services.calendar_feed_ensure(player=me)
+    event = events(fetch(client, feed))[f"availability-{fixture.pk}-{team.pk}@marker"]
+    assert "are you playing" in str(event["summary"])
+    assert event.decoded("dtend") == deadline
+    alarm = event.walk("VALARM")[0]
+    assert alarm.decoded("trigger") == -timedelta(days=1)
+    assert str(event["url"]).endswith(reverse("my-availability"))
 
 
 # ------------------------------------------------------------------------ addresses

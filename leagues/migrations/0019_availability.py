@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0017_organisations'),
+        ('leagues', '0018_calendar_feeds'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
