@@ -251,7 +251,7 @@ def test_an_availability_ask_puts_its_answer_by_deadline_in_my_calendar(client, 
     me = rita(league)
     team = league.teams[0]
     fixture = Fixture.objects.filter(Q(home=team) | Q(away=team), kind="league").earliest("date")
-    fixture.date = date.today() + timedelta(days=7)  # a fixture next week
+    fixture.date = datetime.now(tz=UTC).date() + timedelta(days=7)  # a fixture next week
     fixture.save(update_fields=["date"])
     deadline = datetime.combine(fixture.date, datetime.min.time(), tzinfo=UTC) - timedelta(hours=6)
     availability.availability_ask(
