@@ -227,3 +227,11 @@ def choice_set(
             pending = pending.filter(notification__league_id=league_id)
         pending.update(status=Delivery.Status.DROPPED, last_error="turned off")
     return choice
+
+
+@transaction.atomic
+def choice_clear(*, recipient: Recipient, event: str = "", league_id: int | None = None) -> None:
+    """Forget a choice: the next less specific one (or the default) holds again. Clearing
+    a league's mute or one of its overrides leaves that league like everywhere else."""
+    scope = Q(league__isnull=True) if league_id is None else Q(league_id=league_id)
+    Choice.objects.filter(scope, recipient=recipient, event=event).delete()

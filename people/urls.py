@@ -7,5 +7,7 @@ from . import views
 urlpatterns = [
     path("me/data/", views.my_data, name="my-data"),
     path("me/data.json", views.my_data_download, name="my-data-download"),
+    path("notifications/", views.my_messages, name="notifications-choices"),
+    path("notifications/<str:token>/", views.token_messages, name="notifications-choices-token"),
     path("players/<int:pk>/erase/", views.person_erase, name="person-erase"),
 ]
