@@ -133,6 +133,15 @@ def wants(recipient: Recipient, event: str, league_id: int | None) -> bool:
     return event in DEFAULT_ON
 
 
+def anyone_wants(event: str) -> bool:
+    """Whether anybody at all may want `event`: it is on by default, or someone turned it
+    (or everything) on somewhere. One query; an emitter on a hot path asks this before
+    gathering whom to tell."""
+    if event in DEFAULT_ON:
+        return True
+    return Choice.objects.filter(Q(event=event) | Q(event=""), enabled=True).exists()
+
+
 def notify(
     *,
     event: str,
