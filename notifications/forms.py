@@ -115,7 +115,9 @@ class ChoicesForm(forms.ModelForm):
     def league_fields(self) -> list[LeagueFields]:
         out = []
         for league_id, name in self.leagues:
-            overrides = [self[f"league_{league_id}_{e.value}"] for e in Event]
+            overrides = [
+                self[f"league_{league_id}_{e.value}"] for _title, events in GROUPS for e in events
+            ]
             out.append(
                 LeagueFields(
                     id=league_id,

@@ -246,3 +246,42 @@ def test_a_ratings_run_tells_each_moved_player_who_chose_it_once(league):
     assert told.get().title.startswith("Your 4-pin bar billiards rating is now ")
     assert rating_services.ratings_run(run_id=run.pk) is None  # run again: done already
     assert _send_twice(Event.RATING_MOVED) == 1
+
+
+# ------------------------------------------------------------------ personal data
+
+
+def _frame_started_for_others(league):
+    """A frame Rita plays in started, told to a home player who chose it."""
+    match = make_match(league, home=1, away=0)
+    frame = make_frame(match)
+    rita = league.player_user.player
+    frame.players.filter(side="away").update(player=rita)
+    home_player = Player.objects.filter(registrations__team=league.teams[1]).first()
+    home_player.email = "home.player@example.com"
+    home_player.save(update_fields=["email"])
+    _turn_on(Event.FRAME_STARTED, email="home.player@example.com")
+    _shot(frame, 1)
+    told = _queued(Event.FRAME_STARTED).get()
+    assert "Rita Referee" in told.body
+    return rita, told
+
+
+def test_an_erasure_renames_the_person_in_messages_to_others(league):
+    from people.erasure import person_erase
+
+    rita, told = _frame_started_for_others(league)
+    person_erase(player=rita, actor=league.secretary, now=NOON)
+    told.refresh_from_db()
+    rita.refresh_from_db()
+    assert "Rita Referee" not in told.body
+    assert rita.name in told.body  # "Former player N"
+
+
+def test_choosing_initials_renames_the_person_in_messages_to_others(league):
+    from people.naming import person_set_private_name
+
+    rita, told = _frame_started_for_others(league)
+    person_set_private_name(player=rita, private=True)
+    told.refresh_from_db()
+    assert "Rita Referee" not in told.body and "R. R." in told.body
