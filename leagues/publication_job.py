@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from marker import spreadsheet
 from notifications.events import Event
-from notifications.services import notify
+from notifications.services import anyone_wants, notify
 
 from . import audience, links, standings
 from .models import (
@@ -299,6 +299,8 @@ def table_published_notify(publication: Publication, title: str) -> int:
     the league's officers, once per publication (`table-published:{pk}`). The captains'
     tables email and the public subscriptions (`Subscription`) go on as before: they carry
     the tables themselves, to addresses that chose them."""
+    if not anyone_wants(Event.TABLE_PUBLISHED):  # off by default: skip gathering everyone
+        return 0
     season = publication.season
     return notify(
         event=Event.TABLE_PUBLISHED,

@@ -22,7 +22,7 @@ from leagues import publication_job, publishing
 from leagues.models import Player, Publication
 from notifications import services, tasks
 from notifications.events import Event
-from notifications.models import Notification
+from notifications.models import Notification, Recipient
 from notifications.services import To
 from tests.competitions.helpers import drawn, registered_players
 from tests.frames.pad_helpers import make_frame, make_match, referee_player, shot
@@ -104,6 +104,7 @@ def test_a_published_table_tells_those_who_chose_it_once(
 def test_a_published_table_is_off_by_default(league, django_capture_on_commit_callbacks):
     _publish(league, django_capture_on_commit_callbacks)
     assert not _queued(Event.TABLE_PUBLISHED).exists()
+    assert not Recipient.objects.exists()  # nobody chose it: the league's people not gathered
 
 
 # ------------------------------------------------------------------ FRAME_STARTED
