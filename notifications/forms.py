@@ -70,6 +70,7 @@ class ChoicesForm(forms.ModelForm):
         zone_field.initial = recipient.time_zone
         rows = list(Choice.objects.filter(recipient=recipient))  # every choice, one query
         chosen = {c.event: c.enabled for c in rows if c.league_id is None}
+        self.chosen = chosen
         for event in Event:
             self.fields[f"event_{event.value}"] = forms.BooleanField(
                 label=event.label,
@@ -138,11 +139,10 @@ class ChoicesForm(forms.ModelForm):
         if commit:
             recipient.save()
         for event in Event:
-            services.choice_set(
-                recipient=recipient,
-                enabled=self.cleaned_data[f"event_{event.value}"],
-                event=event.value,
-            )
+            enabled = self.cleaned_data[f"event_{event.value}"]
+            if event.value not in self.chosen and enabled == (event.value in DEFAULT_ON):
+                continue  # still the default: no row, so a better default reaches them
+            services.choice_set(recipient=recipient, enabled=enabled, event=event.value)
         for league_id, _name in self.leagues:
             if self.cleaned_data[f"league_{league_id}_mute"]:
                 services.choice_set(recipient=recipient, enabled=False, league_id=league_id)

@@ -233,3 +233,17 @@ def test_every_event_is_in_exactly_one_group_of_the_page():
 
     grouped = [e for _title, events in GROUPS for e in events]
     assert sorted(grouped) == sorted(Event) and len(grouped) == len(set(grouped))
+
+
+def test_saving_the_defaults_unchanged_stores_no_choice(client):
+    """Someone who saves without changing an event keeps following the defaults (a
+    better default later reaches them); a change is stored."""
+    me = UserFactory(email="me@example.com")
+    _plays_in(me, "Norwich League")
+    client.force_login(me)
+    data = _form(client.get(PAGE).content.decode())
+    assert client.post(PAGE, data).status_code == 302
+    assert not Choice.objects.exists()
+    data.pop(f"event_{Event.DISPUTE}")
+    assert client.post(PAGE, data).status_code == 302
+    assert list(Choice.objects.values_list("event", "enabled")) == [(Event.DISPUTE, False)]
