@@ -303,6 +303,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "ratings-sweep": {"task": "frames.ratings.tasks.sweep_ratings", "schedule": 300.0},
     # Match night: confirm results left unconfirmed past their league's period (48 h).
     "match-autoconfirm": {"task": "frames.matchnight.tasks.autoconfirm_matches", "schedule": 900.0},
+    # Cups: tell both sides of a tie not played two days before its deadline.
+    "competitions-tie-deadlines": {
+        "task": "competitions.tasks.tie_deadlines",
+        "schedule": crontab(hour=9, minute=0),
+    },
     # Notifications: send what came due (quiet hours over, a back-off elapsed) and digests.
     "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
 }

@@ -14,8 +14,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from marker import spreadsheet
+from notifications.events import Event
+from notifications.services import anyone_wants, notify
 
-from . import standings
+from . import audience, links, standings
 from .models import (
     Division,
     Publication,
@@ -277,13 +279,37 @@ def _publish(publication_id: int) -> None:
                 step=f"Emailed {emailed} of {len(recipients)}",
             )
     sent = SentNotification.objects.filter(publication=publication).count()
-    Publication.objects.filter(pk=publication_id, state=Publication.State.RUNNING).update(
-        state=Publication.State.DONE,
-        progress=100,
-        step=f"Published {len(snapshots)} table(s); {sent} email(s) sent",
-        emails_sent=sent,
-        finished_at=timezone.now(),
-        heartbeat_at=timezone.now(),
+    with transaction.atomic():  # done, and its announcement, together
+        finished = Publication.objects.filter(
+            pk=publication_id, state=Publication.State.RUNNING
+        ).update(
+            state=Publication.State.DONE,
+            progress=100,
+            step=f"Published {len(snapshots)} table(s); {sent} email(s) sent",
+            emails_sent=sent,
+            finished_at=timezone.now(),
+            heartbeat_at=timezone.now(),
+        )
+        if finished:
+            table_published_notify(publication, subject)
+
+
+def table_published_notify(publication: Publication, title: str) -> int:
+    """TABLE_PUBLISHED (off by default) to the season's registered players, captains and
+    the league's officers, once per publication (`table-published:{pk}`). The captains'
+    tables email and the public subscriptions (`Subscription`) go on as before: they carry
+    the tables themselves, to addresses that chose them."""
+    if not anyone_wants(Event.TABLE_PUBLISHED):  # off by default: skip gathering everyone
+        return 0
+    season = publication.season
+    return notify(
+        event=Event.TABLE_PUBLISHED,
+        to=audience.season_people(season.pk, season.league_id),
+        key=f"table-published:{publication.pk}",
+        title=title,
+        body=f"The {season.league.name} published its tables ({season.name}).",
+        url=links.season_url("publication-detail", season.pk, publication.pk),
+        league_id=season.league_id,
     )
 
 

@@ -33,3 +33,31 @@ DEFAULT_ON: frozenset[str] = frozenset(Event.values) - {
     Event.TABLE_PUBLISHED,
     Event.RATING_MOVED,
 }
+
+
+#: The events as the choices page groups them: what asks something of the person, what
+#: happens to them and their team, and what the league announces.
+GROUPS: tuple[tuple[str, tuple[Event, ...]], ...] = (
+    (
+        "Asks of you",
+        (
+            Event.AVAILABILITY_ASKED,
+            Event.RESULT_TO_CONFIRM,
+            Event.DISPUTE,
+            Event.NO_CARD,
+            Event.MONEY_OWED,
+        ),
+    ),
+    (
+        "You and your team",
+        (
+            Event.FIXTURE_TOMORROW,
+            Event.FRAME_STARTED,
+            Event.MATCH_RESULT,
+            Event.CUP_DRAW,
+            Event.TIE_DEADLINE,
+            Event.RATING_MOVED,
+        ),
+    ),
+    ("The league", (Event.TABLE_PUBLISHED,)),
+)

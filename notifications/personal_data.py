@@ -1,5 +1,6 @@
 """What the notifications hold of a person (marker/personal_data.py): their choices, their
-devices' push subscriptions and the messages sent to them. An erasure deletes all of it."""
+devices' push subscriptions and the messages sent to them. An erasure deletes all of it,
+and renames the person in the messages sent to others (a frame started names its players)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from marker.personal_data import Erasure, Person, Section
+from marker.personal_data import Erasure, Person, Relabel, Section, rewrite_rows, rewriter
 
 from .models import Notification, Recipient
 
@@ -36,7 +37,12 @@ def _export(person: Person) -> list[dict[str, Any]]:
                     for s in r.push_subscriptions.all()
                 ],
                 "messages": [
-                    {"event": n.event, "title": n.title, "at": n.created_at.isoformat()}
+                    {
+                        "event": n.event,
+                        "title": n.title,
+                        "body": n.body,
+                        "at": n.created_at.isoformat(),
+                    }
                     for n in Notification.objects.filter(recipient=r).order_by("id")
                 ],
             }
@@ -44,9 +50,28 @@ def _export(person: Person) -> list[dict[str, Any]]:
     return out
 
 
+def _naming(labels: dict[str, str]):
+    """Messages to others whose title or body names one of `labels` (a frame started
+    names its players; a cup draw its entrants)."""
+    where = Q(pk__in=[])
+    for label in labels:
+        where |= Q(title__contains=label) | Q(body__contains=label)
+    return Notification.objects.filter(where).select_for_update()
+
+
 def _erase(erasure: Erasure) -> None:
     # Messages, deliveries, choices and subscriptions go with the recipient (CASCADE).
     _recipients(erasure.person).delete()
+    # Messages to others keep what they said, with the person's new name.
+    if erasure.labels:
+        rewrite_rows(_naming(erasure.labels), ["title", "body"], erasure.rewriter())
+
+
+def _relabel(relabel: Relabel) -> None:
+    """The person chose initials (or their name again): messages naming them follow."""
+    if relabel.old and relabel.old != relabel.new:
+        labels = {relabel.old: relabel.new}
+        rewrite_rows(_naming(labels), ["title", "body"], rewriter(labels))
 
 
 SECTIONS = (
@@ -57,9 +82,11 @@ SECTIONS = (
             "notifications.Recipient.email",
             "notifications.PushSubscription.user_agent",
             "notifications.Notification.title",
+            "notifications.Notification.body",
         ),
         export=_export,
         erase=_erase,
+        relabel=_relabel,
         description="Your message choices, your devices' push subscriptions and the messages sent to you.",
     ),
 )

@@ -133,6 +133,15 @@ def wants(recipient: Recipient, event: str, league_id: int | None) -> bool:
     return event in DEFAULT_ON
 
 
+def anyone_wants(event: str) -> bool:
+    """Whether anybody at all may want `event`: it is on by default, or someone turned it
+    (or everything) on somewhere. One query; an emitter on a hot path asks this before
+    gathering whom to tell."""
+    if event in DEFAULT_ON:
+        return True
+    return Choice.objects.filter(Q(event=event) | Q(event=""), enabled=True).exists()
+
+
 def notify(
     *,
     event: str,
@@ -227,3 +236,11 @@ def choice_set(
             pending = pending.filter(notification__league_id=league_id)
         pending.update(status=Delivery.Status.DROPPED, last_error="turned off")
     return choice
+
+
+@transaction.atomic
+def choice_clear(*, recipient: Recipient, event: str = "", league_id: int | None = None) -> None:
+    """Forget a choice: the next less specific one (or the default) holds again. Clearing
+    a league's mute or one of its overrides leaves that league like everywhere else."""
+    scope = Q(league__isnull=True) if league_id is None else Q(league_id=league_id)
+    Choice.objects.filter(scope, recipient=recipient, event=event).delete()

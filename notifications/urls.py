@@ -2,9 +2,9 @@ from django.urls import path
 
 from . import views
 
+# The choices pages (`notifications/`, `notifications/<token>/`) are people's
+# (people/urls.py): they list the person's leagues, which this app may not read.
 urlpatterns = [
-    path("notifications/", views.my_choices, name="notifications-choices"),
-    path("notifications/<str:token>/", views.token_choices, name="notifications-choices-token"),
     path(
         "notifications/unsubscribe/<str:token>/",
         views.unsubscribe,

@@ -1,10 +1,14 @@
 """The pages of a person's messages: their choices (with a login, or from the link in
-every message), and the one-tap unsubscribe (RFC 8058)."""
+every message), and the one-tap unsubscribe (RFC 8058).
+
+The choices page is served by `people.views` (which knows the leagues a person plays or
+officiates in, and passes them in): this app imports no other."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,40 +20,80 @@ from . import services
 from .delivery import UNSUBSCRIBE_SALT
 from .events import Event
 from .forms import ChoicesForm
-from .models import Recipient
+from .models import Delivery, Notification, Recipient
 
 
-def _choices_page(request: HttpRequest, recipient: Recipient, action: str) -> HttpResponse:
+def recent_messages(recipient: Recipient, limit: int = 30) -> list[Notification]:
+    """The person's last messages with their deliveries (two queries), each with a
+    `status` line: what became of it."""
+    found = list(
+        Notification.objects.filter(recipient=recipient)
+        .prefetch_related("deliveries")
+        .order_by("-created_at", "-id")[:limit]
+    )
+    zone = services.zone_of(recipient)
+    for n in found:
+        n.status = delivery_status(list(n.deliveries.all()), zone)  # type: ignore[attr-defined]
+    return found
+
+
+def delivery_status(deliveries: list[Delivery], zone) -> str:
+    """One line on what became of a message: sent (by which channels), waiting (until
+    when: quiet hours, a digest, a provider's back-off), turned off, or given up."""
+    if not deliveries:
+        return "Not sent: no email address or phone to send it to"
+    sent = sorted({d.get_channel_display() for d in deliveries if d.status == "sent"})
+    pending = [d for d in deliveries if d.status == Delivery.Status.PENDING]
+    if sent:
+        return "Sent: " + ", ".join(sent).replace("Digest", "in a digest")
+    if pending:
+        due = min(d.due_at for d in pending).astimezone(zone)
+        what = "In the digest of" if pending[0].channel == "digest" else "Waiting until"
+        return f"{what} {due:%a %-d %b %H:%M}"
+    if any(d.status == Delivery.Status.DROPPED for d in deliveries):
+        return "Not sent: turned off, or the phone unsubscribed"
+    return "Not sent: gave up after several tries"
+
+
+def choices_page(
+    request: HttpRequest,
+    recipient: Recipient,
+    *,
+    action: str,
+    leagues: Sequence[tuple[int, str]] = (),
+) -> HttpResponse:
+    """The choices page of `recipient`, with a mute and overrides for each of `leagues`
+    ((id, name): the leagues the person plays or officiates in, found by the caller)."""
     if request.method == "POST":
-        form = ChoicesForm(request.POST, recipient=recipient)
+        form = ChoicesForm(request.POST, recipient=recipient, leagues=leagues)
         if form.is_valid():
             form.save()
             messages.success(request, "Your choices are saved.")
             return redirect(action)
     else:
-        form = ChoicesForm(recipient=recipient)
+        form = ChoicesForm(recipient=recipient, leagues=leagues)
     return render(
         request,
         "notifications/choices.html",
-        {"form": form, "recipient": recipient, "action": action},
+        {
+            "form": form,
+            "recipient": recipient,
+            "action": action,
+            "recent": recent_messages(recipient),
+        },
     )
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def my_choices(request: HttpRequest) -> HttpResponse:
-    user = request.user
+def recipient_of_user(user) -> Recipient:
     recipient = services.recipient_for(
         services.To(user_id=user.pk, email=getattr(user, "email", "")), now=timezone.now()
     )
     assert recipient is not None  # a login is always reachable
-    return _choices_page(request, recipient, request.path)
+    return recipient
 
 
-@require_http_methods(["GET", "POST"])
-def token_choices(request: HttpRequest, token: str) -> HttpResponse:
-    recipient = get_object_or_404(Recipient, token=token)
-    return _choices_page(request, recipient, request.path)
+def recipient_of_token(token: str) -> Recipient:
+    return get_object_or_404(Recipient.objects.select_related("user"), token=token)
 
 
 @csrf_exempt  # RFC 8058: the mail client POSTs without cookies; the signed token is the key

@@ -14,9 +14,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from leagues import audience
 from leagues.models import CalendarFeed, Player
 from marker.errors import DomainError
 from marker.permissions import require_perm
+from notifications import views as notification_views
 
 from . import erasure, export, naming
 from .calendar import feed as calendar_feed
@@ -154,3 +156,27 @@ def person_erase(request, pk: int):
         {"player": player, "error": error},
         status=status,
     )
+
+
+# ---------------------------------------------------------------- messages (notifications)
+
+
+def _messages_page(request, recipient):
+    """The notifications' choices page, with the leagues the person plays or officiates
+    in (found here: `people` reads every app; `notifications` reads none)."""
+    user_id = recipient.user_id
+    leagues = audience.leagues_of(user_id=user_id, email="" if user_id else recipient.email)
+    return notification_views.choices_page(request, recipient, action=request.path, leagues=leagues)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_messages(request):
+    """My choices of messages (the account menu's "Messages")."""
+    return _messages_page(request, notification_views.recipient_of_user(request.user))
+
+
+@require_http_methods(["GET", "POST"])
+def token_messages(request, token: str):
+    """The same page from the link in every message, without a login: the token is the key."""
+    return _messages_page(request, notification_views.recipient_of_token(token))

@@ -17,6 +17,7 @@ from ..common import lock_competition, log, require_secretary, resolve_now
 from ..models import Competition, Entry, Group, GroupMember, Round, Tie
 from ..results import enter_plate, tie_decide, tie_ready
 from ..selectors import group_table
+from .notices import cup_draw_notify
 
 #: The prefix of a group event's knock-out draw fields (its own commit and reveal).
 KNOCKOUT = "knockout_"
@@ -240,6 +241,7 @@ def draw_perform(
     competition.stage = Competition.Stage.DRAWN
     competition.save(update_fields=["seed", "algorithm", "draw_record", "drawn_at", "stage"])
     log(competition, actor, "drawn", now, seed=str(seed), algorithm=competition.algorithm)
+    cup_draw_notify(competition=competition, knockout=False, now=now)
     return competition
 
 
@@ -335,4 +337,5 @@ def knockout_draw_from_groups(
                 now,
             )
     log(competition, actor, "knockout_drawn", now, seed=str(seed))
+    cup_draw_notify(competition=competition, knockout=True, now=now)
     return competition

@@ -55,6 +55,7 @@ from .selectors import (
     events_since,
     frame_head,
 )
+from .started import frame_started_notify
 
 SCHEMA_VERSION = 1
 
@@ -104,6 +105,7 @@ def frame_start(*, frame_id: int, now: datetime) -> Frame:
     frame.status = Frame.Status.IN_PLAY
     frame.started_at = now
     frame.save(update_fields=["setup", "state", "view", "status", "started_at"])
+    frame_started_notify(frame=frame, match=frame.match, now=now)
     return frame
 
 
@@ -168,6 +170,7 @@ def frame_record_event(
             )
             if appended and starting and frame.match is not None:
                 match_update_result(match=frame.match)  # the first event puts the match in play
+                frame_started_notify(frame=frame, match=frame.match, now=now)
     except IntegrityError:
         # A unique constraint refused the row and the statement rolled back as a whole:
         # this id is stored (a concurrent retry got there first, or the id was reused),

@@ -65,6 +65,8 @@ from frames.models import (
 from leagues.models import Fixture
 from marker.errors import DomainError
 
+from .notices import rating_moved_notify
+
 #: OpenSkill's `margin`, in points in a hundred of the frame's points: wins by more than
 #: this rescale the sides' skill gap (the module's docstring says how).
 MARGIN = 20.0
@@ -563,6 +565,7 @@ def ratings_run(*, run_id: int, now: datetime | None = None) -> RatingRun | None
                     "error",
                 ]
             )
+            rating_moved_notify(run=run, now=now or run.finished_at)
             return run
     except Exception as exc:
         RatingRun.objects.filter(pk=run_id).update(

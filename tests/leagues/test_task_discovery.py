@@ -34,6 +34,7 @@ def test_a_fresh_worker_process_discovers_every_task_under_its_name():
     )
     found = set(json.loads(out.stdout.strip().splitlines()[-1]))
     assert found == {
+        "competitions.tasks.tie_deadlines",
         "frames.matchnight.tasks.autoconfirm_matches",
         "frames.ratings.tasks.follow_results",
         "frames.ratings.tasks.recompute_ratings",
