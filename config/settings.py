@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "frames",
     "exchange",
     "competitions",
+    "money",
 ]
 
 MIDDLEWARE = [
