@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "notifications",
     "leagues",
     "frames",
     "exchange",
@@ -159,6 +160,13 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Marker <marker@localhost>")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Web Push (notifications/delivery.py): the VAPID key pair that signs every push message
+# (`manage.py vapid_keys` makes one) and the contact the push services see.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get(
+    "VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.split("<")[-1].rstrip(">")
+)
 
 # Cache: Redis when configured (shared by several app servers), else local memory.
 REDIS_CACHE_URL = os.environ.get("CACHE_URL", "")
@@ -296,6 +304,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "ratings-sweep": {"task": "frames.ratings.tasks.sweep_ratings", "schedule": 300.0},
     # Match night: confirm results left unconfirmed past their league's period (48 h).
     "match-autoconfirm": {"task": "frames.matchnight.tasks.autoconfirm_matches", "schedule": 900.0},
+    # Notifications: send what came due (quiet hours over, a back-off elapsed) and digests.
+    "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
 }
 
 # Security: strict in production, relaxed only where DEBUG needs plain HTTP.
