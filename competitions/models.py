@@ -241,7 +241,7 @@ class Entry(models.Model):
     @property
     def fee_owed(self) -> int | None:
         """Pence still owed on the entry's fee; None when no fee was charged."""
-        lines = list(self.fee_lines.all())  # type: ignore[attr-defined]
+        lines = list(self.fee_lines.all())
         if not any(line.kind == "cup_entry" for line in lines):
             return None
         return sum(line.amount for line in lines)
@@ -257,7 +257,7 @@ class Entry(models.Model):
         """When the fee was settled: the last payment on it, if it is settled."""
         if not self.paid:
             return None
-        times = [line.created_at for line in self.fee_lines.all() if line.amount < 0]  # type: ignore[attr-defined]
+        times = [line.created_at for line in self.fee_lines.all() if line.amount < 0]
         return max(times) if times else None
 
     @property

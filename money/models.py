@@ -24,7 +24,6 @@ from competitions.models import Entry as CupEntry
 from leagues.models import Fixture, League, Player, Season, Team
 
 
-
 class LedgerQuerySet(models.QuerySet["LedgerEntry"]):
     """No bulk change or removal either."""
 
@@ -135,9 +134,7 @@ class LedgerEntry(models.Model):
                 | Q(team__isnull=True, player__isnull=False),
                 name="ledger_account_is_a_team_or_a_player",
             ),
-            models.CheckConstraint(
-                condition=~Q(amount=0), name="ledger_amount_not_zero"
-            ),
+            models.CheckConstraint(condition=~Q(amount=0), name="ledger_amount_not_zero"),
             models.CheckConstraint(
                 condition=Q(kind__in=["payment", "reversal"]) | Q(amount__gt=0),
                 name="ledger_charge_positive",

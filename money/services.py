@@ -13,13 +13,17 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
+from django.urls import reverse
 from django.utils import timezone
 
 from competitions.models import Entry as CupEntry
 from leagues.models import Fixture, Player, Registration, Season, Team
 from marker.errors import DomainError
 from marker.permissions import require
+from notifications.events import Event
+from notifications.services import To, notify
 
+from . import selectors
 from .models import FeeSchedule, LedgerEntry
 
 Kind = LedgerEntry.Kind
@@ -66,16 +70,13 @@ def _check_amount(amount: Any, field: str = "amount") -> int:
 
 def _check_account(season: Season, team: Team | None, player: Player | None) -> None:
     if (team is None) == (player is None):
-        raise DomainError(
-            "bad_account", "Name one account: a team or a player.", field="team"
-        )
+        raise DomainError("bad_account", "Name one account: a team or a player.", field="team")
     if team is not None and team.season_id != season.pk:
-        raise DomainError(
-            "wrong_season", f"{team.name} is not a team of {season}.", field="team"
-        )
-    if player is not None and not Registration.objects.filter(
-        season=season, player=player
-    ).exists():
+        raise DomainError("wrong_season", f"{team.name} is not a team of {season}.", field="team")
+    if (
+        player is not None
+        and not Registration.objects.filter(season=season, player=player).exists()
+    ):
         raise DomainError(
             "wrong_season",
             f"{player.name} has never been registered in {season}.",
@@ -341,9 +342,7 @@ def _raise_season_fees(season: Season, actor: Any, now: datetime) -> dict[str, i
 
 
 @transaction.atomic
-def season_fees_raise(
-    *, actor: Any, season: Season, now: datetime | None = None
-) -> dict[str, int]:
+def season_fees_raise(*, actor: Any, season: Season, now: datetime | None = None) -> dict[str, int]:
     """Charge every team its fee and every registered player their sub once, each cup
     entry its fee and each played home match its table money (what was raised before is
     not raised again). Returns how many lines of each kind were added."""
@@ -460,8 +459,7 @@ def _charge_cup_entry(cup_entry: Any, actor: Any, now: datetime) -> LedgerEntry 
 def cup_entry_owed(cup_entry: Any) -> int:
     """Pence still owed on a cup entry's fee."""
     return (
-        LedgerEntry.objects.filter(cup_entry=cup_entry).aggregate(total=Sum("amount"))["total"]
-        or 0
+        LedgerEntry.objects.filter(cup_entry=cup_entry).aggregate(total=Sum("amount"))["total"] or 0
     )
 
 
@@ -501,3 +499,76 @@ def cup_entry_settle(*, entry: Any, actor: Any, paid: bool, now: datetime) -> No
     ).order_by("id")
     for payment in payments:
         _reverse(payment, actor, "entry marked unpaid", now)
+
+
+# ------------------------------------------------------------------ reminders
+
+
+def reminder_period(now: datetime) -> str:
+    """The week a reminder belongs to (one reminder an account a week): `2026-W48`."""
+    year, week, _ = timezone.localdate(now).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def _remind(season: Season, now: datetime) -> int:
+    period = reminder_period(now)
+    teams, players = selectors.balances(season)
+    captains = {
+        team.pk: team
+        for team in Team.objects.filter(season=season).select_related("captain", "vice_captain")
+    }
+    users = {p.pk: p for p in Player.objects.filter(pk__in=[b.account.pk for b in players])}
+    sent = 0
+    for line in teams:
+        if line.balance <= 0:
+            continue
+        team = captains[line.account.pk]
+        to = [To(user_id=u.pk, email=u.email) for u in (team.captain,) if u is not None]
+        sent += notify(
+            event=Event.MONEY_OWED,
+            to=to,
+            key=f"owed:team:{team.pk}:{period}",
+            title=f"{team.name} owes the league {pounds(line.balance)}",
+            body=f"{team.name}'s balance with {season.league.name} ({season.name}) is "
+            f"{pounds(line.balance)}. Pay the treasurer by cash or bank transfer.",
+            url=reverse("money-team-statement", args=[team.pk]),
+            league_id=season.league_id,
+            now=now,
+        )
+    for line in players:
+        if line.balance <= 0:
+            continue
+        player = users[line.account.pk]
+        if player.user_id is None and not player.email:
+            continue
+        sent += notify(
+            event=Event.MONEY_OWED,
+            to=[To(user_id=player.user_id, email=player.email)],
+            key=f"owed:player:{player.pk}:{period}",
+            title=f"You owe {season.league.name} {pounds(line.balance)}",
+            body=f"Your balance with {season.league.name} ({season.name}) is "
+            f"{pounds(line.balance)}.",
+            url=reverse("money-player-statement", args=[season.pk, player.pk]),
+            league_id=season.league_id,
+            now=now,
+        )
+    return sent
+
+
+@transaction.atomic
+def reminders_send(*, actor: Any, season: Season, now: datetime | None = None) -> int:
+    """Remind every account in debt of what it owes (a team's captain, the player),
+    through their notification choices: once an account a week, however often it is
+    pressed. Returns how many people were told."""
+    _require_manage(actor, season, "send reminders")
+    return _remind(season, _now(now))
+
+
+@transaction.atomic
+def reminders_send_all(*, now: datetime | None = None) -> int:
+    """Rule (beat, weekly): reminders for every running season with a fee schedule."""
+    now = _now(now)
+    seasons = Season.objects.filter(
+        status=Season.Status.RUNNING, fee_schedule__isnull=False
+    ).select_related("league")
+    return sum(_remind(season, now) for season in seasons.order_by("id"))
