@@ -89,13 +89,15 @@ class LedgerEntry(models.Model):
         Kind.TABLE_MONEY,
     )
 
-    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="ledger")
-    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="ledger")
+    # A league's (or a season's) removal by the site administrator takes its ledger with
+    # it; an account with lines cannot be removed on its own.
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ledger")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="ledger")
     team = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+        Team, null=True, blank=True, on_delete=models.RESTRICT, related_name="ledger"
     )
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger"
+        Player, null=True, blank=True, on_delete=models.RESTRICT, related_name="ledger"
     )
     kind = models.CharField(max_length=12, choices=Kind.choices)
     amount = models.IntegerField(help_text="Pence added to the account's debt (see above).")
@@ -107,15 +109,27 @@ class LedgerEntry(models.Model):
         "self",
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="reversed_by",
     )
-    # What the line is about, where it is about one thing.
+    # What the line is about, where it is about one thing: a reference kept as history
+    # (a fixture regenerated, or a plate entry taken back by a correction, leaves the line
+    # as it was: the treasurer reverses it if it should not stand).
     fixture = models.ForeignKey(
-        Fixture, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Fixture,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
     )
     cup_entry = models.ForeignKey(
-        CupEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="fee_lines"
+        CupEntry,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="fee_lines",
     )
     idempotency_key = models.CharField(max_length=80, null=True, blank=True, unique=True)
     created_by = models.ForeignKey(

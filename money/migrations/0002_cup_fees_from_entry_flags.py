@@ -1,7 +1,9 @@
 """A cup entry's fee moves from its `paid` flag into the ledger: each entry of a
 competition with a fee is charged it, and an entry marked paid gets a payment of it
 (method "other", dated when it was marked). Then competitions drops the flag; and on
-PostgreSQL a trigger refuses any UPDATE or DELETE of a ledger line."""
+PostgreSQL a trigger refuses any UPDATE of a ledger line (but emptying `created_by` when
+that account is deleted). A line is deleted only with its whole season or league (the site
+administrator removing a tenant); the model, its querysets and the admin refuse it."""
 
 from django.db import migrations
 
@@ -21,11 +23,12 @@ BEGIN
             OLD.created_at) THEN
         RETURN NEW;
     END IF;
-    RAISE EXCEPTION 'money_ledgerentry is append-only: reverse an entry instead';
+    RAISE EXCEPTION 'money_ledgerentry is append-only: reverse an entry instead'
+        USING ERRCODE = 'integrity_constraint_violation';
 END;
 $$ LANGUAGE plpgsql;
 CREATE TRIGGER money_ledger_append_only
-    BEFORE UPDATE OR DELETE ON money_ledgerentry
+    BEFORE UPDATE ON money_ledgerentry
     FOR EACH ROW EXECUTE FUNCTION money_ledger_append_only();
 """
 DROP_APPEND_ONLY = """
