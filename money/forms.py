@@ -29,16 +29,16 @@ def pence_of(text: str) -> int:
     return int(whole) * 100 + int((part or "0").ljust(2, "0"))
 
 
-class PoundsField(forms.CharField):
+class PoundsField(forms.Field):
     """An amount typed in pounds, cleaned to pence."""
 
     def __init__(self, *, allow_zero: bool = False, **kwargs: Any) -> None:
         self.allow_zero = allow_zero
         kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
-        super().__init__(max_length=12, **kwargs)
+        super().__init__(**kwargs)
 
     def to_python(self, value: Any) -> Any:
-        value = super().to_python(value)
+        value = str(value).strip() if value is not None else ""
         if value in self.empty_values:
             return None
         try:
@@ -62,26 +62,29 @@ class ScheduleForm(forms.Form):
     )
 
 
+def account_choices(season: Season) -> list:
+    """The season's teams and registered players, grouped, for an account's select."""
+    teams = [(f"team:{t.pk}", t.name) for t in Team.objects.filter(season=season)]
+    players = [
+        (f"player:{p.pk}", p.name)
+        for p in Player.objects.filter(registrations__season=season).distinct().order_by("name")
+    ]
+    return [("", "Choose…"), ("Teams", teams), ("Players", players)]
+
+
 class _AccountForm(forms.Form):
     """An account of the season: a team or a player, chosen from one list."""
 
     account = forms.ChoiceField(label="Team or player")
 
-    def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, season: Season, choices: list | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.season = season
-        teams = [(f"team:{t.pk}", t.name) for t in Team.objects.filter(season=season)]
-        players = [
-            (f"player:{p.pk}", p.name)
-            for p in Player.objects.filter(registrations__season=season).distinct().order_by("name")
-        ]
         field = self.fields["account"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [
-            ("", "Choose…"),
-            ("Teams", teams),
-            ("Players", players),
-        ]
+        field.choices = choices if choices is not None else account_choices(season)
 
     def account_kwargs(self) -> dict[str, Any]:
         kind, _, pk = self.cleaned_data["account"].partition(":")

@@ -16,7 +16,7 @@ from marker.permissions import require_perm
 
 from . import exports, selectors, services
 from .accounts import PlayerAccount
-from .forms import ChargeForm, PaymentForm, ReverseForm, ScheduleForm
+from .forms import ChargeForm, PaymentForm, ReverseForm, ScheduleForm, account_choices
 from .models import LedgerEntry
 
 
@@ -30,6 +30,7 @@ def _form_error(form, exc: DomainError) -> None:
 
 def _ledger_context(season: Season, **forms) -> dict:
     teams, players = selectors.balances(season)
+    choices = account_choices(season)
     return {
         "season": season,
         "schedule": services.schedule_of(season),
@@ -37,8 +38,8 @@ def _ledger_context(season: Season, **forms) -> dict:
         "players": players,
         "owed": sum(b.balance for b in teams + players if b.balance > 0),
         "lines": list(selectors.lines(season).reverse()[:50]),
-        "charge_form": forms.get("charge_form") or ChargeForm(season=season),
-        "payment_form": forms.get("payment_form") or PaymentForm(season=season),
+        "charge_form": forms.get("charge_form") or ChargeForm(season=season, choices=choices),
+        "payment_form": forms.get("payment_form") or PaymentForm(season=season, choices=choices),
         "sheets": exports.SHEETS,
         "formats": exports.FORMATS,
     }
