@@ -37,7 +37,7 @@ def _ledger_context(season: Season, **forms) -> dict:
         "teams": teams,
         "players": players,
         "owed": sum(b.balance for b in teams + players if b.balance > 0),
-        "lines": list(selectors.lines(season).reverse()[:50]),
+        "lines": list(selectors.lines(season).reverse()[:20]),
         "charge_form": forms.get("charge_form") or ChargeForm(season=season, choices=choices),
         "payment_form": forms.get("payment_form") or PaymentForm(season=season, choices=choices),
         "sheets": exports.SHEETS,
