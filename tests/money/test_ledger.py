@@ -245,3 +245,21 @@ def test_raising_fees_needs_a_schedule(league, treasurer):
         services.season_fees_raise(actor=treasurer, season=league.season, now=NOW)
     assert err.value.code == "no_schedule"
     assert not FeeSchedule.objects.exists() and not LedgerEntry.objects.exists()
+
+
+def test_an_officer_account_deleted_leaves_its_lines_unchanged_but_for_who(league, treasurer, fees):
+    entry = _pay(league, treasurer, league.teams[0], 2500)
+    treasurer.delete()
+    entry = LedgerEntry.objects.get(pk=entry.pk)
+    assert (entry.created_by, entry.amount, entry.kind) == (None, -2500, "payment")
+
+
+def test_the_api_postpones_a_fixture_naming_the_side(client, league):
+    fixture = Fixture.objects.filter(home=league.teams[0]).order_by("date").first()
+    client.force_login(league.secretary, backend="django.contrib.auth.backends.ModelBackend")
+    url = f"/api/fixtures/{fixture.pk}/postpone/"
+    bad = client.post(url, {"by": "both"}, content_type="application/json")
+    assert bad.status_code == 400
+    assert client.post(url, {"by": "home"}, content_type="application/json").status_code == 200
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.postponed_by) == ("postponed", "home")

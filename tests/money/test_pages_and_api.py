@@ -273,3 +273,25 @@ def test_the_api_statements_check_each_object(client, raised, treasurer):
     purl = reverse("api-money-player-statement", args=[raised.season.pk, player.pk])
     assert _as(client, raised.captain).get(purl).status_code == 403
     assert _as(client, raised.player_user).get(purl).json()["balance"] == 1000
+
+
+def test_a_statement_reads_in_the_same_queries_however_long(
+    client, raised, treasurer, django_assert_num_queries
+):
+    team = raised.teams[0]
+    url = reverse("money-team-statement", args=[team.pk])
+    _as(client, raised.captain)
+    client.get(url)
+    with django_assert_num_queries(8):
+        assert client.get(url).status_code == 200
+    for _ in range(5):
+        services.payment_record(
+            actor=treasurer, season=raised.season, team=team, amount=100, method="cash"
+        )
+    with django_assert_num_queries(8):
+        page = client.get(url)
+    assert "£45.00" in page.content.decode()
+    api = reverse("api-money-ledger", args=[raised.season.pk])
+    _as(client, treasurer)
+    with django_assert_num_queries(5):
+        assert client.get(api).status_code == 200
