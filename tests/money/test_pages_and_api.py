@@ -295,3 +295,10 @@ def test_a_statement_reads_in_the_same_queries_however_long(
     _as(client, treasurer)
     with django_assert_num_queries(5):
         assert client.get(api).status_code == 200
+
+
+def test_a_player_finds_their_statement_on_their_own_page(client, raised):
+    player = raised.player_user.player
+    link = reverse("money-player-statement", args=[raised.season.pk, player.pk])
+    assert link in _as(client, raised.player_user).get(player.get_absolute_url()).content.decode()
+    assert link not in _as(client, raised.captain).get(player.get_absolute_url()).content.decode()
