@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0016_season_rules_version'),
+        ('leagues', '0017_organisations'),
     ]
 
     operations = [
