@@ -5,7 +5,7 @@ checked (404 for none, 403 for someone else's)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
@@ -124,7 +124,14 @@ class ReverseView(APIView):
             LedgerEntry.objects.select_related("season"), pk=self.kwargs["pk"]
         ).season
 
-    @extend_schema(request=s.ReverseSerializer, responses={201: s.LedgerEntrySerializer, **ERRORS})
+    @extend_schema(
+        request=s.ReverseSerializer,
+        responses={
+            201: s.LedgerEntrySerializer,
+            **ERRORS,
+            409: OpenApiResponse(ErrorSerializer, description="Already reversed."),
+        },
+    )
     def post(self, request, pk: int):
         _signed_in(request)
         entry = get_object_or_404(LedgerEntry.objects.select_related("season"), pk=pk)
