@@ -35,7 +35,8 @@ run: $(STAMP) pyodide
 	DEBUG=1 $(PY) manage.py demo_league
 	DEBUG=1 $(PY) manage.py demo_match_nights
 	DEBUG=1 $(PY) manage.py demo_competitions
-	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: admin, secretary, captain, referee, bagatelle (password marker-demo)"
+	DEBUG=1 $(PY) manage.py demo_money
+	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: admin, secretary, treasurer, captain, referee, bagatelle (password marker-demo)"
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP) pyodide check

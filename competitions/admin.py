@@ -12,6 +12,7 @@ class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
     fields = ["team", "player", "partner", "status", "paid", "start"]
+    readonly_fields = ["paid"]  # a reading of the ledger (money)
     raw_id_fields = ["team", "player", "partner"]
 
 

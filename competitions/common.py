@@ -4,13 +4,39 @@ and the competition's lock."""
 from __future__ import annotations
 
 from datetime import datetime
+from types import ModuleType
 from typing import Any
 
 from django.utils import timezone
 
 from marker.permissions import require
 
-from .models import Competition, CompetitionLog, Tie
+from .models import Competition, CompetitionLog, Entry, Tie
+
+# An entry's fee is a fact of the league's ledger (the `money` app, which sits above
+# competitions and registers itself here when it loads): charged when the entry is made,
+# paid when that charge is settled. `Entry.paid` reads the ledger's lines on the entry.
+_fee_ledger: list[ModuleType] = []
+
+
+def set_fee_ledger(ledger: ModuleType) -> None:
+    """The ledger's module: `entry_fee_charge(entry=, actor=, now=)` and
+    `entry_fee_settle(entry=, actor=, paid=, now=)`."""
+    _fee_ledger[:] = [ledger]
+
+
+def fee_charge(entry: Entry, actor: Any, now: datetime) -> None:
+    """Charge the entry's fee to its entrant's account (nothing when it is free)."""
+    if _fee_ledger:
+        _fee_ledger[0].entry_fee_charge(entry=entry, actor=actor, now=now)
+
+
+def fee_settle(entry: Entry, actor: Any, paid: bool, now: datetime) -> None:
+    """Record the entry's fee as paid (a payment of what is owed on it) or not (its
+    payments reversed)."""
+    if not _fee_ledger:
+        raise RuntimeError("No ledger is installed to record fees in.")
+    _fee_ledger[0].entry_fee_settle(entry=entry, actor=actor, paid=paid, now=now)
 
 
 def resolve_now(now: datetime | None) -> datetime:

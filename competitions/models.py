@@ -11,6 +11,7 @@ paper, and signed off. A confirmed tie's winner goes through to the next round.
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -192,8 +193,6 @@ class Entry(models.Model):
         Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTERED)
-    paid = models.BooleanField(default=False)
-    paid_at = models.DateTimeField(null=True, blank=True)
     start = models.IntegerField(
         default=0, help_text="Handicap: points a frame this entrant starts on."
     )
@@ -235,6 +234,31 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    # The fee, read from the league's ledger (`money.LedgerEntry.cup_entry`, related name
+    # `fee_lines`: the charge raised when the entry was made, payments against it,
+    # reversals). Prefetch `fee_lines` to read many entries in one query.
+    @property
+    def fee_owed(self) -> int | None:
+        """Pence still owed on the entry's fee; None when no fee was charged."""
+        lines = list(self.fee_lines.all())
+        if not any(line.kind == "cup_entry" for line in lines):
+            return None
+        return sum(line.amount for line in lines)
+
+    @property
+    def paid(self) -> bool:
+        """The entry's fee was charged and is settled (a free entry is not "paid")."""
+        owed = self.fee_owed
+        return owed is not None and owed <= 0
+
+    @property
+    def paid_at(self) -> datetime | None:
+        """When the fee was settled: the last payment on it, if it is settled."""
+        if not self.paid:
+            return None
+        times = [line.created_at for line in self.fee_lines.all() if line.amount < 0]
+        return max(times) if times else None
 
     @property
     def name(self) -> str:

@@ -39,7 +39,12 @@ def competitions_of(season: Any) -> QuerySet[Competition]:
 
 
 def entries_of(competition: Competition) -> QuerySet[Entry]:
-    return Entry.objects.filter(competition=competition).select_related(*ENTRY_JOINS).order_by("id")
+    return (
+        Entry.objects.filter(competition=competition)
+        .select_related(*ENTRY_JOINS)
+        .prefetch_related("fee_lines")
+        .order_by("id")
+    )
 
 
 @dataclass

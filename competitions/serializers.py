@@ -116,6 +116,10 @@ class CompetitionCreateSerializer(serializers.Serializer):
 
 class EntrySerializer(serializers.ModelSerializer):
     name = serializers.CharField(read_only=True)
+    paid = serializers.BooleanField(
+        read_only=True, help_text="The entry fee was charged and is settled (the ledger)."
+    )
+    paid_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
     class Meta:
         model = Entry

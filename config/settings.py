@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "frames",
     "exchange",
     "competitions",
+    "money",
 ]
 
 MIDDLEWARE = [
@@ -310,6 +311,13 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     # Notifications: send what came due (quiet hours over, a back-off elapsed) and digests.
     "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
+    # Money (docs/money.md): table money for played matches and postponement fines, daily;
+    # reminders of what is owed, weekly (Monday 09:00), once per account and week.
+    "money-raise-by-rule": {"task": "money.raise_by_rule", "schedule": crontab(hour=6, minute=0)},
+    "money-reminders": {
+        "task": "money.send_reminders",
+        "schedule": crontab(hour=9, minute=0, day_of_week=1),
+    },
 }
 
 # Security: strict in production, relaxed only where DEBUG needs plain HTTP.

@@ -43,6 +43,7 @@ urlpatterns = [
     path("api/", include("frames.stats.api_urls")),
     path("api/", include("leagues.api_urls")),
     path("api/", include("competitions.api_urls")),
+    path("api/", include("money.api_urls")),
     path("", include("frames.matchnight.urls")),
     path("", include("frames.pad.urls")),
     path("", include("frames.friendly.urls")),
@@ -52,6 +53,7 @@ urlpatterns = [
     path("", include("notifications.urls")),
     path("", include("exchange.urls")),
     path("", include("competitions.urls")),
+    path("", include("money.urls")),
     path("", include("leagues.urls")),
     # Last: a league's pages, under its slug (a slug never names one of the paths above:
     # leagues.tenancy.reserved_slugs).

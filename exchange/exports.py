@@ -9,12 +9,8 @@ exported can be imported as past results elsewhere, every name as it was."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from typing import Any
-
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
 
 from frames.stats import selectors as stats_selectors
 from leagues import publication_job, standings
@@ -116,25 +112,8 @@ def as_csv(rows: list[list]) -> bytes:
     return spreadsheet.write_rows(rows).encode("utf-8-sig")
 
 
-def _xlsx_cell(sheet: Any, value: Any) -> Any:
-    """A cell as a text cell when it is text that would otherwise be a formula: openpyxl
-    takes any text starting with `=` for one, and a spreadsheet runs `+`, `-`, `@`."""
-    if not (isinstance(value, str) and spreadsheet.needs_apostrophe(value)):
-        return value
-    cell = WriteOnlyCell(sheet, value)
-    cell.data_type = "s"  # a string, whatever it starts with
-    cell.quotePrefix = True  # shown and edited as text
-    return cell
-
-
 def as_xlsx(rows: list[list], title: str) -> bytes:
-    book = Workbook(write_only=True)
-    sheet = book.create_sheet(title=title[:31].replace("'", ""))
-    for row in rows:
-        sheet.append([_xlsx_cell(sheet, cell) for cell in row])
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    return spreadsheet.xlsx_bytes(rows, title)
 
 
 def season_export(*, season: Season, sheet: str, fmt: str) -> tuple[bytes, str, str]:

@@ -74,6 +74,12 @@ class FixtureMoveForm(forms.Form):
     action = forms.ChoiceField(choices=[("move", "Move to a new date"), ("postpone", "Postpone")])
     new_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     reason = forms.CharField(max_length=200, required=False)
+    by = forms.ChoiceField(
+        label="Postponed by",
+        required=False,
+        choices=[("", "Not said"), ("home", "The home team"), ("away", "The away team")],
+        help_text="A league may fine the side that postpones without a new date.",
+    )
 
     def clean(self):
         data = super().clean()

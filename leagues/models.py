@@ -81,6 +81,8 @@ class LeagueRole(models.Model):
         SECRETARY = "secretary", "Secretary"
         RESULTS_SECRETARY = "results_secretary", "Results secretary"
         COMPETITIONS_SECRETARY = "competitions_secretary", "Competitions secretary"
+        # The league's money (the `money` app): fees, fines, payments, statements.
+        TREASURER = "treasurer", "Treasurer"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(
@@ -625,6 +627,10 @@ class Fixture(Tracked, models.Model):
         LEAGUE = "league", "League"
         CUP = "cup", "Cup tie"
 
+    class Side(models.TextChoices):
+        HOME = "home", "Home team"
+        AWAY = "away", "Away team"
+
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="fixtures")
     # A cup tie's fixture (`kind` cup, written by the competitions app) has no division:
     # the tables, which count a division's fixtures, never see it.
@@ -640,6 +646,9 @@ class Fixture(Tracked, models.Model):
     original_date = models.DateField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
     note = models.CharField(max_length=200, blank=True)
+    # Which side asked for the postponement (blank: not said). A league's rule may fine
+    # the side that postponed without a new date (the `money` app reads it).
+    postponed_by = models.CharField(max_length=4, choices=Side.choices, blank=True)
     # The result, written by the match-night service once both captains confirm.
     home_frames = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
     away_frames = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)

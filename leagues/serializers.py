@@ -209,6 +209,12 @@ class FixtureMoveSerializer(serializers.Serializer):
 
 class FixturePostponeSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    by = serializers.ChoiceField(
+        choices=["home", "away", ""],
+        required=False,
+        default="",
+        help_text="The side that asked for the postponement (a league may fine it).",
+    )
 
 
 # ----------------------------------------------------------------------------- tables

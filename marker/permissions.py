@@ -52,7 +52,8 @@ def is_authenticated(user: Any, obj: Any = None) -> bool:
 SECRETARY = "secretary"
 RESULTS_SECRETARY = "results_secretary"
 COMPETITIONS_SECRETARY = "competitions_secretary"
-ROLES = (SECRETARY, RESULTS_SECRETARY, COMPETITIONS_SECRETARY)
+TREASURER = "treasurer"
+ROLES = (SECRETARY, RESULTS_SECRETARY, COMPETITIONS_SECRETARY, TREASURER)
 
 #: The model label of a league (marker imports no app: it recognises one by its label).
 LEAGUE_LABEL = "leagues.league"
@@ -156,6 +157,7 @@ def _holds(user: Any, obj: Any, roles: frozenset[str]) -> bool:
 _SECRETARY = frozenset({SECRETARY})
 _RESULTS = frozenset({SECRETARY, RESULTS_SECRETARY})
 _COMPETITIONS = frozenset({SECRETARY, COMPETITIONS_SECRETARY})
+_TREASURY = frozenset({SECRETARY, TREASURER})
 
 
 def is_secretary(user: Any, obj: Any = None) -> bool:
@@ -172,6 +174,11 @@ def is_results_secretary(user: Any, obj: Any = None) -> bool:
 def is_competitions_secretary(user: Any, obj: Any = None) -> bool:
     """A competitions secretary of the league of `obj`; its secretaries qualify too."""
     return _holds(user, obj, _COMPETITIONS)
+
+
+def is_treasurer(user: Any, obj: Any = None) -> bool:
+    """A treasurer of the league of `obj` (its money); its secretaries qualify too."""
+    return _holds(user, obj, _TREASURY)
 
 
 def league_ids_where(user: Any, *roles: str) -> set[int] | None:

@@ -22,6 +22,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:[.,]\d+)*½?|½)")
 #: Apostrophes, then a character that starts a formula: what `safe_cell` prefixed.
@@ -61,4 +64,27 @@ def make_safe(text: str) -> str:
     writer = csv.writer(out, lineterminator="\n")
     for row in csv.reader(io.StringIO(text, newline="")):
         writer.writerow([cell if _ESCAPED.match(cell) else safe_cell(cell) for cell in row])
+    return out.getvalue()
+
+
+def _xlsx_cell(sheet: Any, value: Any) -> Any:
+    """A cell as a text cell when it is text that would otherwise be a formula: openpyxl
+    takes any text starting with `=` for one, and a spreadsheet runs `+`, `-`, `@`."""
+    if not (isinstance(value, str) and needs_apostrophe(value)):
+        return value
+    cell = WriteOnlyCell(sheet, value)
+    cell.data_type = "s"  # a string, whatever it starts with
+    cell.quotePrefix = True  # shown and edited as text
+    return cell
+
+
+def xlsx_bytes(rows: Iterable[Sequence[Any]], title: str) -> bytes:
+    """An XLSX workbook of one sheet named `title`: text that looks like a formula is a
+    text cell (its value exactly the text, no apostrophe), numbers are numbers."""
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(title=title[:31].replace("'", ""))
+    for row in rows:
+        sheet.append([_xlsx_cell(sheet, cell) for cell in row])
+    out = io.BytesIO()
+    book.save(out)
     return out.getvalue()

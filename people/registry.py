@@ -18,6 +18,7 @@ from competitions import personal_data as competitions_data
 from frames import personal_data as frames_data
 from leagues import personal_data as leagues_data
 from marker.personal_data import Section, unclaimed
+from money import personal_data as money_data
 from notifications import personal_data as notifications_data
 
 from . import accounts
@@ -28,6 +29,7 @@ APPS: tuple[ModuleType, ...] = (
     leagues_data,
     frames_data,
     competitions_data,
+    money_data,
     notifications_data,
 )
 

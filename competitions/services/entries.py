@@ -14,7 +14,7 @@ from leagues.models import Player, Registration, Season, Team
 from marker.errors import DomainError
 from marker.permissions import allowed, require
 
-from ..common import lock_competition, log, require_secretary, resolve_now
+from ..common import fee_charge, fee_settle, lock_competition, log, require_secretary, resolve_now
 from ..models import Competition, Entry, Tie
 from ..results import tie_decide
 
@@ -197,6 +197,7 @@ def entry_create(
         log(competition, actor, "entered", now, entry=entry.pk, name=entry.name, late=True)
     else:
         log(competition, actor, "entered", now, entry=entry.pk, name=entry.name)
+    fee_charge(entry, actor, now)  # once an entry, however often it is entered
     return entry
 
 
@@ -229,16 +230,15 @@ def entry_withdraw(*, actor: Any, entry: Entry, now: datetime | None = None) -> 
 
 @transaction.atomic
 def entry_mark_paid(*, actor: Any, entry: Entry, paid: bool, now: datetime | None = None) -> Entry:
-    """Record an entry's fee as paid (or not)."""
+    """Record an entry's fee as paid (or not): in the league's ledger, a payment of what
+    is owed on it, or its payments reversed (`competitions.common.fee_settle`)."""
     now = resolve_now(now)
     require_secretary(actor, entry.competition, "record fees")
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.paid != paid:
-        entry.paid = paid
-        entry.paid_at = now if paid else None
-        entry.save(update_fields=["paid", "paid_at"])
+        fee_settle(entry, actor, paid, now)
         log(entry.competition, actor, "paid" if paid else "unpaid", now, entry=entry.pk)
-    return entry
+    return Entry.objects.prefetch_related("fee_lines").get(pk=entry.pk)
 
 
 @transaction.atomic

@@ -46,6 +46,8 @@ def test_a_fresh_worker_process_discovers_every_task_under_its_name():
         "leagues.publishing.publish_tables",
         "leagues.publishing.sweep_publications",
         "leagues.tasks.send_fixture_reminders",
+        "money.raise_by_rule",
+        "money.send_reminders",
         "notifications.deliver",
         "notifications.sweep",
     }
