@@ -7,6 +7,7 @@ from django.urls import path
 
 from . import views
 from .fixtures import views as fixture_views
+from .notices import views as notice_views
 from .seasons import views as season_views
 from .tables import views as table_views
 from .teams import views as team_views
@@ -22,6 +23,8 @@ urlpatterns = [
     ),
     path("unsubscribe/<str:token>/", table_views.table_unsubscribe, name="table-unsubscribe"),
     path("site/leagues/", views.site_leagues, name="site-leagues"),
+    path("site/notices/", notice_views.site_notices, name="site-notices"),
+    path("notices/<int:pk>/end/", notice_views.notice_end, name="notice-end"),
     # The secretary's import (with the data page, exchange/urls.py: by the season's id).
     path("seasons/<int:pk>/import/", season_views.season_import, name="season-import"),
     path(
@@ -47,6 +50,7 @@ urlpatterns = [
 league_urlpatterns = [
     path("", views.league_home, name="league-home"),
     path("officers/", views.league_officers, name="league-officers"),
+    path("notices/", notice_views.league_notices, name="league-notices"),
     path("honours/", views.league_honours, name="league-honours"),
     # The rule book: this season's, and each season's kept for ever (docs/rules-governance.md).
     path("rules/", season_views.league_rules, name="league-rules"),

@@ -237,6 +237,7 @@ def frame_pad(request, pk: int):
         scorecard = live = home_url
         title = str(friendly) if friendly is not None else game.name
         rules_url = None
+        season_id = None
     pad = {
         "frame": frame.pk,
         "match": frame.match_id,
@@ -260,6 +261,9 @@ def frame_pad(request, pk: int):
             "live": live,
             "sw": reverse("pad-sw"),
             "rules": rules_url,  # the season's rule book, kept for offline use
+            # The site's notices (and the league's), polled while online.
+            "notices": reverse("api-notices")
+            + (f"?league={links.season_slug(season_id)}" if season_id is not None else ""),
         },
         "state": state,
     }
