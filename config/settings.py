@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "notifications",
     "leagues",
     "frames",
     "exchange",
@@ -187,6 +188,13 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Marker <marker@localhost>")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Web Push (notifications/delivery.py): the VAPID key pair that signs every push message
+# (`manage.py vapid_keys` makes one) and the contact the push services see.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get(
+    "VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.split("<")[-1].rstrip(">")
+)
 
 # Cache: Redis when configured (shared by several app servers), else local memory.
 REDIS_CACHE_URL = os.environ.get("CACHE_URL", "")
@@ -335,6 +343,8 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "frames.matchnight.tasks.remind_no_card",
         "schedule": crontab(minute=20),
     },
+    # Notifications: send what came due (quiet hours over, a back-off elapsed) and digests.
+    "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},
 }
 
 # Security: strict in production, relaxed only where DEBUG needs plain HTTP.

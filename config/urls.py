@@ -50,6 +50,7 @@ urlpatterns = [
     path("", include("frames.stats.urls")),
     path("", include("frames.ratings.urls")),
     path("", include("people.urls")),
+    path("", include("notifications.urls")),
     path("", include("exchange.urls")),
     path("", include("competitions.urls")),
     path("", include("leagues.urls")),

@@ -116,6 +116,8 @@ def can_view_card(user: Any, match: Any) -> bool:
     from leagues.models import Registration
 
     league_id = league_id_of(match)
+    if league_id is None:
+        return _referees_match(user, match)
     member = Registration.objects.filter(
         player__user_id=user.pk,
         team__season__league_id=league_id,

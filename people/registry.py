@@ -18,11 +18,18 @@ from competitions import personal_data as competitions_data
 from frames import personal_data as frames_data
 from leagues import personal_data as leagues_data
 from marker.personal_data import Section, unclaimed
+from notifications import personal_data as notifications_data
 
 from . import accounts
 
 #: The modules contributing sections, in order: the account, then each app's.
-APPS: tuple[ModuleType, ...] = (accounts, leagues_data, frames_data, competitions_data)
+APPS: tuple[ModuleType, ...] = (
+    accounts,
+    leagues_data,
+    frames_data,
+    competitions_data,
+    notifications_data,
+)
 
 
 def sections() -> tuple[Section, ...]:

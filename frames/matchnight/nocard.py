@@ -10,12 +10,12 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
-from notifications.events import Event
-from notifications.services import To, notify
 
 from frames.models import Match
 from frames.selectors import fixtures_without_card
 from leagues.models import Fixture
+from notifications.events import Event
+from notifications.services import To, notify
 
 #: A fixture overdue for longer than this is listed for the secretary, but its captains are
 #: not reminded any more (a reminder weeks late helps nobody, and a new deployment must not
@@ -28,7 +28,7 @@ def _captains(fixture: Fixture) -> list[To]:
     for team in (fixture.home, fixture.away):
         user = team.captain
         if user is not None and user.is_active:
-            out[user.pk] = To(user_id=user.pk, email=user.email or None)
+            out[user.pk] = To(user_id=user.pk, email=user.email or "")
     return list(out.values())
 
 

@@ -18,7 +18,9 @@ from . import selectors
 
 
 class NoticeSerializer(serializers.ModelSerializer):
-    league = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    league: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = Notice

@@ -1,0 +1,229 @@
+"""Writes: announce something (`notify`), and a person's choices.
+
+`notify` is called by any app inside the transaction that writes what it announces; it
+writes the outbox (a `Notification` per person, once per event and subject key, and its
+deliveries, held through quiet hours or gathered for a digest) and hands the sending to
+Celery once the transaction commits (`tasks.deliver`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from marker.errors import DomainError
+
+from .events import DEFAULT_ON, Event
+from .models import Cadence, Choice, Delivery, Notification, PushSubscription, Recipient
+
+#: When digests go out, in the person's time zone (weekly ones on Mondays).
+DIGEST_AT = time(8, 0)
+
+
+@dataclass(frozen=True)
+class To:
+    """Whom to tell: a login (its id), an email address, or both (a player with a login
+    and an address on the roster). Neither: nobody to tell, skipped."""
+
+    user_id: int | None = None
+    email: str = ""
+
+
+def zone_of(recipient: Recipient) -> ZoneInfo:
+    try:
+        return ZoneInfo(recipient.time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(settings.TIME_ZONE)
+
+
+def quiet_until(recipient: Recipient, now: datetime) -> datetime | None:
+    """The end of the quiet hours `now` falls in, or None when it is not in them. Quiet
+    hours may run past midnight (22:00–08:00).
+
+    >>> from datetime import timezone as tz
+    >>> r = Recipient(quiet_start=time(22), quiet_end=time(8), time_zone="Europe/London")
+    >>> quiet_until(r, datetime(2026, 11, 27, 23, 30, tzinfo=tz.utc)).isoformat()
+    '2026-11-28T08:00:00+00:00'
+    >>> quiet_until(r, datetime(2026, 11, 28, 12, 0, tzinfo=tz.utc)) is None
+    True
+    """
+    start, end = recipient.quiet_start, recipient.quiet_end
+    if start is None or end is None or start == end:
+        return None
+    zone = zone_of(recipient)
+    local = now.astimezone(zone)
+    clock = local.time()
+    if start < end:
+        inside = start <= clock < end
+        end_day = local.date()
+    else:  # past midnight
+        inside = clock >= start or clock < end
+        end_day = local.date() + timedelta(days=1) if clock >= start else local.date()
+    if not inside:
+        return None
+    return datetime.combine(end_day, end, tzinfo=zone)
+
+
+def next_digest_at(recipient: Recipient, now: datetime) -> datetime:
+    """When the person's next digest goes: the next `DIGEST_AT` (daily) or the next
+    Monday's (weekly), in their time zone, after `now`.
+
+    >>> from datetime import timezone as tz
+    >>> r = Recipient(cadence="weekly", time_zone="Europe/London")
+    >>> next_digest_at(r, datetime(2026, 11, 28, 12, 0, tzinfo=tz.utc)).isoformat()
+    '2026-11-30T08:00:00+00:00'
+    """
+    zone = zone_of(recipient)
+    local = now.astimezone(zone)
+    day = local.date()
+    if local.time() >= DIGEST_AT:
+        day += timedelta(days=1)
+    if recipient.cadence == Cadence.WEEKLY:
+        day += timedelta(days=(7 - day.weekday()) % 7)
+    return datetime.combine(day, DIGEST_AT, tzinfo=zone)
+
+
+def recipient_for(to: To, *, now: datetime) -> Recipient | None:
+    """The person `to` names, made on first use (no choices yet: the defaults hold)."""
+    email = (to.email or "").strip().lower()
+    if to.user_id is not None:
+        found = Recipient.objects.filter(user_id=to.user_id).first()
+        if found is None:
+            found = _create(user_id=to.user_id, email=email, now=now)
+            # A person first reached by address, who has since logged in: one person.
+        return found
+    if "@" not in email:
+        return None
+    found = Recipient.objects.filter(user__isnull=True, email=email).first()
+    return found or _create(user_id=None, email=email, now=now)
+
+
+def _create(*, user_id: int | None, email: str, now: datetime) -> Recipient:
+    try:
+        with transaction.atomic():
+            return Recipient.objects.create(user_id=user_id, email=email, created_at=now)
+    except IntegrityError:  # made by a concurrent call meanwhile
+        if user_id is not None:
+            return Recipient.objects.get(user_id=user_id)
+        return Recipient.objects.get(user__isnull=True, email=email)
+
+
+def wants(recipient: Recipient, event: str, league_id: int | None) -> bool:
+    """Whether the person wants this event from this league (the most specific choice
+    wins; see `Choice`)."""
+    rows = {
+        (c.league_id, c.event): c.enabled
+        for c in Choice.objects.filter(recipient=recipient).filter(
+            Q(league__isnull=True) | Q(league_id=league_id)
+        )
+    }
+    scopes: list[tuple[int | None, str]] = [(None, event), (None, "")]
+    if league_id is not None:
+        scopes = [(league_id, event), (league_id, ""), *scopes]
+    for scope in scopes:
+        if scope in rows:
+            return rows[scope]
+    return event in DEFAULT_ON
+
+
+def notify(
+    *,
+    event: str,
+    to: Iterable[To],
+    key: str,
+    title: str,
+    body: str,
+    url: str,
+    league_id: int | None = None,
+    now: datetime | None = None,
+) -> int:
+    """Queue a message about `key` for each person in `to` who wants `event` (from this
+    league): once per person, event and key, however often it is called. Returns how many
+    were queued now. Call it inside the transaction that writes what it announces."""
+    if event not in Event.values:
+        raise DomainError("unknown_event", f"{event!r} is not a kind of message Marker sends.")
+    now = now or timezone.now()
+    queued: list[int] = []
+    seen: set[int] = set()
+    with transaction.atomic():
+        for person in to:
+            recipient = recipient_for(person, now=now)
+            if recipient is None or recipient.pk in seen:
+                continue
+            seen.add(recipient.pk)
+            if not wants(recipient, event, league_id):
+                continue
+            try:
+                with transaction.atomic():
+                    notification = Notification.objects.create(
+                        recipient=recipient,
+                        event=event,
+                        key=key[:200],
+                        league_id=league_id,
+                        title=title[:200],
+                        body=body,
+                        url=url[:500],
+                        created_at=now,
+                    )
+            except IntegrityError:
+                continue  # told already
+            _plan(notification, recipient, now)
+            queued.append(notification.pk)
+        if queued:
+            from . import tasks
+
+            transaction.on_commit(lambda: tasks.deliver.delay(queued), robust=True)
+    return len(queued)
+
+
+def _plan(notification: Notification, recipient: Recipient, now: datetime) -> None:
+    """The deliveries of a new message: a digest entry, or email and a push per device,
+    held until the quiet hours end."""
+    if recipient.cadence != Cadence.IMMEDIATE:
+        if recipient.email_on and recipient.address:
+            Delivery.objects.create(
+                notification=notification,
+                channel=Delivery.Channel.DIGEST,
+                due_at=next_digest_at(recipient, now),
+            )
+        return
+    due = quiet_until(recipient, now) or now
+    rows = []
+    if recipient.email_on and recipient.address:
+        rows.append(Delivery(notification=notification, channel="email", due_at=due))
+    if recipient.push_on:
+        rows += [
+            Delivery(notification=notification, channel="push", subscription=sub, due_at=due)
+            for sub in PushSubscription.objects.filter(recipient=recipient)
+        ]
+    Delivery.objects.bulk_create(rows)
+
+
+@transaction.atomic
+def choice_set(
+    *, recipient: Recipient, enabled: bool, event: str = "", league_id: int | None = None
+) -> Choice:
+    """Turn an event (blank: every event) on or off, in a league (None: everywhere).
+    Turning something off also drops its messages not yet sent."""
+    if event and event not in Event.values:
+        raise DomainError("unknown_event", f"{event!r} is not a kind of message Marker sends.")
+    choice, _ = Choice.objects.update_or_create(
+        recipient=recipient, league_id=league_id, event=event, defaults={"enabled": enabled}
+    )
+    if not enabled:
+        pending = Delivery.objects.filter(
+            notification__recipient=recipient, status=Delivery.Status.PENDING
+        )
+        if event:
+            pending = pending.filter(notification__event=event)
+        if league_id is not None:
+            pending = pending.filter(notification__league_id=league_id)
+        pending.update(status=Delivery.Status.DROPPED, last_error="turned off")
+    return choice

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("notifications/", views.my_choices, name="notifications-choices"),
+    path("notifications/<str:token>/", views.token_choices, name="notifications-choices-token"),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        views.unsubscribe,
+        name="notifications-unsubscribe",
+    ),
+]
