@@ -340,6 +340,21 @@ def fixtures_without_card(
     )
 
 
+def card_deadline_passed(fixture: Fixture, *, now: datetime) -> bool:
+    """Is the fixture past its league's deadline for a result or a card, without either a
+    result or a postponement (no query: its season and league loaded)? It is then "No card
+    received" unless a photo of its card is in (`fixture_without_card` asks that too)."""
+    if fixture.date is None or fixture.result_confirmed_at is not None:
+        return False
+    if fixture.status != Fixture.Status.SCHEDULED:
+        return False
+    season = fixture.season
+    if season.status != Season.Status.RUNNING:
+        return False
+    hours = season.league.no_card_after_hours
+    return fixture.date <= timezone.localdate(now - timedelta(hours=hours))
+
+
 def fixture_without_card(fixture: Fixture, *, now: datetime) -> bool:
     """Is this fixture "No card received" (one query)?"""
     league = fixture.season.league

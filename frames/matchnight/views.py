@@ -122,7 +122,6 @@ def _context(request, match_id: int, **extra):
         "dispute_form": DisputeForm(),
         "started": detail.tally.started,
         "nominating": nominating_format,
-        **card_context(request.user, match),
     }
     context.update(extra)
     return context
@@ -133,13 +132,16 @@ def card_context(user, match: Match) -> dict:
     one; "No card received" when the fixture is overdue (docs/paper-card.md)."""
     can_view = user.has_perm(VIEW_CARD, match)
     photos = selectors.card_photos(match) if can_view else []
+    now = timezone.now()
     return {
         "card_photos": photos,
         "can_view_card": can_view,
         "can_upload_card": user.has_perm(UPLOAD_CARD, match),
+        # Past the deadline with no photo (asked of the database only when this viewer's
+        # list of photos cannot say).
         "no_card": not photos
-        and match.status != Match.Status.CONFIRMED
-        and selectors.fixture_without_card(match.fixture, now=timezone.now()),
+        and selectors.card_deadline_passed(match.fixture, now=now)
+        and (can_view or not CardPhoto.objects.filter(match=match).exists()),
         "card_max_mb": cards.MAX_BYTES // 1024 // 1024,
     }
 
@@ -191,6 +193,7 @@ def _nomination_context(match, fmt, s: dict, setup: bool, secretary: bool) -> No
 
 def _match_page(request, match_id: int, *, status: int = 200, error: str = "", **extra):
     context = _context(request, match_id, error=error, **extra)
+    context.update(card_context(request.user, context["match"]))
     return render(request, "frames/match.html", context, status=status)
 
 
@@ -269,7 +272,8 @@ def fixture_night(request, pk: int):
             "fixture": fixture,
             "match": match,
             "my_frames": (selectors.frames_refereed_by(request.user, match=match) if match else []),
-            "no_card": selectors.fixture_without_card(fixture, now=timezone.now()),
+            "no_card": selectors.card_deadline_passed(fixture, now=timezone.now())
+            and selectors.fixture_without_card(fixture, now=timezone.now()),
         },
     )
 
