@@ -78,7 +78,9 @@ def notice_create(
 def notice_end(*, notice: Notice, actor: Any, now: datetime | None = None) -> Notice:
     """End a notice now (it is kept, hidden). Ending an ended one changes nothing."""
     now = now or timezone.now()
-    notice = Notice.objects.select_for_update().select_related("league").get(pk=notice.pk)
+    notice = (
+        Notice.objects.select_for_update(of=("self",)).select_related("league").get(pk=notice.pk)
+    )
     _require_poster(actor, notice.league)
     if notice.ends_at is not None and notice.ends_at <= now:
         return notice

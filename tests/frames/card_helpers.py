@@ -108,9 +108,7 @@ def card_storage(request, settings, tmp_path):
             return (tmp_path / name).read_bytes()
 
         def names() -> list[str]:
-            return sorted(
-                str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()
-            )
+            return sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
 
     else:
         endpoint = request.getfixturevalue("s3_server")

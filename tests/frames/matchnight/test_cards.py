@@ -20,12 +20,7 @@ from frames.models import CardPhoto, MatchLog
 from leagues.models import Fixture
 from marker.errors import DomainError
 from tests.factories import LeagueFactory, UserFactory, make_secretary
-from tests.frames.card_helpers import (  # noqa: F401  (fixtures)
-    card_storage,
-    has_no_metadata,
-    phone_jpeg,
-    s3_server,
-)
+from tests.frames.card_helpers import has_no_metadata, phone_jpeg
 from tests.frames.matchnight_helpers import drawn, fixture_of, open_match
 
 pytestmark = pytest.mark.django_db
@@ -159,9 +154,7 @@ def test_the_service_refuses_with_a_code(league, settings, tmp_path):
     }
     match = drawn(league)
     with pytest.raises(DomainError) as refused:
-        cards.card_photo_add(
-            match=match, upload=io.BytesIO(b"hello"), size=5, actor=league.captain
-        )
+        cards.card_photo_add(match=match, upload=io.BytesIO(b"hello"), size=5, actor=league.captain)
     assert (refused.value.code, refused.value.field) == ("card_not_image", "photo")
     with pytest.raises(DomainError) as refused:
         cards.card_photo_add(
@@ -357,9 +350,7 @@ def test_a_fixture_with_a_result_or_postponed_is_not_overdue(league):
     assert fixture.pk not in set(fixtures_without_card(now=now).values_list("pk", flat=True))
 
 
-def test_the_secretarys_list_of_fixtures_without_a_card(
-    league, client, django_assert_num_queries
-):
+def test_the_secretarys_list_of_fixtures_without_a_card(league, client, django_assert_num_queries):
     fixture = overdue(league)
     open_match(league)
     url = reverse("league-no-card", args=[league.season.league.slug])
