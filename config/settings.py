@@ -157,6 +157,7 @@ if MEDIA_STORAGE == "s3":
             "secret_key": os.environ.get("AWS_SECRET_ACCESS_KEY"),
             "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
             "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "addressing_style": os.environ.get("AWS_S3_ADDRESSING_STYLE") or None,
             "location": os.environ.get("AWS_LOCATION", ""),
             # Private objects, never overwritten (each name is random anyway).
             "default_acl": None,

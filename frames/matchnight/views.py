@@ -137,6 +137,7 @@ def card_context(user, match: Match) -> dict:
         "card_photos": photos,
         "can_view_card": can_view,
         "can_upload_card": user.has_perm(UPLOAD_CARD, match),
+        "can_remove_cards": can_view and user.has_perm(SETTLE, match),
         # Past the deadline with no photo (asked of the database only when this viewer's
         # list of photos cannot say).
         "no_card": not photos

@@ -281,6 +281,14 @@ def test_a_wrong_photo_is_removed_by_whoever_added_it(
         match=match, upload=io.BytesIO(phone_jpeg()), size=10, actor=league.captain
     )
     url = reverse("card-photo-delete", args=[photo.pk])
+    # Offered to whoever added it and the league's officers, not to the other captain.
+    for user, offered in (
+        (league.captain, True),
+        (league.secretary, True),
+        (league.other_captain, False),
+    ):
+        page = login(client.__class__(), user).get(match.get_absolute_url()).content.decode()
+        assert (url in page) is offered, user
     assert login(client.__class__(), league.other_captain).post(url).status_code == 403
     assert CardPhoto.objects.filter(pk=photo.pk).exists()
     with pytest.raises(DomainError):
