@@ -55,6 +55,7 @@ PAD_MODULES = (
     "frames/pad/controls.js",
     "frames/pad/dom.js",
     "frames/pad/engine.js",
+    "frames/pad/notices.js",
     "frames/pad/outbox.js",
     "frames/pad/sync.js",
     "frames/pad/view.js",

@@ -17,6 +17,7 @@ from frames.models import CardPhoto
 from leagues.notices import services as notices
 from tests.conftest import make_league
 from tests.e2e.conftest import assert_accessible
+from tests.e2e.test_every_page import MEASURE, TAP_TARGETS
 from tests.factories import make_site_admin
 from tests.frames import card_helpers
 from tests.frames.card_helpers import has_no_metadata, phone_jpeg
@@ -27,6 +28,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 card_storage = card_helpers.card_storage
 s3_server = card_helpers.s3_server
 SHOTS = os.environ.get("MARKER_SCREENSHOTS", "")
+
+
+def assert_thumb_sized(page) -> None:
+    """Every tap target at least 44 × 44 px (as tests/e2e/test_every_page.py measures)."""
+    assert page.evaluate(MEASURE, TAP_TARGETS) == []
 
 
 def shot(page, name: str) -> None:
@@ -65,6 +71,7 @@ def test_a_phone_photo_of_the_card_appears_on_the_scorecard_without_gps(
     expect(page.get_by_text("No card received")).to_have_count(0)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert_accessible(page)
+    assert_thumb_sized(page)
     shot(page, f"card-match-page-{card_storage.kind}")
 
     # What the storage holds has no EXIF, so no GPS; what the page served is the same.
@@ -78,6 +85,7 @@ def test_a_phone_photo_of_the_card_appears_on_the_scorecard_without_gps(
     settle = phone(league.secretary).new_page()
     settle.goto(f"/matches/{match.pk}/settle/")
     expect(settle.get_by_role("img", name="Photo 1 of the signed card")).to_be_visible()
+    assert_thumb_sized(settle)
     shot(settle, f"card-settle-page-{card_storage.kind}")
 
 
@@ -99,6 +107,7 @@ def test_a_notice_on_the_league_pages_dismissed_here_and_on_the_pad(phone, live_
     agm = page.get_by_role("region", name="Warning: AGM on Friday")
     expect(agm).to_be_visible()
     expect(page.get_by_text("Marker is down for an upgrade at 23:00", exact=True)).to_be_visible()
+    assert_thumb_sized(page)
     shot(page, "notice-banner")
     agm.get_by_role("button", name="Dismiss").click()
     expect(agm).to_be_hidden()
@@ -115,12 +124,14 @@ def test_a_notice_on_the_league_pages_dismissed_here_and_on_the_pad(phone, live_
     header = pad.locator("#pad-notices")
     expect(header.get_by_text("Table 2 is closed")).to_be_visible()
     expect(header.get_by_text("AGM on Friday")).to_be_visible()  # a new browser context
+    assert_thumb_sized(pad)
     shot(pad, "notice-pad")
 
     # The secretary's pages: the notices, the fixtures without a card.
     office = phone(league.secretary).new_page()
     office.goto(f"/{the_league.slug}/notices/")
     expect(office.get_by_role("heading", name=f"{the_league.name}'s notices")).to_be_visible()
+    assert_thumb_sized(office)
     shot(office, "notices-page")
     fixture = fixture_of(league)
     fixture.date = timezone.localdate() - timedelta(days=3)
@@ -130,4 +141,5 @@ def test_a_notice_on_the_league_pages_dismissed_here_and_on_the_pad(phone, live_
         office.get_by_role("link", name=f"{fixture.home.name} v {fixture.away.name}")
     ).to_be_visible()
     assert office.evaluate("document.documentElement.scrollWidth") <= 390
+    assert_thumb_sized(office)
     shot(office, "no-card-list")
