@@ -6,6 +6,7 @@ from .models import (
     Invitation,
     League,
     LeagueRole,
+    Notice,
     Player,
     PointDeduction,
     Publication,
@@ -21,7 +22,7 @@ from .models import (
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ["name", "game_id", "match_night", "confirm_after_hours"]
+    list_display = ["name", "game_id", "match_night", "confirm_after_hours", "no_card_after_hours"]
     prepopulated_fields = {"slug": ["name"]}
 
 
@@ -146,3 +147,12 @@ class SubscriptionAdmin(admin.ModelAdmin):
 class SentNotificationAdmin(ReadOnlyAdmin):
     list_display = ["kind", "recipient", "fixture", "publication", "sent_at"]
     list_filter = ["kind"]
+
+
+@admin.register(Notice)
+class NoticeAdmin(admin.ModelAdmin):
+    """Site notices (posted from /site/notices/ and each league's notices page)."""
+
+    list_display = ["title", "league", "level", "starts_at", "ends_at", "created_by"]
+    list_filter = ["level", "league"]
+    raw_id_fields = ["created_by"]

@@ -92,7 +92,8 @@ def card_photo_add(
         message="Only the match's captains, its referees and the league's officers can add a "
         "photo of the card.",
     )
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    # No lock on the match: decoding and storing a photo takes a moment, and two phones
+    # racing past the limit store a thirteenth photo, no harm.
     if CardPhoto.objects.filter(match=match).count() >= MAX_PHOTOS:
         raise _refuse("card_too_many", f"This match has {MAX_PHOTOS} photos already.")
     image, thumb, width, height = card_image_process(upload, size=size)

@@ -385,3 +385,42 @@ def test_the_secretarys_list_of_fixtures_without_a_card(league, client, django_a
     with django_assert_num_queries(len(few.captured_queries)):
         page = client.get(url).content.decode()
     assert page.count("<tr>") == Fixture.objects.filter(season=league.season).count() + 1
+
+
+def test_the_match_page_reads_the_photos_in_one_query_however_many(
+    league, client, settings, tmp_path, monkeypatch
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path)},
+        },
+    }
+    match = drawn(league)
+
+    def add():
+        return cards.card_photo_add(
+            match=match, upload=io.BytesIO(phone_jpeg()), size=10, actor=league.captain
+        )
+
+    add()
+    login(client, league.player_user)  # a member: the permission's query too
+    url = match.get_absolute_url()
+    client.get(url)
+    with CaptureQueriesContext(connection) as one:
+        client.get(url)
+    add()
+    add()
+    with CaptureQueriesContext(connection) as three:
+        page = client.get(url).content.decode()
+    assert page.count('alt="Photo ') == 3
+    assert len(three) == len(one)
+
+    monkeypatch.setattr(cards, "MAX_PHOTOS", 3)
+    with pytest.raises(DomainError) as refused:
+        add()
+    assert refused.value.code == "card_too_many"
