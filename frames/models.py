@@ -618,7 +618,7 @@ class Award(models.Model):
 
 class CardPhoto(models.Model):
     """A photograph of the signed paper score card (front, back: several a match), as
-    stored by `frames.matchnight.cards.card_photo_add`: re-encoded as JPEG without any
+    stored by `frames.matchnight.card_photos.card_photo_add`: re-encoded as JPEG without any
     metadata (no GPS), at most 2000 px a side, under an unguessable name in the default
     storage (the filesystem, or S3-compatible object storage), with a small thumbnail.
     Served only through a view that checks who may see it (docs/paper-card.md)."""

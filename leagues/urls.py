@@ -8,6 +8,7 @@ from django.urls import path
 from . import views
 from .fixtures import views as fixture_views
 from .notices import views as notice_views
+from .organisations import views as organisation_views
 from .seasons import views as season_views
 from .tables import views as table_views
 from .teams import views as team_views
@@ -25,6 +26,8 @@ urlpatterns = [
     path("site/leagues/", views.site_leagues, name="site-leagues"),
     path("site/notices/", notice_views.site_notices, name="site-notices"),
     path("notices/<int:pk>/end/", notice_views.notice_end, name="notice-end"),
+    path("org/", organisation_views.organisation_list, name="organisation-list"),
+    path("org/<slug:slug>/", organisation_views.organisation_home, name="organisation-home"),
     # The secretary's import (with the data page, exchange/urls.py: by the season's id).
     path("seasons/<int:pk>/import/", season_views.season_import, name="season-import"),
     path(

@@ -12,14 +12,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from frames import selectors
+from frames import cards, selectors
 from frames.models import SIDES, CardPhoto, Frame, Match, other_side
 from leagues.models import Fixture, League, Player
 from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import cards, drawing, nominating, ordering, seeding, signoff, squads
+from . import card_photos, drawing, nominating, ordering, seeding, signoff, squads
 from .common import public_hats
 from .forms import (
     CommitForm,
@@ -122,6 +122,7 @@ def _context(request, match_id: int, **extra):
         "dispute_form": DisputeForm(),
         "started": detail.tally.started,
         "nominating": nominating_format,
+        "share": cards.match_meta(match),
     }
     context.update(extra)
     return context
@@ -143,7 +144,7 @@ def card_context(user, match: Match) -> dict:
         "no_card": not photos
         and selectors.card_deadline_passed(match.fixture, now=now)
         and (can_view or not CardPhoto.objects.filter(match=match).exists()),
-        "card_max_mb": cards.MAX_BYTES // 1024 // 1024,
+        "card_max_mb": card_photos.MAX_BYTES // 1024 // 1024,
     }
 
 
@@ -637,7 +638,7 @@ def match_card_upload(request, pk: int):
     if upload is None:
         return _match_page(request, match.pk, status=400, error="Choose a photo of the card.")
     try:
-        cards.card_photo_add(match=match, upload=upload, size=upload.size, actor=request.user)
+        card_photos.card_photo_add(match=match, upload=upload, size=upload.size, actor=request.user)
     except DomainError as exc:
         return _match_page(request, match.pk, status=exc.status, error=exc.message)
     messages.success(request, "The photo of the card is stored (without its location).")
@@ -651,7 +652,7 @@ def card_photo_delete(request, pk: int):
     photo = get_object_or_404(CardPhoto.objects.select_related("match__fixture__season"), pk=pk)
     require_perm(request.user, VIEW_CARD, photo.match)
     try:
-        cards.card_photo_delete(photo=photo, actor=request.user)
+        card_photos.card_photo_delete(photo=photo, actor=request.user)
     except DomainError as exc:
         return _match_page(request, photo.match_id, status=exc.status, error=exc.message)
     messages.success(request, "The photo is removed.")

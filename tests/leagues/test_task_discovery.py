@@ -35,6 +35,7 @@ def test_a_fresh_worker_process_discovers_every_task_under_its_name():
     found = set(json.loads(out.stdout.strip().splitlines()[-1]))
     assert found == {
         "frames.matchnight.tasks.autoconfirm_matches",
+        "frames.matchnight.tasks.remind_no_card",
         "frames.ratings.tasks.follow_results",
         "frames.ratings.tasks.recompute_ratings",
         "frames.ratings.tasks.sweep_ratings",
@@ -45,5 +46,7 @@ def test_a_fresh_worker_process_discovers_every_task_under_its_name():
         "leagues.publishing.publish_tables",
         "leagues.publishing.sweep_publications",
         "leagues.tasks.send_fixture_reminders",
+        "notifications.deliver",
+        "notifications.sweep",
     }
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= found

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image
 
-from frames.matchnight import cards
+from frames.matchnight import card_photos as cards
 from frames.models import CardPhoto, MatchLog
 from leagues.models import Fixture
 from marker.errors import DomainError

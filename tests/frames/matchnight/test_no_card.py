@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.core import mail
 
-from frames.matchnight import cards, nocard, tasks
+from frames.matchnight import card_photos, nocard, tasks
 from leagues.models import Fixture
 from notifications.events import Event
 from notifications.models import Notification
@@ -77,7 +77,7 @@ def test_not_reminded_with_a_card_within_the_deadline_or_long_past(league, setti
     assert nocard.no_card_remind(now=NOON) == []
     dated(fixture, 3)
     match = open_match(league)
-    cards.card_photo_add(
+    card_photos.card_photo_add(
         match=match, upload=io.BytesIO(phone_jpeg()), size=10, actor=league.captain
     )
     assert nocard.no_card_remind(now=NOON) == []

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0016_season_rules_version'),
+        ('leagues', '0017_organisations'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,4 +1,4 @@
-"""The paper card: photographs of the signed score card, and the fixtures without one.
+"""The paper card: photographs of the signed score card.
 
 A photo is checked to be an image (Pillow), turned upright from its EXIF orientation,
 shrunk to at most `MAX_SIDE` pixels a side, and re-encoded as a JPEG carrying no metadata at
