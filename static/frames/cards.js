@@ -1,8 +1,13 @@
 /* The card photo's upload form (templates/frames/_card_photos.html): a photo over the
  * limit is refused on the phone, before minutes of uploading on a pub's signal. The server
- * checks again (frames/matchnight/cards.py). */
+ * checks again (frames/matchnight/card_photos.py). Removing a photo asks first. */
 (function () {
   "use strict";
+  document.querySelectorAll("form.card-remove").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm("Remove this photo of the signed card?")) event.preventDefault();
+    });
+  });
   document.querySelectorAll("form.card-upload").forEach(function (form) {
     var input = form.querySelector("input[type=file]");
     var error = form.querySelector(".card-upload-error");
