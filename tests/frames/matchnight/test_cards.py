@@ -142,6 +142,11 @@ def test_a_photo_over_15_mb_is_refused_with_its_size(league, client, settings, t
     assert response.status_code == 400
     assert "at most 15 MB" in response.content.decode()
     assert not CardPhoto.objects.exists() and not any(tmp_path.rglob("*"))
+    # Only this path takes a body over the site's 1 MiB: another answers 413 before any view.
+    other = client.post(
+        reverse("match-confirm", args=[match.pk]), {"photo": photo_file(big), "side": "home"}
+    )
+    assert other.status_code == 413
 
 
 def test_the_service_refuses_with_a_code(league, settings, tmp_path):
