@@ -60,6 +60,7 @@ def card_image_process(upload: IO[bytes], *, size: int) -> tuple[bytes, bytes, i
         "card_not_image", "That file is not a photo Marker can read: send a JPEG, PNG or WebP."
     )
     try:
+        upload.seek(0)
         with Image.open(upload) as probe:
             if probe.width * probe.height > MAX_PIXELS:
                 raise _refuse("card_too_large", "The photo has too many pixels to be a card.")
@@ -106,10 +107,19 @@ def card_photo_add(
         uploaded_by=actor,
         uploaded_at=now,
     )
-    photo.image.save(f"cards/{token}.jpg", ContentFile(image), save=False)
-    photo.thumbnail.save(f"cards/{token}-thumb.jpg", ContentFile(thumb), save=False)
-    photo.save()
-    MatchLog.add(match, actor, "card_photo", now, photo=photo.pk)
+    try:
+        photo.image.save(f"cards/{token}.jpg", ContentFile(image), save=False)
+        photo.thumbnail.save(f"cards/{token}-thumb.jpg", ContentFile(thumb), save=False)
+        with transaction.atomic():
+            photo.save()
+            MatchLog.add(match, actor, "card_photo", now, photo=photo.pk)
+    except Exception:
+        # Nothing stored without its row (a rollback of an enclosing transaction later can
+        # still leave the files: unreachable, under random names).
+        for field in (photo.image, photo.thumbnail):
+            if field.name:
+                field.storage.delete(field.name)
+        raise
     return photo
 
 

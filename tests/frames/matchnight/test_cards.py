@@ -429,3 +429,27 @@ def test_the_match_page_reads_the_photos_in_one_query_however_many(
     with pytest.raises(DomainError) as refused:
         add()
     assert refused.value.code == "card_too_many"
+
+
+def test_files_are_not_left_behind_when_the_row_cannot_be_written(
+    league, settings, tmp_path, monkeypatch
+):
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path)},
+        },
+    }
+    match = drawn(league)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(MatchLog, "add", broken)
+    with pytest.raises(RuntimeError):
+        cards.card_photo_add(
+            match=match, upload=io.BytesIO(phone_jpeg()), size=10, actor=league.captain
+        )
+    assert not CardPhoto.objects.filter(match=match).exists()
+    assert not any(p.is_file() for p in tmp_path.rglob("*"))
