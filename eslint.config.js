@@ -15,7 +15,7 @@ export default [
     languageOptions: { sourceType: "script", globals: { ...globals.serviceworker, ...globals.worker } },
   },
   {
-    files: ["static/frames/live.js", "static/frames/match.js"],
+    files: ["static/frames/live.js", "static/frames/match.js", "static/frames/cards.js"],
     languageOptions: { sourceType: "script" },
   },
   {

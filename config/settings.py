@@ -96,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "leagues.context_processors.roles",
+                "leagues.context_processors.notices",
             ],
         },
     },
@@ -140,8 +141,37 @@ STATIC_URL = "static/"
 # Where collectstatic puts the files (nginx serves them from there in deploy/).
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Uploaded files (photos of signed score cards, docs/paper-card.md): the filesystem under
+# MEDIA_ROOT by default; S3-compatible object storage (django-storages) with MEDIA_STORAGE=s3,
+# AWS_STORAGE_BUCKET_NAME, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and, for a server other
+# than Amazon's (MinIO, Garage, Ceph…), AWS_S3_ENDPOINT_URL. Never served as public media:
+# a view checks who may see each file and reads it through the storage.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
+MEDIA_URL = "media/"
+MEDIA_STORAGE = os.environ.get("MEDIA_STORAGE", "filesystem").lower()
+if MEDIA_STORAGE == "s3":
+    DEFAULT_STORAGE: dict = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ["AWS_STORAGE_BUCKET_NAME"],
+            "access_key": os.environ.get("AWS_ACCESS_KEY_ID"),
+            "secret_key": os.environ.get("AWS_SECRET_ACCESS_KEY"),
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "addressing_style": os.environ.get("AWS_S3_ADDRESSING_STYLE") or None,
+            "location": os.environ.get("AWS_LOCATION", ""),
+            # Private objects, never overwritten (each name is random anyway).
+            "default_acl": None,
+            "file_overwrite": False,
+            "querystring_auth": True,
+        },
+    }
+elif MEDIA_STORAGE == "filesystem":
+    DEFAULT_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+else:
+    raise ImproperlyConfigured(f"MEDIA_STORAGE must be 'filesystem' or 's3', not {MEDIA_STORAGE!r}")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -220,6 +250,11 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 # Request bodies: 1 MiB at most (the largest real one, a squad or a score sheet, is a few
 # KiB). marker.middleware.RequestSizeLimit answers 413 above it, before anything reads it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(1024 * 1024)))
+# Paths that take one large file (a photo of a score card: at most 15 MB, refused by the
+# service beyond), with their own request-size limit (marker.middleware.RequestSizeLimit;
+# nginx's is in deploy/nginx/marker.conf).
+LARGE_UPLOAD_PATHS = [r"^/matches/[0-9]+/cards/$"]
+LARGE_UPLOAD_MAX_SIZE = 16 * 1024 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "marker.api_schema.AutoSchema",
@@ -308,6 +343,12 @@ CELERY_BEAT_SCHEDULE: dict = {
     "competitions-tie-deadlines": {
         "task": "competitions.tasks.tie_deadlines",
         "schedule": crontab(hour=9, minute=0),
+    },
+    # The paper card: remind both captains, once, of a fixture with no result or card photo
+    # past its league's deadline (docs/paper-card.md).
+    "match-no-card-reminders": {
+        "task": "frames.matchnight.tasks.remind_no_card",
+        "schedule": crontab(minute=20),
     },
     # Notifications: send what came due (quiet hours over, a back-off elapsed) and digests.
     "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},

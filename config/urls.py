@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+import frames.matchnight.urls
 import frames.ratings.urls
 import frames.stats.urls
 import leagues.urls
@@ -63,6 +64,7 @@ urlpatterns = [
             leagues.urls.league_urlpatterns
             + frames.stats.urls.league_urlpatterns
             + frames.ratings.urls.league_urlpatterns
+            + frames.matchnight.urls.league_urlpatterns
         ),
     ),
 ]

@@ -4,7 +4,7 @@ from frames.engine import frame_sealed
 from leagues.admin import ReadOnlyAdmin
 from marker.commit_reveal import sealed_label
 
-from .models import Frame, FramePlayer, Match, MatchLog, PlayerFrameStat, Presence
+from .models import CardPhoto, Frame, FramePlayer, Match, MatchLog, PlayerFrameStat, Presence
 from .results import frame_result_recorded
 
 
@@ -130,3 +130,24 @@ class PlayerFrameStatAdmin(ReadOnlyAdmin):
     list_display = ["player", "fixture", "frame_number", "won", "score", "game_id"]
     list_filter = ["season"]
     raw_id_fields = ["player", "fixture", "team"]
+
+
+@admin.register(CardPhoto)
+class CardPhotoAdmin(admin.ModelAdmin):
+    """Photos of signed cards: the record of who added which, read-only (the image is seen
+    from the match page, through the permission check, docs/paper-card.md)."""
+
+    list_display = ["match", "uploaded_at", "uploaded_by", "width", "height", "size"]
+    # Not the files: a storage's URL (S3: a signed link) would bypass the view's check.
+    fields = (
+        "match",
+        "width",
+        "height",
+        "size",
+        "uploaded_by",
+        "uploaded_at",
+    )
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False

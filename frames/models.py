@@ -611,3 +611,32 @@ class Award(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.season})"
+
+
+# --------------------------------------------------------------------------- card photos
+
+
+class CardPhoto(models.Model):
+    """A photograph of the signed paper score card (front, back: several a match), as
+    stored by `frames.matchnight.card_photos.card_photo_add`: re-encoded as JPEG without any
+    metadata (no GPS), at most 2000 px a side, under an unguessable name in the default
+    storage (the filesystem, or S3-compatible object storage), with a small thumbnail.
+    Served only through a view that checks who may see it (docs/paper-card.md)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="card_photos")
+    image = models.FileField(max_length=200)
+    thumbnail = models.FileField(max_length=200)
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    size = models.PositiveIntegerField(help_text="The stored image's size in bytes.")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    uploaded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "uploaded_at", "id"]
+        indexes = [models.Index(fields=["match", "uploaded_at"], name="cardphoto_match_time")]
+
+    def __str__(self) -> str:
+        return f"Card photo {self.pk} of {self.match}"

@@ -9,6 +9,7 @@ from marker.permissions import (
     is_authenticated,
     is_results_secretary,
     is_team_captain,
+    league_id_of,
     register,
 )
 
@@ -80,3 +81,50 @@ register("frames.open_match", can_open_match)
 # What only a captain can do, for their own side: Ready, reveal, agree to play short, ask
 # for a re-draw, propose or accept an order of play, confirm or dispute the result.
 register("frames.captain_match", is_match_captain)
+
+
+# ------------------------------------------------------------------ the paper card's photos
+
+
+def _referees_match(user: Any, match: Any) -> bool:
+    """Referees a frame of this match (one query)."""
+    from frames.models import Frame
+
+    return Frame.objects.filter(match_id=match.pk, referee__user_id=user.pk).exists()
+
+
+def can_upload_card(user: Any, match: Any) -> bool:
+    """Photograph the signed card: a captain of either team, a referee of the match, or a
+    results secretary of its league."""
+    if not is_authenticated(user) or match is None:
+        return False
+    return (
+        is_match_captain(user, match)
+        or is_results_secretary(user, match)
+        or _referees_match(user, match)
+    )
+
+
+def can_view_card(user: Any, match: Any) -> bool:
+    """See the photographed card (it shows the players' names and signatures): signed-in
+    members of the match's league (a player on the roster of one of its teams, any season),
+    the match's captains and referees, and the league's officers. Not the public."""
+    if not is_authenticated(user) or match is None:
+        return False
+    if is_match_captain(user, match) or is_results_secretary(user, match):
+        return True
+    from leagues.models import Registration
+
+    league_id = league_id_of(match)
+    if league_id is None:
+        return _referees_match(user, match)
+    member = Registration.objects.filter(
+        player__user_id=user.pk,
+        team__season__league_id=league_id,
+        status=Registration.Status.ACTIVE,
+    ).exists()
+    return member or _referees_match(user, match)
+
+
+register("frames.upload_card", can_upload_card)
+register("frames.view_card", can_view_card)

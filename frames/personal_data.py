@@ -393,4 +393,7 @@ NOT_PERSONAL: dict[str, str] = {
     "frames.PlayerFrameStat.values": "the game's statistics: name → number",
     "frames.Award.name": "an award's name",
     "frames.RatingRun.moved": "the ids of the players a ratings run moved: ids, no name",
+    # The photo itself shows the names written on the signed card: the league's record of
+    # the match, like its results (docs/paper-card.md, docs/privacy.md).
+    "frames.CardPhoto.uploaded_by": "who added a card's photo (an account, scrubbed on theirs)",
 }

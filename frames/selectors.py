@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 
-from leagues.models import Fixture, Player, Registration
+from leagues.models import Fixture, League, Player, Registration, Season
 from marker.formats import MatchFormat
 
-from .models import SIDES, Frame, FramePlayer, Match, MatchLog, Presence, Side
+from .models import SIDES, CardPhoto, Frame, FramePlayer, Match, MatchLog, Presence, Side
 from .results import Tally, frame_winner, tally
 
 #: How the match page names each MatchLog action.
@@ -42,6 +44,8 @@ LOG_LABELS = {
     "settled": "Settled by the secretary",
     "auto_confirmed": "Confirmed automatically",
     "result_recorded": "Result recorded on the fixture",
+    "card_photo": "Photo of the signed card added",
+    "card_photo_removed": "Photo of the signed card removed",
 }
 
 
@@ -290,4 +294,73 @@ def matches_playing(limit: int = 20) -> list[Match]:
         Match.objects.filter(status__in=PLAYING)
         .select_related("fixture__home", "fixture__away", "fixture__venue")
         .order_by("-fixture__date", "-id")[:limit]
+    )
+
+
+# --------------------------------------------------------------------------- the paper card
+
+
+def card_photos(match: Match) -> list[CardPhoto]:
+    """The photos of the match's signed card, oldest first (one query)."""
+    return list(CardPhoto.objects.filter(match=match).order_by("uploaded_at", "id"))
+
+
+def fixtures_without_card(
+    *, now: datetime, league_id: int | None = None, hours: int | None = None
+) -> QuerySet[Fixture]:
+    """Fixtures of running seasons, still scheduled, with neither a confirmed result nor a
+    photo of their card `no_card_after_hours` (their league's) after the start of their
+    date: "No card received". One league (`league_id`, with its `hours` when known) or
+    every league (one query either way)."""
+    if league_id is not None:
+        if hours is None:
+            hours = League.objects.values_list("no_card_after_hours", flat=True).get(pk=league_id)
+        by_hours = {hours: [league_id]}
+    else:
+        by_hours = {}
+        for pk, h in League.objects.values_list("pk", "no_card_after_hours"):
+            by_hours.setdefault(h, []).append(pk)
+    due = Q(pk__in=[])
+    for h, ids in by_hours.items():
+        # Overdue once the start of its date plus `h` hours has passed: its date is on or
+        # before the local date `h` hours ago.
+        cutoff = timezone.localdate(now - timedelta(hours=h))
+        due |= Q(season__league_id__in=ids, date__lte=cutoff)
+    photos = CardPhoto.objects.filter(match__fixture=OuterRef("pk"))
+    return (
+        Fixture.objects.filter(due)
+        .filter(
+            season__status=Season.Status.RUNNING,
+            status=Fixture.Status.SCHEDULED,
+            date__isnull=False,
+            result_confirmed_at__isnull=True,
+        )
+        .exclude(Exists(photos))
+        .select_related("home", "away", "division", "venue", "season")
+        .order_by("date", "pk")
+    )
+
+
+def card_deadline_passed(fixture: Fixture, *, now: datetime) -> bool:
+    """Is the fixture past its league's deadline for a result or a card, without either a
+    result or a postponement (no query: its season and league loaded)? It is then "No card
+    received" unless a photo of its card is in (`fixture_without_card` asks that too)."""
+    if fixture.date is None or fixture.result_confirmed_at is not None:
+        return False
+    if fixture.status != Fixture.Status.SCHEDULED:
+        return False
+    season = fixture.season
+    if season.status != Season.Status.RUNNING:
+        return False
+    hours = season.league.no_card_after_hours
+    return fixture.date <= timezone.localdate(now - timedelta(hours=hours))
+
+
+def fixture_without_card(fixture: Fixture, *, now: datetime) -> bool:
+    """Is this fixture "No card received" (one query)?"""
+    league = fixture.season.league
+    return (
+        fixtures_without_card(now=now, league_id=league.pk, hours=league.no_card_after_hours)
+        .filter(pk=fixture.pk)
+        .exists()
     )

@@ -9,6 +9,7 @@ from .models import (
     Invitation,
     League,
     LeagueRole,
+    Notice,
     Organisation,
     OrganisationRole,
     Player,
@@ -26,7 +27,7 @@ from .models import (
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ["name", "game_id", "match_night", "confirm_after_hours"]
+    list_display = ["name", "game_id", "match_night", "confirm_after_hours", "no_card_after_hours"]
     prepopulated_fields = {"slug": ["name"]}
 
 
@@ -186,3 +187,12 @@ class AvailabilityAdmin(ReadOnlyAdmin):
 class AwayDatesAdmin(ReadOnlyAdmin):
     list_display = ["player", "season", "start", "end"]
     raw_id_fields = ["player", "season"]
+
+
+@admin.register(Notice)
+class NoticeAdmin(admin.ModelAdmin):
+    """Site notices (posted from /site/notices/ and each league's notices page)."""
+
+    list_display = ["title", "league", "level", "starts_at", "ends_at", "created_by"]
+    list_filter = ["level", "league"]
+    raw_id_fields = ["created_by"]

@@ -4,6 +4,7 @@ from rest_framework.routers import DefaultRouter
 from . import api
 from .availability import api as availability_api
 from .fixtures import api as fixture_api
+from .notices import api as notice_api
 from .seasons import api as season_api
 from .tables import api as table_api
 from .teams import api as team_api
@@ -18,6 +19,7 @@ router.register("players", api.PlayerViewSet, basename="api-player")
 router.register("fixtures", fixture_api.FixtureViewSet, basename="api-fixture")
 
 urlpatterns = [
+    path("notices/", notice_api.NoticesView.as_view(), name="api-notices"),
     path(
         "leagues/<int:pk>/officers/", api.LeagueOfficersView.as_view(), name="api-league-officers"
     ),

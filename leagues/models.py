@@ -50,6 +50,12 @@ class League(models.Model):
     confirm_after_hours = models.PositiveSmallIntegerField(
         default=48, help_text="A match result is confirmed automatically after this many hours."
     )
+    no_card_after_hours = models.PositiveSmallIntegerField(
+        default=48,
+        help_text="A fixture with neither a confirmed result nor a photo of its signed card "
+        "this many hours after its date shows 'No card received' and its captains are "
+        "reminded (docs/paper-card.md).",
+    )
     provisional_frames = models.PositiveSmallIntegerField(
         default=10,
         help_text="A player's rating counts as provisional until they have played this many "
@@ -1136,3 +1142,43 @@ class AwayDates(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} away {self.start:%d %b}–{self.end:%d %b %Y}"
+
+
+# ---------------------------------------------------------------- site notices
+
+
+class Notice(models.Model):
+    """A notice shown on every page (planned maintenance, a league announcement): site-wide
+    when `league` is empty (posted by a site administrator), else on the league's pages
+    (posted by its secretary); the referee pad shows it too when online. Shown from
+    `starts_at` until `ends_at` (open-ended when empty); ending one sets `ends_at`."""
+
+    class Level(models.TextChoices):
+        INFO = "info", "Information"
+        WARNING = "warning", "Warning"
+
+    league = models.ForeignKey(
+        League, null=True, blank=True, on_delete=models.CASCADE, related_name="notices"
+    )
+    title = models.CharField(max_length=120)
+    body = models.TextField(max_length=1000, blank=True)
+    level = models.CharField(max_length=8, choices=Level.choices, default=Level.INFO)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-starts_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__isnull=True) | Q(ends_at__gt=models.F("starts_at")),
+                name="notice_ends_after_it_starts",
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "starts_at"], name="notice_league_start")]
+
+    def __str__(self) -> str:
+        return self.title

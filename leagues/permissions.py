@@ -45,6 +45,14 @@ register("leagues.register_team", is_authenticated)
 register("leagues.change_team", either(is_secretary, is_team_captain))
 # Fixtures and results: move, postpone, award a walkover or a concession.
 register("leagues.manage_fixtures", is_results_secretary)
+
+
+# Post and end notices (the object is the league; None, the whole site: a site administrator).
+def can_post_notice(user: Any, league: Any) -> bool:
+    return is_site_admin(user) if league is None else is_secretary(user, league)
+
+
+register("leagues.post_notice", can_post_notice)
 # Competitions (cups, knockouts): the competitions secretary.
 register("leagues.manage_competitions", is_competitions_secretary)
 

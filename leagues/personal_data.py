@@ -430,6 +430,8 @@ SECTIONS: tuple[Section, ...] = (
 
 #: Fields that look personal by the rule and are not, with why.
 NOT_PERSONAL: dict[str, str] = {
+    "leagues.Notice.title": "a notice's title: an announcement to everyone, by an officer",
+    "leagues.Notice.created_by": "who posted a notice (an account, scrubbed on theirs)",
     "leagues.League.name": "a league's name",
     "leagues.Organisation.name": "a county's or association's name",
     "leagues.Season.name": "a season's name",

@@ -8,6 +8,7 @@ from django.urls import path
 from . import views
 from .availability import views as availability_views
 from .fixtures import views as fixture_views
+from .notices import views as notice_views
 from .organisations import views as organisation_views
 from .seasons import views as season_views
 from .tables import views as table_views
@@ -31,6 +32,8 @@ urlpatterns = [
         name="availability-answer",
     ),
     path("me/availability/", availability_views.my_availability, name="my-availability"),
+    path("site/notices/", notice_views.site_notices, name="site-notices"),
+    path("notices/<int:pk>/end/", notice_views.notice_end, name="notice-end"),
     path("org/", organisation_views.organisation_list, name="organisation-list"),
     path("org/<slug:slug>/", organisation_views.organisation_home, name="organisation-home"),
     # The secretary's import (with the data page, exchange/urls.py: by the season's id).
@@ -58,6 +61,7 @@ urlpatterns = [
 league_urlpatterns = [
     path("", views.league_home, name="league-home"),
     path("officers/", views.league_officers, name="league-officers"),
+    path("notices/", notice_views.league_notices, name="league-notices"),
     path("honours/", views.league_honours, name="league-honours"),
     # The rule book: this season's, and each season's kept for ever (docs/rules-governance.md).
     path("rules/", season_views.league_rules, name="league-rules"),

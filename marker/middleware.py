@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from csp import middleware as csp_middleware
@@ -25,7 +26,8 @@ class RequestSizeLimit:
     Django checks the limit only where it reads a form (`request.POST`, `request.body`);
     DRF's parsers read the stream directly, so a JSON body of any size would be parsed.
     This middleware looks at Content-Length first: under `/api/` the answer is the API's
-    error (`{"error": "too_large", ...}`), elsewhere a plain 413.
+    error (`{"error": "too_large", ...}`), elsewhere a plain 413. The few paths that take one
+    large file (`LARGE_UPLOAD_PATHS`: a score card's photo) have `LARGE_UPLOAD_MAX_SIZE`.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -33,6 +35,9 @@ class RequestSizeLimit:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        large = getattr(settings, "LARGE_UPLOAD_PATHS", ())
+        if large and any(re.match(pattern, request.path_info) for pattern in large):
+            limit = settings.LARGE_UPLOAD_MAX_SIZE
         if limit is not None:
             try:
                 length = int(request.META.get("CONTENT_LENGTH") or 0)

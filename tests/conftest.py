@@ -32,7 +32,9 @@ from tests.factories import (
 
 # Helper modules (not test files, imported by the tests after this conftest) whose asserts
 # still deserve pytest's detailed messages.
-pytest.register_assert_rewrite("tests.frames.matchnight_helpers", "tests.frames.pad_helpers")
+pytest.register_assert_rewrite(
+    "tests.frames.matchnight_helpers", "tests.frames.pad_helpers", "tests.frames.card_helpers"
+)
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 T = TypeVar("T")

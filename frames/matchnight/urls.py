@@ -32,4 +32,13 @@ urlpatterns = [
     path("matches/<int:pk>/confirm/", views.match_confirm, name="match-confirm"),
     path("matches/<int:pk>/dispute/", views.match_dispute, name="match-dispute"),
     path("matches/<int:pk>/settle/", views.match_settle, name="match-settle"),
+    # The paper card: photos of the signed score card, read through a permission check.
+    path("matches/<int:pk>/cards/", views.match_card_upload, name="match-card-upload"),
+    path("cards/<int:pk>/", views.card_photo, name="card-photo"),
+    path("cards/<int:pk>/thumb/", views.card_photo, {"size": "thumb"}, name="card-photo-thumb"),
+    path("cards/<int:pk>/delete/", views.card_photo_delete, name="card-photo-delete"),
+]
+
+league_urlpatterns = [
+    path("fixtures/no-card/", views.league_no_card, name="league-no-card"),
 ]

@@ -7,18 +7,20 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from frames import cards, selectors
-from frames.models import SIDES, Frame, Match, other_side
+from frames.models import SIDES, CardPhoto, Frame, Match, other_side
 from leagues.availability import selectors as availability_selectors
-from leagues.models import Fixture, Player
+from leagues.models import Fixture, League, Player
 from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import drawing, nominating, ordering, seeding, signoff, squads
+from . import card_photos, drawing, nominating, ordering, seeding, signoff, squads
 from .common import public_hats
 from .forms import (
     CommitForm,
@@ -32,6 +34,9 @@ from .forms import (
     SettleForm,
     SideForm,
 )
+
+UPLOAD_CARD = "frames.upload_card"
+VIEW_CARD = "frames.view_card"
 
 RUN = "frames.run_match"
 CAPTAIN = "frames.captain_match"
@@ -131,6 +136,26 @@ def _context(request, match_id: int, **extra):
     return context
 
 
+def card_context(user, match: Match) -> dict:
+    """The photos of the signed card as this viewer may see them, and whether they may add
+    one; "No card received" when the fixture is overdue (docs/paper-card.md)."""
+    can_view = user.has_perm(VIEW_CARD, match)
+    photos = selectors.card_photos(match) if can_view else []
+    now = timezone.now()
+    return {
+        "card_photos": photos,
+        "can_view_card": can_view,
+        "can_upload_card": user.has_perm(UPLOAD_CARD, match),
+        "can_remove_cards": can_view and user.has_perm(SETTLE, match),
+        # Past the deadline with no photo (asked of the database only when this viewer's
+        # list of photos cannot say).
+        "no_card": not photos
+        and selectors.card_deadline_passed(match.fixture, now=now)
+        and (can_view or not CardPhoto.objects.filter(match=match).exists()),
+        "card_max_mb": card_photos.MAX_BYTES // 1024 // 1024,
+    }
+
+
 def _nomination_context(match, fmt, s: dict, setup: bool, secretary: bool) -> None:
     """A side's nomination as this viewer may see it (its own captain before both are in,
     everyone after), and the form its captain fills in."""
@@ -178,6 +203,7 @@ def _nomination_context(match, fmt, s: dict, setup: bool, secretary: bool) -> No
 
 def _match_page(request, match_id: int, *, status: int = 200, error: str = "", **extra):
     context = _context(request, match_id, error=error, **extra)
+    context.update(card_context(request.user, context["match"]))
     return render(request, "frames/match.html", context, status=status)
 
 
@@ -245,7 +271,9 @@ def tonight(request):
 def fixture_night(request, pk: int):
     """The fixture page's match-night links (loaded in place by htmx): the match page,
     its live page once drawn, and the pads of the frames this user referees."""
-    fixture = get_object_or_404(Fixture.objects.select_related("home", "away"), pk=pk)
+    fixture = get_object_or_404(
+        Fixture.objects.select_related("home", "away", "season__league"), pk=pk
+    )
     match = selectors.match_for_fixture(fixture)
     return render(
         request,
@@ -254,6 +282,8 @@ def fixture_night(request, pk: int):
             "fixture": fixture,
             "match": match,
             "my_frames": (selectors.frames_refereed_by(request.user, match=match) if match else []),
+            "no_card": selectors.card_deadline_passed(fixture, now=timezone.now())
+            and selectors.fixture_without_card(fixture, now=timezone.now()),
         },
     )
 
@@ -285,6 +315,7 @@ def match_sheet(request, pk: int):
             "rows": detail.rows or None,
             "blank_frames": selectors.blank_frames(detail.match.format),
             "visits": range(1, 13),
+            **card_context(request.user, detail.match),
         },
     )
 
@@ -591,6 +622,87 @@ def match_settle(request, pk: int):
     return render(
         request,
         "frames/match_settle.html",
-        {"match": match, "fixture": match.fixture, "form": form, "error": error},
+        {
+            "match": match,
+            "fixture": match.fixture,
+            "form": form,
+            "error": error,
+            **card_context(request.user, match),
+        },
         status=status,
+    )
+
+
+# --------------------------------------------------------------------------- the paper card
+
+
+@login_required
+@require_POST
+def match_card_upload(request, pk: int):
+    """A photo of the signed card, from the match page (a phone's camera)."""
+    match = _get_match(pk)
+    require_perm(request.user, UPLOAD_CARD, match)
+    upload = request.FILES.get("photo")
+    if upload is None:
+        return _match_page(request, match.pk, status=400, error="Choose a photo of the card.")
+    try:
+        card_photos.card_photo_add(match=match, upload=upload, size=upload.size, actor=request.user)
+    except DomainError as exc:
+        return _match_page(request, match.pk, status=exc.status, error=exc.message)
+    messages.success(request, "The photo of the card is stored (without its location).")
+    target = "match-settle" if request.POST.get("next") == "settle" else "match-detail"
+    return redirect(target, pk=match.pk)
+
+
+@login_required
+@require_POST
+def card_photo_delete(request, pk: int):
+    photo = get_object_or_404(CardPhoto.objects.select_related("match__fixture__season"), pk=pk)
+    require_perm(request.user, VIEW_CARD, photo.match)
+    try:
+        card_photos.card_photo_delete(photo=photo, actor=request.user)
+    except DomainError as exc:
+        return _match_page(request, photo.match_id, status=exc.status, error=exc.message)
+    messages.success(request, "The photo is removed.")
+    return redirect("match-detail", pk=photo.match_id)
+
+
+@require_safe
+def card_photo(request, pk: int, size: str = "full"):
+    """A card photo's image, read through the storage (never a public media URL): to the
+    viewers `frames.view_card` allows; 404 to the public (it does not say one exists)."""
+    photo = get_object_or_404(
+        CardPhoto.objects.select_related("match__fixture__home", "match__fixture__away"),
+        pk=pk,
+    )
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    require_perm(request.user, VIEW_CARD, photo.match)
+    field = photo.thumbnail if size == "thumb" else photo.image
+    try:
+        handle = field.storage.open(field.name, "rb")
+    except (FileNotFoundError, OSError) as exc:
+        raise Http404("The photo is missing from the storage.") from exc
+    response = FileResponse(handle, content_type="image/jpeg")
+    response["Cache-Control"] = "private, max-age=86400"
+    response["Content-Disposition"] = f'inline; filename="card-{photo.match_id}-{photo.pk}.jpg"'
+    return response
+
+
+@login_required
+@require_safe
+def league_no_card(request, league: str):
+    """The secretary's list of fixtures with no result and no photo of their card past the
+    league's deadline ("No card received")."""
+    league_obj = get_object_or_404(League, slug=league)
+    require_perm(request.user, SETTLE, league_obj)
+    fixtures = list(
+        selectors.fixtures_without_card(
+            now=timezone.now(), league_id=league_obj.pk, hours=league_obj.no_card_after_hours
+        ).select_related("match")
+    )
+    return render(
+        request,
+        "frames/league_no_card.html",
+        {"league": league_obj, "fixtures": fixtures},
     )

@@ -55,6 +55,7 @@ PAD_MODULES = (
     "frames/pad/controls.js",
     "frames/pad/dom.js",
     "frames/pad/engine.js",
+    "frames/pad/notices.js",
     "frames/pad/outbox.js",
     "frames/pad/sync.js",
     "frames/pad/view.js",
@@ -237,6 +238,7 @@ def frame_pad(request, pk: int):
         scorecard = live = home_url
         title = str(friendly) if friendly is not None else game.name
         rules_url = None
+        season_id = None
     pad = {
         "frame": frame.pk,
         "match": frame.match_id,
@@ -260,6 +262,9 @@ def frame_pad(request, pk: int):
             "live": live,
             "sw": reverse("pad-sw"),
             "rules": rules_url,  # the season's rule book, kept for offline use
+            # The site's notices (and the league's), polled while online.
+            "notices": reverse("api-notices")
+            + (f"?league={links.season_slug(season_id)}" if season_id is not None else ""),
         },
         "state": state,
     }

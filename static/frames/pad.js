@@ -17,6 +17,22 @@ import { createEngine } from "./pad/engine.js";
 import { createControls } from "./pad/controls.js";
 import { createView } from "./pad/view.js";
 import { createAwake } from "./pad/awake.js";
+import { createPadNotices } from "./pad/notices.js";
+
+const NOTICE_POLL_MS = 5 * 60 * 1000;
+
+function padNotices(ctx) {
+  const root = $("#pad-notices");
+  if (!root || !ctx.urls.notices) return;
+  let storage = null;
+  try { storage = window.localStorage; } catch { /* no storage: notices cannot be dismissed */ }
+  const notices = createPadNotices(root, {
+    url: ctx.urls.notices, fetch: (u, o) => window.fetch(u, o), storage, online: () => navigator.onLine, doc: document,
+  });
+  notices.poll();
+  window.addEventListener("online", () => notices.poll());
+  setInterval(() => { if (!document.hidden) notices.poll(); }, NOTICE_POLL_MS);
+}
 
 function registerWorker(url, keep) {
   if (!("serviceWorker" in navigator)) return;
@@ -120,6 +136,7 @@ async function start(ctx, vocab) {
   window.addEventListener("focus", () => { if (pad.loginNeeded) sync.checkSession(); });
   sync.drain();
   sync.schedulePoll(1500);
+  padNotices(ctx);
 }
 
 const contextNode = document.getElementById("pad-context");

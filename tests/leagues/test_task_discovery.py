@@ -36,6 +36,7 @@ def test_a_fresh_worker_process_discovers_every_task_under_its_name():
     assert found == {
         "competitions.tasks.tie_deadlines",
         "frames.matchnight.tasks.autoconfirm_matches",
+        "frames.matchnight.tasks.remind_no_card",
         "frames.ratings.tasks.follow_results",
         "frames.ratings.tasks.recompute_ratings",
         "frames.ratings.tasks.sweep_ratings",
