@@ -292,3 +292,25 @@ def test_a_daily_digest_holds_the_result_instead_of_a_push(phone, league, stub):
     assert "Result: Premier Team 1 " in digest.body
     assert f"/matches/{match.pk}/" in digest.body
     assert stub.received == []
+
+
+IPHONE_SAFARI = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+)
+
+
+def test_an_iphone_is_told_to_add_marker_to_the_home_screen_first(phone, league, stub):
+    # Safari outside a home-screen app has no PushManager.
+    context = phone(league.player_user, user_agent=IPHONE_SAFARI)
+    context.add_init_script("delete window.PushManager;")
+    page = context.new_page()
+    page.goto("/notifications/")
+    hint = page.locator("[data-push-ios]")
+    hint.wait_for()
+    assert "Add to Home Screen" in hint.inner_text()
+    assert "home screen" in page.locator("[data-push-status]").inner_text()
+    assert not page.get_by_role("button", name="Turn on push on this phone").is_visible()
+    manifest = page.locator("link[rel=manifest]").get_attribute("href")
+    assert page.request.get(manifest).json()["display"] == "standalone"
+    shot(page, "push-iphone.png")
