@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
@@ -43,6 +44,7 @@ def new_keys() -> Keys:
     return keys_of(ec.generate_private_key(ec.SECP256R1()))
 
 
+@lru_cache(maxsize=8)
 def _from_private(text: str) -> Keys:
     """A private key as base64url raw (32 bytes) or DER, or PEM."""
     text = text.strip()

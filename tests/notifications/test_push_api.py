@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from notifications import push, vapid
+from notifications import push, tasks, vapid
 from notifications.models import Delivery, Notification, PushSubscription, Recipient
 from notifications.services import To, notify
 from tests.factories import UserFactory
@@ -237,3 +237,25 @@ def test_device_label_doctest():
         push.device_label("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) Safari/604.1")
         == "Safari on iPhone"
     )
+
+
+def test_a_push_is_sent_once_however_often_the_tasks_run(monkeypatch):
+    me = UserFactory()
+    api_for(me).post(API, phone(), format="json")
+    api_for(me).post(API, phone("https://push.example/tablet"), format="json")
+    r = Recipient.objects.get(user=me)
+    r.quiet_start = r.quiet_end = None
+    r.save()
+    notify(event="dispute", to=[To(user_id=me.pk)], key="d:1", title="t", body="b", url="/m/1/")
+    sent = []
+    monkeypatch.setattr("pywebpush.webpush", lambda **kw: sent.append(kw["subscription_info"]))
+    ids = list(Notification.objects.values_list("id", flat=True))
+    assert tasks.deliver(ids) == 3  # the email and both phones
+    assert tasks.deliver(ids) == 0
+    assert tasks.sweep() == 0
+    assert sorted(s["endpoint"] for s in sent) == [
+        "https://fcm.googleapis.com/fcm/send/abc",
+        "https://push.example/tablet",
+    ]
+    signed_with = sent and PushSubscription.objects.get(endpoint=sent[0]["endpoint"])
+    assert signed_with.p256dh == sent[0]["keys"]["p256dh"]
