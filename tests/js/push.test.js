@@ -93,12 +93,16 @@ test("Turn on subscribes with the server's key and posts the subscription", asyn
   assert.equal(e.reloaded, true);
 });
 
-function worker(clients = []) {
+function worker(clients = [], fetch = () => {}) {
   const listeners = {};
   const shown = [];
   const opened = [];
   const self = {
-    MARKER_SW: { version: "t", precache: [], static_url: "/static/", pages: [], api: [], push_icon: "/static/i.png" },
+    MARKER_SW: {
+      version: "t", precache: [], static_url: "/static/", pages: [], api: [], push_icon: "/static/i.png",
+      push_api: "/api/notifications/push/", session_api: "/api/pad/session/",
+    },
+    navigator: { userAgent: "UA" },
     location: { origin: "https://marker.example" },
     addEventListener: (type, fn) => { listeners[type] = fn; },
     registration: { showNotification: async (title, options) => shown.push({ title, options }) },
@@ -107,7 +111,7 @@ function worker(clients = []) {
       openWindow: async (url) => opened.push(url),
     },
   };
-  vm.runInNewContext(readFileSync(new URL("../../static/frames/sw.js", import.meta.url), "utf8"), { self, URL, caches: {}, fetch: () => {} });
+  vm.runInNewContext(readFileSync(new URL("../../static/frames/sw.js", import.meta.url), "utf8"), { self, URL, caches: {}, fetch });
   const fire = async (type, event) => {
     let waited;
     listeners[type]({ ...event, waitUntil: (p) => { waited = p; } });
@@ -138,4 +142,19 @@ test("a tap focuses an open Marker tab and takes it to the page, else opens one"
   await withTab.fire("notificationclick", { notification: note });
   assert.deepEqual(went, ["https://marker.example/matches/3/"]);
   assert.deepEqual(withTab.opened, []);
+});
+
+test("a renewed subscription is posted again with the session's CSRF token", async () => {
+  const calls = [];
+  const fetch = async (url, options = {}) => {
+    calls.push({ url, ...options });
+    return { json: async () => ({ authenticated: true, csrf_token: "fresh" }) };
+  };
+  const sw = worker([], fetch);
+  const newSubscription = { toJSON: () => ({ endpoint: "https://push.example/renewed", keys: { p256dh: "P", auth: "A" } }) };
+  await sw.fire("pushsubscriptionchange", { newSubscription });
+  const post = calls.find((c) => c.method === "POST");
+  assert.equal(post.url, "/api/notifications/push/");
+  assert.equal(post.headers["X-CSRFToken"], "fresh");
+  assert.deepEqual(JSON.parse(post.body), { endpoint: "https://push.example/renewed", keys: { p256dh: "P", auth: "A" }, user_agent: "UA" });
 });
