@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
-from .models import Competition, CompetitionLog, Entry, Group, GroupMember, Round, Tie
+from .models import Competition, CompetitionLog, Entry, Group, GroupMember, Round, Tie, TieFrame
 from .standings import GroupTable, rank_group
 
 ENTRY_JOINS = ("team", "player", "partner")
@@ -121,9 +121,11 @@ def group_table(group: Group) -> GroupTable:
 
 
 def tie_detail(tie_id: int) -> Tie:
+    """A tie with what its page and its result card show: the entrants, the competition
+    and its league, its frames with their pad frames (3 queries)."""
     return (
-        Tie.objects.select_related(*TIE_JOINS, "competition__season", "group")
-        .prefetch_related("frames")
+        Tie.objects.select_related(*TIE_JOINS, "competition__season__league", "group")
+        .prefetch_related(Prefetch("frames", queryset=TieFrame.objects.select_related("frame")))
         .get(pk=tie_id)
     )
 

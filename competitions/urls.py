@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import setup, ties
+from .views import cards, setup, ties
 
 urlpatterns = [
     path(
@@ -13,6 +13,7 @@ urlpatterns = [
     path("competitions/<int:pk>/", setup.competition_detail, name="competition-detail"),
     path("groups/<int:pk>/deadline/", setup.group_deadline, name="group-deadline"),
     path("ties/<int:pk>/", ties.tie_detail, name="tie-detail"),
+    path("ties/<int:pk>/card.png", cards.tie_card_png, name="tie-card"),
     path("ties/<int:pk>/pad/", ties.tie_pad, name="tie-pad"),
     path("ties/<int:pk>/correct/", ties.tie_correct, name="tie-correct"),
     path("players/<int:pk>/ties.ics", ties.player_ties_ical, name="player-ties-ical"),

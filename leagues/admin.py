@@ -6,6 +6,8 @@ from .models import (
     Invitation,
     League,
     LeagueRole,
+    Organisation,
+    OrganisationRole,
     Player,
     PointDeduction,
     Publication,
@@ -23,6 +25,19 @@ from .models import (
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ["name", "game_id", "match_night", "confirm_after_hours"]
     prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Organisation)
+class OrganisationAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["leagues"]
+
+
+@admin.register(OrganisationRole)
+class OrganisationRoleAdmin(admin.ModelAdmin):
+    list_display = ["organisation", "user", "role", "created_at"]
+    raw_id_fields = ["user"]
 
 
 @admin.register(LeagueRole)

@@ -102,6 +102,59 @@ class LeagueRole(models.Model):
         return f"{self.user} — {self.get_role_display()} of {self.league}"
 
 
+class Organisation(models.Model):
+    """A county or association above leagues (docs/organisations.md): its officers run
+    competitions, ranking series and rankings that draw on its member leagues, each entrant
+    eligible by its own league's registrations."""
+
+    class Kind(models.TextChoices):
+        COUNTY = "county", "County association"
+        ASSOCIATION = "association", "Association"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.COUNTY)
+    about = models.TextField(blank=True)
+    leagues = models.ManyToManyField(League, blank=True, related_name="organisations")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("organisation-home", args=[self.slug])
+
+
+class OrganisationRole(models.Model):
+    """An officer of an organisation: its secretary runs everything of it (competitions,
+    series, rankings, members); a competitions officer its competitions and series."""
+
+    class Role(models.TextChoices):
+        SECRETARY = "secretary", "Secretary"
+        COMPETITIONS_OFFICER = "competitions_officer", "Competitions officer"
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organisation_roles"
+    )
+    role = models.CharField(max_length=24, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["organisation", "role", "user_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organisation", "user", "role"], name="organisation_role_once_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} of {self.organisation}"
+
+
 #: The largest score a frame may be given (on paper, or when settled), and the largest
 #: aggregate awarded for a match: real scores are thousands, and a match of nine frames at
 #: the bound still fits the integer columns (2³¹ − 1) several times over.

@@ -20,7 +20,7 @@ from marker.permissions import (
     set_role_loader,
 )
 
-from .models import LeagueRole, Season
+from .models import LeagueRole, Organisation, OrganisationRole, Season
 
 
 def load_league_roles(user: Any) -> dict[int, frozenset[str]]:
@@ -75,6 +75,26 @@ def sees_full_name(user, player) -> bool:
     return is_officer_for_player(user, player)
 
 
+def is_organisation_officer(user, organisation: Organisation | None, *roles: str) -> bool:
+    """An officer of the organisation (any of `roles`, or any role), or the site
+    administrator."""
+    if not is_authenticated(user) or organisation is None:
+        return False
+    if user.is_superuser:
+        return True
+    held = OrganisationRole.objects.filter(organisation=organisation, user_id=user.pk)
+    if roles:
+        held = held.filter(role__in=roles)
+    return held.exists()
+
+
+def is_organisation_secretary(user, organisation: Organisation | None) -> bool:
+    return is_organisation_officer(user, organisation, OrganisationRole.Role.SECRETARY)
+
+
+# An organisation above leagues: its members, officers, competitions, series, rankings.
+register("leagues.manage_organisation", is_organisation_secretary)
+register("leagues.run_organisation_competitions", is_organisation_officer)
 register("leagues.erase_person", is_officer_for_player)
 register("leagues.see_full_name", sees_full_name)
 register("leagues.import_data", is_secretary)

@@ -14,6 +14,7 @@ from .models import (
     Honour,
     Invitation,
     LeagueRole,
+    OrganisationRole,
     Player,
     Registration,
     SentNotification,
@@ -105,6 +106,23 @@ def _league_roles_erase(erasure: Erasure) -> None:
     """An erased person holds no office."""
     if erasure.person.user is not None:
         LeagueRole.objects.filter(user=erasure.person.user).delete()
+
+
+def _organisation_roles(person: Person) -> list[dict[str, Any]]:
+    if person.user is None:
+        return []
+    return [
+        {"organisation": r.organisation.name, "role": r.role, "created_at": iso(r.created_at)}
+        for r in OrganisationRole.objects.filter(user=person.user)
+        .select_related("organisation")
+        .order_by("organisation_id", "role")
+    ]
+
+
+def _organisation_roles_erase(erasure: Erasure) -> None:
+    """An erased person holds no office in a county or association either."""
+    if erasure.person.user is not None:
+        OrganisationRole.objects.filter(user=erasure.person.user).delete()
 
 
 def _officer_invitations(person: Person) -> list[dict[str, Any]]:
@@ -267,6 +285,13 @@ SECTIONS: tuple[Section, ...] = (
         description="officer roles (removed)",
     ),
     Section(
+        "organisation_roles",
+        ("leagues.OrganisationRole.user",),
+        export=_organisation_roles,
+        erase=_organisation_roles_erase,
+        description="officer roles in counties and associations (removed)",
+    ),
+    Section(
         "officer_invitations",
         ("leagues.Invitation.email",),
         export=_officer_invitations,
@@ -306,6 +331,7 @@ SECTIONS: tuple[Section, ...] = (
 #: Fields that look personal by the rule and are not, with why.
 NOT_PERSONAL: dict[str, str] = {
     "leagues.League.name": "a league's name",
+    "leagues.Organisation.name": "a county's or association's name",
     "leagues.Season.name": "a season's name",
     "leagues.Season.game_options": "the game's options (numbers and switches)",
     "leagues.Season.tie_breakers": "the order of the table's tie-breakers",

@@ -98,6 +98,8 @@ def league_home(slug: str, *, today: date | None = None) -> dict:
         "snapshots": snapshots,
         "provisional_tables": provisional,
         "fixtures": fixtures,
+        # The counties and associations it belongs to: their competitions draw on it.
+        "organisations": list(league.organisations.order_by("name")),
     }
 
 

@@ -7,6 +7,7 @@ from django.urls import path
 
 from . import views
 from .fixtures import views as fixture_views
+from .organisations import views as organisation_views
 from .seasons import views as season_views
 from .tables import views as table_views
 from .teams import views as team_views
@@ -22,6 +23,8 @@ urlpatterns = [
     ),
     path("unsubscribe/<str:token>/", table_views.table_unsubscribe, name="table-unsubscribe"),
     path("site/leagues/", views.site_leagues, name="site-leagues"),
+    path("org/", organisation_views.organisation_list, name="organisation-list"),
+    path("org/<slug:slug>/", organisation_views.organisation_home, name="organisation-home"),
     # The secretary's import (with the data page, exchange/urls.py: by the season's id).
     path("seasons/<int:pk>/import/", season_views.season_import, name="season-import"),
     path(

@@ -23,6 +23,7 @@ from ..models import Tie
 from ..services.corrections import tie_correct as correct_tie
 from ..services.pad import tie_frame_open
 from ..services.ties import tie_deadline
+from .cards import tie_meta
 
 
 @require_safe
@@ -51,6 +52,7 @@ def tie_detail(request, pk: int):
             and not tie.bye
             and request.user.has_perm("competitions.manage", tie),
             "corrections": selectors.tie_corrections(tie),
+            "share": tie_meta(tie),
         },
     )
 

@@ -10,7 +10,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from frames import selectors
+from frames import cards, selectors
 from frames.models import SIDES, Frame, Match, other_side
 from leagues.models import Fixture, Player
 from leagues.selectors import roster as team_roster
@@ -117,6 +117,7 @@ def _context(request, match_id: int, **extra):
         "dispute_form": DisputeForm(),
         "started": detail.tally.started,
         "nominating": nominating_format,
+        "share": cards.match_meta(match),
     }
     context.update(extra)
     return context

@@ -10,23 +10,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from frames import svg
+from frames.svg import r1
+
 WIDTH = 320
 PAD = 24
-HOME_COLOUR, AWAY_COLOUR = "#0b6e4f", "#b3261e"
-PALETTE = (
-    "#0b6e4f",
-    "#b3261e",
-    "#1f5fa8",
-    "#9a6700",
-    "#6f3fa0",
-    "#0f7c8c",
-    "#a1457a",
-    "#4d5b1f",
-    "#c2541b",
-    "#34495e",
-    "#7a6f00",
-    "#5b3a29",
-)
+HOME_COLOUR, AWAY_COLOUR = svg.HOME, svg.AWAY
 
 
 def plural(count: int, noun: str) -> str:
@@ -36,12 +25,6 @@ def plural(count: int, noun: str) -> str:
     ('1 rated frame', '0 pots', '12 shots')
     """
     return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def r1(value: float) -> float:
-    """One decimal, and never "-0.0"."""
-    out = round(value, 1)
-    return 0.0 if out == 0 else out
 
 
 def _scale(lo: float, hi: float, top: float, bottom: float):
@@ -93,7 +76,7 @@ def history_chart(history: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None
         {
             "x": x(i),
             "y": y(h["mu"]),
-            "fill": {"won": HOME_COLOUR, "lost": AWAY_COLOUR}.get(h.get("result", ""), "#9a6700"),
+            "fill": svg.RESULT.get(h.get("result", ""), svg.SHARED),
             "title": f"{h['played_on']:%-d %b %Y} v {h.get('opponent', '')}: {h.get('result', '')}, "
             f"μ {h['mu']:.1f} (σ {h['sigma']:.1f})",
         }
@@ -240,29 +223,31 @@ def histogram(values: Sequence[float], label: str, *, bins: int = 8) -> dict[str
     for v in values:
         counts[min(int((v - lo) / width), bins - 1)] += 1
     height = 150
-    most = max(counts)
     inner = WIDTH - 2 * PAD
     step = inner / bins
-    bars = []
-    for i, c in enumerate(counts):
-        start, end = lo + i * width, lo + (i + 1) * width
-        h = (height - 2 * PAD) * c / most if most else 0
-        bars.append(
-            {
-                "x": r1(PAD + i * step + 1),
-                "y": r1(height - PAD - h),
-                "w": r1(step - 2),
-                "h": r1(h),
-                "from": f"{start:g}",
-                "to": f"{end:g}",
-                "count": c,
-                "title": f"{label} {start:g} to {end:g}: {c}",
-            }
-        )
+    ranges = [(lo + i * width, lo + (i + 1) * width) for i in range(bins)]
+    bars = svg.bars(
+        counts,
+        left=PAD,
+        top=PAD,
+        width=inner,
+        height=height - 2 * PAD,
+        fills=svg.BLUE,
+        titles=[f"{label} {a:g} to {b:g}: {c}" for (a, b), c in zip(ranges, counts, strict=True)],
+        labels=[f"{a:g}" for a, _b in ranges],
+        gap=2 / step,
+        least=0,
+        extras=[
+            {"from": f"{a:g}", "to": f"{b:g}", "count": c}
+            for (a, b), c in zip(ranges, counts, strict=True)
+        ],
+    )
     return {
         "width": WIDTH,
         "height": height,
         "bars": bars,
+        "palette": svg.palette(),
+        "label_y": height - 8,
         "base": height - PAD,
         "left": PAD,
         "right": WIDTH - PAD,
@@ -297,7 +282,7 @@ def positions_chart(data: Mapping[str, Any]) -> dict[str, Any] | None:
         lines.append(
             {
                 "points": " ".join(pts),
-                "colour": PALETTE[i % len(PALETTE)],
+                "colour": svg.SERIES[i % len(svg.SERIES)],
                 "label_x": r1(PAD + (len(rounds) - 1) * step + 6),
                 "label_y": r1(y(last) + 4),
                 "name": team["name"],

@@ -9,6 +9,9 @@ urlpatterns = [
     path("players/<int:pk>/ratings/", views.player_ratings, name="player-ratings"),
     path("matches/<int:pk>/expectation/", views.match_expectation, name="match-expectation"),
     path("frames/<int:pk>/worm/", views.frame_worm, name="frame-worm"),
+    # Result cards (frames.cards): a PNG to share, named by the pages' og:image.
+    path("matches/<int:pk>/card.png", views.match_card_png, name="match-card"),
+    path("frames/<int:pk>/card.png", views.frame_card_png, name="frame-card"),
     path(
         "head-to-head/players/<int:a>/<int:b>/",
         views.head_to_head_players,

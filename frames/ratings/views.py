@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from frames.models import Frame, Match
+from frames import cards
+from frames.models import Frame, FramePlayer, Match
 from leagues.models import Division, League, Player, Team
 
 from . import pictures, selectors
@@ -109,6 +112,15 @@ def frame_worm(request, pk: int):
         pk=pk,
     )
     fixture = frame.match.fixture if frame.match else None
+    players = (
+        list(
+            FramePlayer.objects.filter(frame=frame)
+            .select_related("player")
+            .order_by("side", "position")
+        )
+        if fixture
+        else []
+    )
     home = fixture.home.name if fixture else "Home"
     away = fixture.away.name if fixture else "Away"
     points = selectors.frame_worm(frame)
@@ -122,8 +134,35 @@ def frame_worm(request, pk: int):
             "away": away,
             "points": points[1:],
             "chart": pictures.worm_chart(points, home, away),
+            # A friendly game's frame is its players' own: no card, no tags to share it.
+            "share": (
+                cards.frame_meta(frame, players, reverse("frame-worm", args=[frame.pk]))
+                if fixture
+                else None
+            ),
         },
     )
+
+
+@require_safe
+def match_card_png(request, pk: int):
+    """The match's result card (a PNG, docs/result-cards.md); 404 before any result."""
+    try:
+        card = cards.match_card(pk)
+    except cards.NoCard:
+        raise Http404("This match has no result card yet.") from None
+    return cards.card_response(request, card)
+
+
+@require_safe
+def frame_card_png(request, pk: int):
+    """A league or cup match frame's result card; 404 for a friendly game's frame or a
+    frame without a result."""
+    try:
+        card = cards.frame_card(pk)
+    except cards.NoCard:
+        raise Http404("This frame has no result card.") from None
+    return cards.card_response(request, card)
 
 
 @require_safe

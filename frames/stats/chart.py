@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import date
 
+from frames import svg
 from frames.models import PlayerFrameStat
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 120, 8
-COLOURS = {"won": "#0b6e4f", "lost": "#b3261e", "shared": "#9a6700"}
 
 
 def form_chart(lines: list[PlayerFrameStat]) -> dict | None:
@@ -20,33 +20,33 @@ def form_chart(lines: list[PlayerFrameStat]) -> dict | None:
     inner_w = CHART_WIDTH - 2 * CHART_PAD
     inner_h = CHART_HEIGHT - 2 * CHART_PAD
     step = inner_w / len(lines)
-    bar_w = max(step * 0.7, 1.0)
-    bars, points = [], []
+    results, titles, points = [], [], []
     won = 0.0
     for i, line in enumerate(lines):
         result = "shared" if line.shared else ("won" if line.won else "lost")
+        results.append(result)
         won += 1 if line.won else 0.5 if line.shared else 0
-        h = max(inner_h * line.score / top, 1.0)
-        x = CHART_PAD + i * step + (step - bar_w) / 2
         fixture = line.fixture
         opponent = fixture.away if line.side == "home" else fixture.home
         when = line.played_on.strftime("%-d %b") if isinstance(line.played_on, date) else ""
-        bars.append(
-            {
-                "x": round(x, 1),
-                "y": round(CHART_PAD + inner_h - h, 1),
-                "w": round(bar_w, 1),
-                "h": round(h, 1),
-                "fill": COLOURS[result],
-                "title": f"{when} v {opponent.name}, frame {line.frame_number}: {result} "
-                f"{line.score:,}–{line.opponent_score:,}",
-            }
+        titles.append(
+            f"{when} v {opponent.name}, frame {line.frame_number}: {result} "
+            f"{line.score:,}–{line.opponent_score:,}"
         )
         rate = won / (i + 1)
         points.append(
-            f"{round(CHART_PAD + i * step + step / 2, 1)},"
-            f"{round(CHART_PAD + inner_h * (1 - rate), 1)}"
+            f"{svg.r1(CHART_PAD + i * step + step / 2)},{svg.r1(CHART_PAD + inner_h * (1 - rate))}"
         )
+    bars = svg.bars(
+        [line.score for line in lines],
+        left=CHART_PAD,
+        top=CHART_PAD,
+        width=inner_w,
+        height=inner_h,
+        highest=top,
+        fills=[svg.RESULT[result] for result in results],
+        titles=titles,
+    )
     n = len(lines)
     last_rate = round(100 * won / n)
     frames = f"{n} frame{'s' if n != 1 else ''}"
@@ -57,6 +57,7 @@ def form_chart(lines: list[PlayerFrameStat]) -> dict | None:
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "bars": bars,
+        "palette": svg.palette(),
         "rate_line": " ".join(points),
         "base_y": CHART_HEIGHT - CHART_PAD,
         "right": CHART_WIDTH - CHART_PAD,

@@ -60,6 +60,8 @@ ACCESS = {
     ),
     "team-ties-ical": Rule(kwargs=lambda c: {"pk": c.league.teams[0].pk}),
     "tie-detail": Rule(kwargs=tie),
+    # A decided tie's result card (PNG): public (404 until decided).
+    "tie-card": Rule(kwargs=tie),
     # Sets a group's deadline: the secretaries.
     "group-deadline": Rule(
         kwargs=lambda c: {"pk": c.pages_group.pk},

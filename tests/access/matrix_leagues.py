@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leagues.models import Fixture, Invitation, LeagueRole
+from leagues.models import Fixture, Invitation, LeagueRole, Organisation
 
 from .base import (
     EVERYONE,
@@ -21,6 +21,9 @@ def setup(ctx) -> None:
         team=ctx.league.teams[0], name="Ivy", email=f"ivy.{ctx.slug}@example.org"
     )
     ctx.registration = ctx.league.teams[0].registrations.first()
+    ctx.organisation = Organisation.objects.create(
+        name=f"County {ctx.slug}", slug=f"county-{ctx.slug}"
+    )
     ctx.league_obj = ctx.league.season.league
     ctx.secretary_role = LeagueRole.objects.get(
         league=ctx.league_obj, user=ctx.league.secretary, role=LeagueRole.Role.SECRETARY
@@ -47,6 +50,9 @@ ACCESS = {
     # Leagues as tenants: the site administrator's page, a league's home and officers.
     "site-leagues": Rule(get=SITE_ADMIN_ONLY, post=SITE_ADMIN_ONLY),
     "league-home": Rule(kwargs=league),
+    # Counties and associations above leagues: public pages.
+    "organisation-list": Rule(),
+    "organisation-home": Rule(kwargs=lambda c: {"slug": c.organisation.slug}),
     "league-officers": Rule(kwargs=league, get=STAFF, post=STAFF),
     "season-create": Rule(kwargs=league, get=STAFF, post=STAFF),
     "officer-invitation-accept": Rule(

@@ -26,6 +26,9 @@ ACCESS = {
     "league-ratings": Rule(kwargs=league),
     "match-expectation": Rule(kwargs=match),
     "frame-worm": Rule(kwargs=frame),
+    # Result cards (PNG): public, like the results (404 until there is a result).
+    "match-card": Rule(kwargs=match),
+    "frame-card": Rule(kwargs=frame),
     "division-positions": Rule(kwargs=division),
     "head-to-head-players": Rule(kwargs=pair),
     "head-to-head-teams": Rule(kwargs=teams),

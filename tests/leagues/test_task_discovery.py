@@ -45,5 +45,7 @@ def test_a_fresh_worker_process_discovers_every_task_under_its_name():
         "leagues.publishing.publish_tables",
         "leagues.publishing.sweep_publications",
         "leagues.tasks.send_fixture_reminders",
+        "notifications.deliver",
+        "notifications.sweep",
     }
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= found

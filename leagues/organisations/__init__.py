@@ -1,0 +1,1 @@
+"""Organisations above leagues: a county or an association and its member leagues."""
