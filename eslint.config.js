@@ -6,7 +6,7 @@ export default [
   { ignores: [".venv/**", "static/vendor/**", "staticfiles/**", "node_modules/**", "tests/e2e/vendor/**"] },
   js.configs.recommended,
   {
-    files: ["static/frames/**/*.js"],
+    files: ["static/frames/**/*.js", "static/notifications/**/*.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
   },
   {

@@ -197,6 +197,11 @@ VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_SUBJECT = os.environ.get(
     "VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.split("<")[-1].rstrip(">")
 )
+# Without keys push is off, except with DEBUG (`make run`): a pair is made once into this
+# file (kept out of git) so push works in the demo (notifications/vapid.py).
+VAPID_DEV_KEY_FILE = os.environ.get("VAPID_DEV_KEY_FILE", str(BASE_DIR / ".vapid.pem"))
+# A push endpoint must be https; plain http to localhost only in development and tests.
+PUSH_ALLOW_LOCAL_HTTP = DEBUG
 
 # Cache: Redis when configured (shared by several app servers), else local memory.
 REDIS_CACHE_URL = os.environ.get("CACHE_URL", "")

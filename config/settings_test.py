@@ -46,3 +46,7 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 # Every poll reads the cache, so a test sees another process's bump (or a token it
 # removed) at once; tests/frames/test_live_versions.py turns the memo on where it is tested.
 LIVE_VERSION_MEMO = 0
+# Tests sign push messages with keys they make (settings fixture), never a file's, and
+# post them to a stub push service on localhost.
+VAPID_DEV_KEY_FILE = ""
+PUSH_ALLOW_LOCAL_HTTP = True

@@ -45,6 +45,7 @@ urlpatterns = [
     path("api/", include("leagues.api_urls")),
     path("api/", include("competitions.api_urls")),
     path("api/", include("money.api_urls")),
+    path("api/", include("notifications.api_urls")),
     path("", include("frames.matchnight.urls")),
     path("", include("frames.pad.urls")),
     path("", include("frames.friendly.urls")),

@@ -19,6 +19,7 @@ from competitions.results import tie_fixture_result
 from leagues.fixtures.services import fixture_record_result
 from marker.formats import sections_won
 
+from . import announce
 from .models import SIDES, Frame, Match, MatchLog, Side
 from .ratings.tasks import frames_changed, match_result_counted
 from .stats.tasks import record_frame_stats
@@ -229,6 +230,7 @@ def record_result(match: Match, actor: User, now: datetime, how: str) -> Match:
         home_score=match.home_score,
         away_score=match.away_score,
     )
+    announce.match_result(match, now)  # the players of both teams, once
     return match
 
 

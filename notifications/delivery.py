@@ -23,6 +23,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from . import vapid
 from .events import Event
 from .models import Delivery, Notification, PushSubscription, Recipient
 
@@ -129,6 +130,9 @@ def send_push(delivery: Delivery) -> None:
     sub = delivery.subscription
     if sub is None:
         raise Gone("subscription removed")
+    pair = vapid.keys()
+    if pair is None:
+        raise RuntimeError("push is off: no VAPID keys")
     try:
         webpush(
             subscription_info={
@@ -136,7 +140,7 @@ def send_push(delivery: Delivery) -> None:
                 "keys": {"p256dh": sub.p256dh, "auth": sub.auth},
             },
             data=json.dumps(push_payload(delivery.notification)),
-            vapid_private_key=settings.VAPID_PRIVATE_KEY,
+            vapid_private_key=pair.private,
             vapid_claims={"sub": settings.VAPID_SUBJECT},
             ttl=PUSH_TTL,
             timeout=10,

@@ -22,6 +22,7 @@ from marker.errors import DomainError
 
 from .events import DEFAULT_ON, Event
 from .models import Cadence, Choice, Delivery, Notification, PushSubscription, Recipient
+from .vapid import push_available
 
 #: When digests go out, in the person's time zone (weekly ones on Mondays).
 DIGEST_AT = time(8, 0)
@@ -207,7 +208,7 @@ def _plan(notification: Notification, recipient: Recipient, now: datetime) -> No
     rows = []
     if recipient.email_on and recipient.address:
         rows.append(Delivery(notification=notification, channel="email", due_at=due))
-    if recipient.push_on:
+    if recipient.push_on and push_available():
         rows += [
             Delivery(notification=notification, channel="push", subscription=sub, due_at=due)
             for sub in PushSubscription.objects.filter(recipient=recipient)

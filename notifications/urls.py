@@ -6,6 +6,11 @@ from . import views
 # (people/urls.py): they list the person's leagues, which this app may not read.
 urlpatterns = [
     path(
+        "notifications/phones/<int:pk>/remove/",
+        views.push_remove,
+        name="notifications-push-remove",
+    ),
+    path(
         "notifications/unsubscribe/<str:token>/",
         views.unsubscribe,
         name="notifications-unsubscribe",

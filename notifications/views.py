@@ -9,14 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from . import services
+from marker.errors import DomainError
+
+from . import push, services, vapid
 from .delivery import UNSUBSCRIBE_SALT
 from .events import Event
 from .forms import ChoicesForm
@@ -80,8 +83,40 @@ def choices_page(
             "recipient": recipient,
             "action": action,
             "recent": recent_messages(recipient),
+            "push": _push_context(request, recipient),
         },
     )
+
+
+def _push_context(request: HttpRequest, recipient: Recipient) -> dict:
+    """The choices page's push part: the server's key and the person's phones (with a
+    login only: the push API is the signed-in person's)."""
+    pair = vapid.keys()
+    mine = request.user.is_authenticated and recipient.user_id == request.user.pk
+    devices = push.devices_of(recipient) if mine else []
+    return {
+        "available": pair is not None,
+        "public_key": pair.public if pair else "",
+        "signed_in": mine,
+        "devices": [(d, push.device_label(d.user_agent)) for d in devices],
+    }
+
+
+@login_required
+@require_POST
+def push_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    """Remove one of the signed-in person's phones (another person's: 404)."""
+    recipient = services.recipient_for(
+        services.To(user_id=request.user.pk, email=getattr(request.user, "email", "")),
+        now=timezone.now(),
+    )
+    assert recipient is not None
+    try:
+        push.push_unsubscribe(recipient=recipient, pk=pk)
+    except DomainError as exc:
+        raise Http404(exc.message) from exc
+    messages.success(request, "That phone no longer receives push messages.")
+    return redirect("notifications-choices")
 
 
 def recipient_of_user(user) -> Recipient:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
+from frames import announce
 from frames.engine import game_of
 from frames.models import (
     SIDES,
@@ -182,7 +183,13 @@ def match_key_in_paper(
                 sides=cleared,
                 reason="the result changed",
             )
-    return update_result(match)
+    match = update_result(match)
+    if match.status == Match.Status.COMPLETE:
+        # The side that keyed the sheet in asks the other to confirm (the secretary: both).
+        keyed_by = [s for s in SIDES if match.team(s).is_captain(actor)]
+        waiting = [announce.other(keyed_by[0])] if len(keyed_by) == 1 else list(SIDES)
+        announce.result_to_confirm(match, waiting, now)
+    return match
 
 
 def _require_complete(match: Match) -> None:
@@ -217,6 +224,8 @@ def match_confirm(*, match: Match, side: str, actor: User, now: datetime | None 
         MatchLog.add(match, actor, "confirmed", now, side=side)
     if match.home_confirmed_at and match.away_confirmed_at:
         record_result(match, actor, now, "both captains confirmed")
+    else:
+        announce.result_to_confirm(match, [announce.other(side)], now)
     return match
 
 
@@ -253,6 +262,7 @@ def match_dispute(
         fields += [f"{side}_confirmed_by", f"{side}_confirmed_at"]
     match.save(update_fields=fields)
     MatchLog.add(match, actor, "disputed", now, side=side, reason=reason)
+    announce.dispute_raised(match, side, reason, now)
     return match
 
 
@@ -324,7 +334,11 @@ def match_settle(
         corrections=changes,
         dispute={"side": match.disputed_by, "reason": match.dispute_reason},
     )
-    return record_result(match, actor, now, f"settled by the secretary ({decision})")
+    was_disputed = match.status == Match.Status.DISPUTED
+    match = record_result(match, actor, now, f"settled by the secretary ({decision})")
+    if was_disputed:
+        announce.dispute_settled(match, decision, now)
+    return match
 
 
 @transaction.atomic

@@ -360,6 +360,10 @@ def service_worker(request):
         # The URL shapes it caches (its regular expressions), from the URL patterns.
         "pages": [shape for name in SW_PAGES for shape in url_shapes(name)],
         "api": [shape for name in SW_API for shape in url_shapes(name)],
+        # Web Push (docs/notifications.md): where a renewed subscription is posted.
+        "push_api": reverse("api-notifications-push"),
+        "session_api": reverse("api-pad-session"),
+        "push_icon": static("frames/icons/icon-192.png"),
     }
     body = f"self.MARKER_SW = {json.dumps(config)};\n".encode() + source
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")

@@ -123,3 +123,87 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(networkFirst(request, API));
   }
 });
+
+/* ---- Web Push (notifications/delivery.py sends; docs/notifications.md) ----
+ * The payload is JSON {title, body, url, tag}. A message with the same tag replaces the
+ * last one (a result confirmed after it was to be confirmed). */
+
+function pushMessage(data) {
+  let message;
+  try {
+    message = data ? data.json() : {};
+  } catch {
+    message = { body: data ? data.text() : "" };
+  }
+  return {
+    title: message.title || "Marker",
+    options: {
+      body: message.body || "",
+      tag: message.tag || undefined,
+      data: { url: message.url || "/" },
+      icon: CONFIG.push_icon || undefined,
+      badge: CONFIG.push_icon || undefined,
+    },
+  };
+}
+
+self.addEventListener("push", (event) => {
+  const { title, options } = pushMessage(event.data);
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+// A tap opens the message's page: an open tab of Marker is focused (and sent there),
+// else a new window.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  event.waitUntil(openPage(target));
+});
+
+async function openPage(target) {
+  const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const same = open.find((c) => c.url === target.href) ||
+    open.find((c) => new URL(c.url).origin === self.location.origin);
+  if (same) {
+    const focused = await same.focus();
+    if (same.url !== target.href && target.origin === self.location.origin && focused.navigate) {
+      return focused.navigate(target.href).catch(() => focused);
+    }
+    return focused;
+  }
+  return self.clients.openWindow(target.href);
+}
+
+// The push service renewed (or dropped) this browser's subscription: subscribe again
+// with the server's key and tell the server (the old endpoint is dropped when it
+// answers 410).
+self.addEventListener("pushsubscriptionchange", (event) => {
+  event.waitUntil(resubscribe(event));
+});
+
+async function resubscribe(event) {
+  if (!CONFIG.push_api) return;
+  let subscription = event.newSubscription;
+  if (!subscription) {
+    const state = await (await fetch(CONFIG.push_api, { credentials: "same-origin", cache: "no-store" })).json();
+    if (!state.public_key) return;
+    subscription = await self.registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: urlBase64ToBytes(state.public_key),
+    });
+  }
+  const session = await (await fetch(CONFIG.session_api, { credentials: "same-origin", cache: "no-store" })).json();
+  if (!session.authenticated) return;
+  const body = subscription.toJSON();
+  await fetch(CONFIG.push_api, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": session.csrf_token },
+    body: JSON.stringify({ endpoint: body.endpoint, keys: body.keys, user_agent: self.navigator.userAgent }),
+  });
+}
+
+function urlBase64ToBytes(text) {
+  const padded = (text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+}
