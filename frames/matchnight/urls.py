@@ -32,4 +32,5 @@ urlpatterns = [
     path("matches/<int:pk>/confirm/", views.match_confirm, name="match-confirm"),
     path("matches/<int:pk>/dispute/", views.match_dispute, name="match-dispute"),
     path("matches/<int:pk>/settle/", views.match_settle, name="match-settle"),
+    path("matches/<int:pk>/ineligible/", views.match_ineligible, name="match-ineligible"),
 ]

@@ -17,11 +17,12 @@ from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import drawing, nominating, ordering, seeding, signoff, squads
+from . import drawing, eligibility, nominating, ordering, seeding, signoff, squads
 from .common import public_hats
 from .forms import (
     CommitForm,
     DisputeForm,
+    IneligibleForm,
     PresenceForm,
     RefereeForm,
     ReorderAnswerForm,
@@ -117,6 +118,12 @@ def _context(request, match_id: int, **extra):
         "dispute_form": DisputeForm(),
         "started": detail.tally.started,
         "nominating": nominating_format,
+        # Sign-off's eligibility check (leagues.eligibility), for those running the night.
+        "ineligible": (
+            eligibility.ineligible_frames(match)
+            if match.status in eligibility.SIGN_OFF and (my_sides or secretary)
+            else []
+        ),
     }
     context.update(extra)
     return context
@@ -585,3 +592,26 @@ def match_settle(request, pk: int):
         {"match": match, "fixture": match.fixture, "form": form, "error": error},
         status=status,
     )
+
+
+@login_required
+@require_POST
+def match_ineligible(request, pk: int):
+    """The secretary's decision on a frame played by an ineligible player: apply the
+    forfeit (the result is corrected and confirmed) or waive it, with a note."""
+
+    def action(match, data, form):
+        player = get_object_or_404(Player, pk=data["player"])
+        eligibility.match_ineligible_decide(
+            match=match,
+            frame_number=data["frame"],
+            player=player,
+            decision=data["decision"],
+            note=data["note"],
+            actor=request.user,
+        )
+        if data["decision"] == eligibility.FORFEIT:
+            return f"Frame {data['frame']} is forfeited to the opponents; the result is corrected."
+        return f"The forfeit of frame {data['frame']} is waived; the result stands."
+
+    return _run_command(request, pk, SETTLE, IneligibleForm, action)

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from leagues import honours
+from leagues import eligibility, honours
 from leagues.models import (
     Division,
     Player,
@@ -165,10 +165,14 @@ def roster_add_player(
     email: str = "",
     kind: str = Registration.Kind.REGISTERED,
     someone_else: bool = False,
+    now: datetime | None = None,
+    check_window: bool = True,
 ) -> Registration:
     """Put a player (existing, or new by name) on a team's roster for its season.
 
-    Refused when the player is on, or has played for, another team this season (rule 8).
+    Refused when the player is on, or has played for, another team this season (rule 8),
+    or when the season's registrations are not open on this day (`leagues.eligibility`;
+    an approved transfer, decided by its own rules, passes `check_window=False`).
     A name that an existing player already has is refused (`same_name`, listing them)
     unless `someone_else` says the captain confirmed it is another person: otherwise a
     second record would let a player drafted elsewhere slip past rule 8.
@@ -177,6 +181,12 @@ def roster_add_player(
         raise DomainError("bad_value", f"Unknown registration kind {kind!r}.", field="kind")
     if team.season.status == Season.Status.FINISHED:
         raise DomainError("season_finished", f"{team.season} has finished.", field="season")
+    if check_window:
+        refusal = eligibility.registration_refusal(
+            season=team.season, on=eligibility.local_day(now)
+        )
+        if refusal is not None:
+            raise refusal.error("player" if player is not None else "name")
     if player is None:
         name = player_name_key(name)
         if not name:
@@ -198,13 +208,19 @@ def roster_add_player(
         existing.status = Registration.Status.ACTIVE
         existing.kind = kind
         existing.removed_at = None
-        existing.save(update_fields=["status", "kind", "removed_at"])
+        # Back on the roster is registered again: the notice period counts from now.
+        existing.created_at = now or timezone.now()
+        existing.save(update_fields=["status", "kind", "removed_at", "created_at"])
         return existing
     try:
         with transaction.atomic():
-            return Registration.objects.create(
+            reg = Registration.objects.create(
                 season=team.season, team=team, player=player, kind=kind
             )
+            if now is not None:  # the registration's day (the notice period counts from it)
+                Registration.objects.filter(pk=reg.pk).update(created_at=now)
+                reg.created_at = now
+            return reg
     except IntegrityError:
         # Another request registered the player elsewhere at the same moment.
         other = _other_team_of(player, team.season, team)
@@ -275,6 +291,11 @@ def registration_confirm(*, registration: Registration, accept: bool = True) -> 
     other = _other_team_of(registration.player, registration.season, registration.team)
     if other is not None:
         raise _drafted_rule_error(registration.player, other)
+    refusal = eligibility.registration_refusal(
+        season=registration.season, on=eligibility.local_day(None)
+    )
+    if refusal is not None:
+        raise refusal.error("registration")
     registration.status = Registration.Status.ACTIVE
     try:
         with transaction.atomic():
@@ -304,7 +325,7 @@ def registration_mark_played(
     if reg is None or reg.status != Registration.Status.ACTIVE:
         if not draft:
             raise DomainError("not_on_roster", f"{player.name} is not on {team.name}'s roster.")
-        reg = roster_add_player(team=team, player=player, kind=Registration.Kind.DRAFTED)
+        reg = roster_add_player(team=team, player=player, kind=Registration.Kind.DRAFTED, now=now)
     other = _other_team_of(player, team.season, team)
     if other is not None:
         raise _drafted_rule_error(player, other)
