@@ -430,3 +430,22 @@ def rules_summary(rules: SeasonRegistrationRules) -> list[tuple[str, str]]:
             lines.append(("transfer_needs_approval", RULES["transfer_needs_approval"]))
     lines.append(("penalty", f"An ineligible player: {rules.get_penalty_display().lower()}"))
     return lines
+
+
+def play_up_candidates(team: Team) -> list[Registration]:
+    """The registrations of players who may play up for `team` this season, where the
+    season allows it: on the roster of a team of the same club (home venue) in a division
+    the season counts as lower (the cap is checked when they are marked present)."""
+    rules = rules_of(team.season)
+    if not rules.play_up_allowed or team.division_id is None:
+        return []
+    rank = team.division.rank  # type: ignore[union-attr]
+    lower = Registration.objects.filter(
+        season_id=team.season_id,
+        status=Registration.Status.ACTIVE,
+        team__venue_id=team.venue_id,
+        team__division__rank__gt=rank,
+    )
+    if rules.play_up_divisions is not None:
+        lower = lower.filter(team__division__rank__lte=rank + rules.play_up_divisions)
+    return list(lower.select_related("player", "team").order_by("team__name", "player__name"))

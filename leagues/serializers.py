@@ -641,7 +641,7 @@ class RuleLineSerializer(serializers.Serializer):
 
 
 class RegistrationRulesOutSerializer(RegistrationRulesSerializer):
-    season = serializers.IntegerField(source="season_id")
+    season = serializers.IntegerField()
     in_force = RuleLineSerializer(many=True, help_text="The rules in the handbook's words.")
 
 

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from frames import selectors
 from frames.models import SIDES, Frame, Match, other_side
+from leagues import eligibility as eligibility_rules
 from leagues.models import Fixture, Player
 from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
@@ -69,6 +70,7 @@ def _context(request, match_id: int, **extra):
             "can_mark": can_mark,
             "is_mine": side in my_sides,
             "draftable": list(selectors.draftable_players(match, side)[:200]) if can_mark else [],
+            "play_up": eligibility_rules.play_up_candidates(match.team(side)) if can_mark else [],
             "committed": bool(getattr(match, f"{side}_commitment")),
             "other_committed": bool(getattr(match, f"{other_side(side)}_commitment")),
             "revealed": bool(getattr(match, f"{side}_secret")),
