@@ -351,32 +351,13 @@ def transfer_decide(
 # ---------------------------------------------------------------- match night
 
 
-@transaction.atomic
 def appearance_record(
     *, team: Team, player: Player, fixture: Fixture, now: datetime | None = None
 ) -> Registration | PlayUp:
     """Record that a player played for a team in a fixture (the draw calls this): on the
     roster or drafted, their registration is marked played (rule 8); a player of a lower
     team of the club playing up, where the season allows it, is one appearance up."""
-    now = now or timezone.now()
-    if not Registration.objects.filter(
-        team=team, player=player, status=Registration.Status.ACTIVE
-    ).exists():
-        answer = eligibility.may_play(
-            team=team, player=player, on=fixture.date or eligibility.local_day(now), fixture=fixture
-        )
-        if answer.play_up:
-            try:
-                with transaction.atomic():
-                    up, _ = PlayUp.objects.get_or_create(
-                        player=player,
-                        fixture=fixture,
-                        defaults={"season": team.season, "team": team, "at": now},
-                    )
-            except IntegrityError:
-                up = PlayUp.objects.get(player=player, fixture=fixture)
-            return up
-    return registration_mark_played(team=team, player=player, now=now)
+    return registration_mark_played(team=team, player=player, now=now, fixture=fixture)
 
 
 @transaction.atomic

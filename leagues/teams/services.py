@@ -14,7 +14,9 @@ from django.utils import timezone
 from leagues import eligibility, honours
 from leagues.models import (
     Division,
+    Fixture,
     Player,
+    PlayUp,
     Registration,
     Season,
     Team,
@@ -308,12 +310,20 @@ def registration_confirm(*, registration: Registration, accept: bool = True) -> 
 
 @transaction.atomic
 def registration_mark_played(
-    *, team: Team, player: Player, now: datetime | None = None, draft: bool = True
-) -> Registration:
-    """Record that a player has played for a team (match night calls this).
+    *,
+    team: Team,
+    player: Player,
+    now: datetime | None = None,
+    draft: bool = True,
+    fixture: Fixture | None = None,
+) -> Registration | PlayUp:
+    """Record that a player has played for a team (match night calls this, with the
+    `fixture`).
 
     A player not on the roster is drafted, if rule 8 allows it. From now on the
-    player can never play for another team this season (the database holds it).
+    player can never play for another team this season (the database holds it). A
+    player of a lower team of the club playing up, where the season allows it
+    (`leagues.eligibility`), is not drafted: the fixture is one appearance up (`PlayUp`).
     """
     now = now or timezone.now()
     reg = (
@@ -325,6 +335,15 @@ def registration_mark_played(
     if reg is None or reg.status != Registration.Status.ACTIVE:
         if not draft:
             raise DomainError("not_on_roster", f"{player.name} is not on {team.name}'s roster.")
+        if fixture is not None:
+            answer = eligibility.may_play(
+                team=team,
+                player=player,
+                on=fixture.date or eligibility.local_day(now),
+                fixture=fixture,
+            )
+            if answer.play_up:
+                return _play_up_record(team, player, fixture, now)
         reg = roster_add_player(team=team, player=player, kind=Registration.Kind.DRAFTED, now=now)
     other = _other_team_of(player, team.season, team)
     if other is not None:
@@ -333,3 +352,17 @@ def registration_mark_played(
         reg.first_played_at = now
         reg.save(update_fields=["first_played_at"])
     return reg
+
+
+def _play_up_record(team: Team, player: Player, fixture: Fixture, now: datetime) -> PlayUp:
+    """One appearance up (once a fixture: a re-draw records it again, unchanged)."""
+    try:
+        with transaction.atomic():
+            up, _ = PlayUp.objects.get_or_create(
+                player=player,
+                fixture=fixture,
+                defaults={"season": team.season, "team": team, "at": now},
+            )
+    except IntegrityError:
+        up = PlayUp.objects.get(player=player, fixture=fixture)
+    return up
