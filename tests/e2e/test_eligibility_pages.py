@@ -6,6 +6,7 @@ fixture). `MARKER_SHOTS=/some/dir` saves a screenshot of each."""
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from leagues.models import Registration
 from leagues.teams import eligibility_services
 from leagues.teams import services as team_services
 from tests.conftest import make_league
-from tests.frames.matchnight_helpers import drawn
+from tests.frames.matchnight_helpers import NIGHT, drawn
 from tests.links import league_reverse
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,7 +71,9 @@ def test_the_registration_rules_pages_on_a_phone(phone):
     )
     look(captain, "roster-transfer-refused")
 
-    # Sign-off: frame 1's home player turns out not to be registered.
+    # Sign-off: frame 1's home player turns out not to be registered (the others were
+    # registered a month before the night, past the notice).
+    Registration.objects.filter(season=season).update(created_at=NIGHT - timedelta(days=30))
     match = drawn(league)
     signoff.match_key_in_paper(
         match=match, scores={n: (900, 100) for n in range(1, 10)}, actor=league.captain
