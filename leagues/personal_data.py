@@ -11,14 +11,17 @@ from django.db.models import Q
 from marker.personal_data import Erasure, Person, Section, iso, rewrite_rows, rewriter
 
 from .models import (
+    EligibilityLog,
     Honour,
     Invitation,
     LeagueRole,
     Player,
+    PlayUp,
     Registration,
     SentNotification,
     Subscription,
     Team,
+    Transfer,
     initials_of,
 )
 
@@ -239,6 +242,55 @@ def _honours_erase(erasure: Erasure) -> None:
     rewrite_rows(rows.select_for_update(), ["name"], rewriter(labels, others))
 
 
+# ---------------------------------------------------------------- registration rules
+
+
+def _eligibility(person: Person) -> dict[str, Any]:
+    player = person.player
+    if player is None:
+        return {}
+    return {
+        "transfers": [
+            {
+                "from_team": t.from_team.name,
+                "to_team": t.to_team.name,
+                "status": t.status,
+                "rule": t.rule,
+                "reason": t.reason,
+                "at": iso(t.created_at),
+            }
+            for t in Transfer.objects.filter(player=player).select_related("from_team", "to_team")
+        ],
+        "appearances_up": [
+            {"team": up.team.name, "fixture": str(up.fixture), "at": iso(up.at)}
+            for up in PlayUp.objects.filter(player=player).select_related(
+                "team", "fixture__home", "fixture__away"
+            )
+        ],
+        "log": [
+            {"action": e.action, "rule": e.rule, "message": e.message, "at": iso(e.at)}
+            for e in EligibilityLog.objects.filter(player=player)
+        ],
+    }
+
+
+def _eligibility_erase(erasure: Erasure) -> None:
+    """Transfers, appearances up and the log stay (rule 8 and the caps count them); the
+    name in their text becomes the new one."""
+    rewrite = rewriter(erasure.labels)
+    player = erasure.player
+    rewrite_rows(
+        EligibilityLog.objects.select_for_update().filter(player=player),
+        ["message", "note"],
+        rewrite,
+    )
+    rewrite_rows(
+        Transfer.objects.select_for_update().filter(player=player),
+        ["rule_message", "reason"],
+        rewrite,
+    )
+
+
 SECTIONS: tuple[Section, ...] = (
     Section(
         "player",
@@ -295,6 +347,13 @@ SECTIONS: tuple[Section, ...] = (
         description="the sent-mail ledger (removed)",
     ),
     Section(
+        "transfers_and_eligibility",
+        ("leagues.Transfer.player", "leagues.PlayUp.player", "leagues.EligibilityLog.player"),
+        export=_eligibility,
+        erase=_eligibility_erase,
+        description="transfers, appearances up and the registration rules' log (kept, renamed)",
+    ),
+    Section(
         "honours",
         ("leagues.Honour.name", "leagues.Honour.players"),
         export=_honours,
@@ -319,6 +378,9 @@ NOT_PERSONAL: dict[str, str] = {
     "leagues.PersonErasure.by": "the officer who erased (an account, scrubbed on theirs)",
     "leagues.Invitation.invited_by": "the captain or officer who invited (an account, scrubbed on theirs)",
     "leagues.PointDeduction.by": "the officer who deducted (an account)",
+    "leagues.Transfer.requested_by": "the captain who asked for a transfer (an account)",
+    "leagues.Transfer.decided_by": "the officer who decided a transfer (an account)",
+    "leagues.EligibilityLog.actor": "who took a step of the registration rules (an account)",
     "leagues.Publication.created_by": "the officer who published (an account)",
     "leagues.ImportJob.created_by": "the officer who imported (an account)",
     "leagues.ImportJob.filename": "the name of the file the secretary uploaded",
