@@ -288,3 +288,24 @@ def test_the_sign_off_flags_cost_the_same_queries_for_one_or_more_players(
     with django_assert_num_queries(len(one.captured_queries)):
         page = home.get(match.get_absolute_url()).content.decode()
     assert page.count("not_registered") > flagged
+
+
+def test_huddersfield_drafting_on_the_night_after_registrations_closed_is_refused(league):
+    """A draft is a registration on the night: once registrations have closed (at the
+    night's own fixture, the first of the New Year here), a newcomer is refused by name."""
+    fixture = fixture_of(league)
+    set_rules(league, close_at_first_match_after=fixture.date - timedelta(days=1))
+    match = open_match(league)
+    players = [p.pk for p in roster(league, "home")[:5]]
+    body = (
+        api(league.captain)
+        .post(
+            reverse("api-match-presence", args=[match.pk]),
+            {"side": "home", "players": players, "new_players": ["Walk In"]},
+            format="json",
+        )
+        .json()
+    )
+    assert body["error"] == "registration_closed"
+    assert body["rule_name"].startswith("Registrations closed at the first match on or after")
+    assert not Registration.objects.filter(player__name="Walk In").exists()

@@ -301,3 +301,49 @@ def test_the_roster_page_shows_the_rules_and_the_log_in_a_fixed_number_of_querie
     with django_assert_num_queries(len(few.captured_queries)):
         page = captain.get(url).content.decode()
     assert page.count("Transfer approved") == 3
+
+
+def test_the_transfers_page_is_a_fixed_number_of_queries(league, client, django_assert_num_queries):
+    set_rules(league, transfers_need_approval=True)
+    secretary = login(client, league.secretary)
+    url = reverse("season-transfers", args=[league.season.league.slug, league.season.pk])
+    regs = list(Registration.objects.filter(team=league.teams[1], status="active")[:4])
+    eligibility_services.transfer_request(
+        player=regs[0].player, to_team=league.teams[0], actor=league.captain
+    )
+    secretary.get(url)
+    with django_assert_num_queries(8) as one:
+        secretary.get(url)
+    for reg in regs[1:]:
+        eligibility_services.transfer_request(
+            player=reg.player, to_team=league.teams[0], actor=league.captain
+        )
+    with django_assert_num_queries(len(one.captured_queries)):
+        page = secretary.get(url).content.decode()
+    assert page.count('name="decision" value="approve"') == 4
+
+
+def test_a_persons_transfers_are_in_their_data_and_renamed_when_erased(league):
+    from leagues.personal_data import _eligibility, _eligibility_erase
+    from marker.personal_data import Erasure, Person
+
+    player = Registration.objects.filter(team=league.teams[1], status="active").first().player
+    team_services.registration_mark_played(team=league.teams[1], player=player)
+    eligibility_services.transfer_request(
+        player=player, to_team=league.teams[0], actor=league.captain
+    )
+    data = _eligibility(Person.of(player))
+    assert data["transfers"][0]["rule"] == "transfer_played"
+    assert any(player.name in line["message"] for line in data["log"])
+    erasure = Erasure(
+        Person.of(player),
+        7,
+        "Former player 7",
+        {player.name: "Former player 7"},
+        (),
+        None,
+        timezone.now(),
+    )
+    _eligibility_erase(erasure)
+    assert not EligibilityLog.objects.filter(message__contains=player.name).exists()
+    assert not Transfer.objects.filter(rule_message__contains=player.name).exists()
