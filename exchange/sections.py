@@ -49,6 +49,7 @@ from frames.ratings.services import ratings_recompute
 from frames.stats.record import stats_rebuild
 from leagues.models import (
     Division,
+    EligibilityLog,
     Fixture,
     Honour,
     Invitation,
@@ -56,13 +57,16 @@ from leagues.models import (
     LeagueRole,
     PersonErasure,
     Player,
+    PlayUp,
     PointDeduction,
     Publication,
     Registration,
     Season,
+    SeasonRegistrationRules,
     Subscription,
     TableSnapshot,
     Team,
+    Transfer,
     Venue,
 )
 from marker.personal_data import former_name
@@ -283,6 +287,15 @@ LEAGUE = Section(
         ),
         Part(Fixture, lambda lg: Fixture.objects.filter(season__league=lg)),
         Part(PointDeduction, lambda lg: PointDeduction.objects.filter(team__season__league=lg)),
+        # The registration rules (docs/eligibility.md): the season's rules, transfers,
+        # appearances up and the log.
+        Part(
+            SeasonRegistrationRules,
+            lambda lg: SeasonRegistrationRules.objects.filter(season__league=lg),
+        ),
+        Part(Transfer, lambda lg: Transfer.objects.filter(season__league=lg)),
+        Part(PlayUp, lambda lg: PlayUp.objects.filter(season__league=lg)),
+        Part(EligibilityLog, lambda lg: EligibilityLog.objects.filter(season__league=lg)),
         Part(Publication, lambda lg: Publication.objects.filter(season__league=lg)),
         Part(
             TableSnapshot,

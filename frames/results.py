@@ -115,7 +115,13 @@ def lock_match(match: Match, *, frames: bool = False) -> Match:
         )
     return (
         Match.objects.select_for_update(of=("self",))
-        .select_related("fixture__home", "fixture__away", "fixture__season__league")
+        # The season's registration rules come along (match night asks them; no row: none).
+        .select_related(
+            "fixture__home",
+            "fixture__away",
+            "fixture__season__league",
+            "fixture__season__registration_rules",
+        )
         .get(pk=match.pk)
     )
 

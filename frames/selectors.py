@@ -42,6 +42,7 @@ LOG_LABELS = {
     "confirmed": "Result confirmed",
     "disputed": "Result disputed",
     "settled": "Settled by the secretary",
+    "ineligible_decided": "Ineligible player decided by the secretary",
     "auto_confirmed": "Confirmed automatically",
     "result_recorded": "Result recorded on the fixture",
     "card_photo": "Photo of the signed card added",

@@ -36,6 +36,26 @@ urlpatterns = [
         name="api-team-roster-entry",
     ),
     path(
+        "seasons/<int:pk>/registration-rules/",
+        team_api.SeasonRegistrationRulesView.as_view(),
+        name="api-season-registration-rules",
+    ),
+    path(
+        "teams/<int:pk>/eligibility/",
+        team_api.TeamEligibilityView.as_view(),
+        name="api-team-eligibility",
+    ),
+    path(
+        "seasons/<int:pk>/transfers/",
+        team_api.SeasonTransfersView.as_view(),
+        name="api-season-transfers",
+    ),
+    path(
+        "transfers/<int:pk>/decide/",
+        team_api.TransferDecideView.as_view(),
+        name="api-transfer-decide",
+    ),
+    path(
         "seasons/<int:pk>/generate-fixtures/",
         fixture_api.FixturesGenerateView.as_view(),
         name="api-fixtures-generate",

@@ -193,3 +193,67 @@ class MatchFormatForm(forms.Form):
             return json.loads(text)
         except ValueError as exc:
             raise forms.ValidationError(f"This is not valid JSON: {exc}") from None
+
+
+class RegistrationRulesForm(forms.Form):
+    """The season's registration rules (docs/eligibility.md); empty: no such rule."""
+
+    registrations_open = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Registrations open"
+    )
+    registrations_close = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Registrations close"
+    )
+    close_at_first_match_after = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label="Close at the first match on or after",
+        help_text="1 January: no new registrations after the first match of the New Year.",
+    )
+    min_notice_days = forms.IntegerField(
+        min_value=0,
+        max_value=365,
+        initial=0,
+        label="Days' notice before a new player may play",
+        help_text="Chester: 3. 0: at once.",
+    )
+    play_up_allowed = forms.BooleanField(
+        required=False,
+        label="Players may play up for a higher team of their club (same home venue)",
+    )
+    play_up_cap = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=100,
+        label="At most this many appearances in a higher division",
+        help_text="Alby: 6. Empty: no cap.",
+    )
+    play_up_divisions = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=20,
+        label="Divisions above that count as higher",
+        help_text="1: only the division directly above. Empty: every division above.",
+    )
+    transfers_allowed = forms.BooleanField(required=False, label="Transfers are allowed")
+    transfers_only_while_open = forms.BooleanField(
+        required=False, label="Transfers only while registrations are open"
+    )
+    transfers_need_approval = forms.BooleanField(
+        required=False, label="Transfers need the secretary's approval"
+    )
+    penalty = forms.ChoiceField(
+        choices=[("forfeit_frame", "The frame is forfeited to the opponents")],
+        label="Penalty for a frame played by an ineligible player",
+    )
+
+
+class TransferRequestForm(forms.Form):
+    player = forms.IntegerField(min_value=1, label="Player")
+    reason = forms.CharField(max_length=300, required=False, label="Reason")
+
+
+class TransferDecideForm(forms.Form):
+    transfer = forms.IntegerField(min_value=1)
+    decision = forms.ChoiceField(choices=[("approve", "Approve"), ("refuse", "Refuse")])
+    note = forms.CharField(max_length=500, required=False, label="Note")

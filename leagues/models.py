@@ -1182,3 +1182,202 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+# ---- registration rules
+# (Registration windows, notice, playing up and transfers: docs/eligibility.md. The one
+# function that applies them is `leagues.eligibility`.)
+
+
+class SeasonRegistrationRules(models.Model):
+    """A season's registration rules, as its handbook states them. No row, or empty
+    fields, means no such rule: only rule 8 (one team a season) applies."""
+
+    class Penalty(models.TextChoices):
+        FORFEIT_FRAME = "forfeit_frame", "The frame is forfeited to the opponents"
+
+    season = models.OneToOneField(
+        Season, on_delete=models.CASCADE, related_name="registration_rules"
+    )
+    registrations_open = models.DateField(
+        null=True, blank=True, help_text="No registration before this day."
+    )
+    registrations_close = models.DateField(
+        null=True, blank=True, help_text="No new registration from this day on."
+    )
+    close_at_first_match_after = models.DateField(
+        null=True,
+        blank=True,
+        help_text="No new registration from the season's first match on or after this day "
+        "(1 January: 'no new registrations after the first match of the New Year').",
+    )
+    min_notice_days = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="A newly registered player may play only this many days after registering "
+        "(0: at once).",
+    )
+    play_up_allowed = models.BooleanField(
+        default=False,
+        help_text="A registered player may play for a team of the same club (home venue) "
+        "in a higher division without leaving their own team.",
+    )
+    play_up_cap = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="At most this many appearances for teams in a higher division (empty: no cap).",
+    )
+    play_up_divisions = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="How many divisions above their own count as 'higher' (1: only the "
+        "division directly above; empty: every division above).",
+    )
+    transfers_allowed = models.BooleanField(default=True)
+    transfers_only_while_open = models.BooleanField(
+        default=False, help_text="Transfers only while registrations are open."
+    )
+    transfers_need_approval = models.BooleanField(
+        default=False, help_text="A transfer the rules allow still waits for the secretary."
+    )
+    penalty = models.CharField(
+        max_length=16, choices=Penalty.choices, default=Penalty.FORFEIT_FRAME
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "season registration rules"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(registrations_open__isnull=True)
+                | Q(registrations_close__isnull=True)
+                | Q(registrations_open__lt=models.F("registrations_close")),
+                name="registration_window_opens_before_it_closes",
+            ),
+            models.CheckConstraint(
+                condition=Q(play_up_divisions__isnull=True) | Q(play_up_divisions__gte=1),
+                name="play_up_at_least_one_division",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Registration rules of {self.season}"
+
+
+class Transfer(models.Model):
+    """A request to move a player from one team's roster to another's this season,
+    decided by the season's rules, or waiting for the secretary's approval."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Awaiting the secretary"
+        APPROVED = "approved", "Approved"
+        REFUSED = "refused", "Refused"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="transfers")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="transfers")
+    from_team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="transfers_out")
+    to_team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="transfers_in")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.CharField(max_length=300, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    rule = models.CharField(max_length=40, blank=True, help_text="The rule that decided it.")
+    rule_message = models.CharField(max_length=300, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(from_team=models.F("to_team")), name="transfer_between_two_teams"
+            ),
+            models.UniqueConstraint(
+                fields=["player", "season"],
+                condition=Q(status="pending"),
+                name="one_pending_transfer_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.from_team} → {self.to_team} ({self.status})"
+
+
+class PlayUp(models.Model):
+    """One appearance of a player for a team of their club in a higher division than
+    their own (a fixture in which they played a frame for it)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="play_ups")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="play_ups")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="play_ups")
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="play_ups")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "fixture"], name="play_up_once_a_fixture"),
+        ]
+        indexes = [models.Index(fields=["season", "player"], name="play_up_count")]
+
+    def __str__(self) -> str:
+        return f"{self.player} up for {self.team}"
+
+
+class EligibilityLog(models.Model):
+    """Every step of the registration rules: a refusal, a transfer requested, decided or
+    applied, a frame flagged at sign-off and the secretary's decision on it (who, when,
+    which rule)."""
+
+    class Action(models.TextChoices):
+        TRANSFER_REQUESTED = "transfer_requested", "Transfer requested"
+        TRANSFER_PENDING = "transfer_pending", "Transfer awaits the secretary"
+        TRANSFER_APPROVED = "transfer_approved", "Transfer approved"
+        TRANSFER_REFUSED = "transfer_refused", "Transfer refused"
+        FORFEIT_APPLIED = "forfeit_applied", "Frame forfeited"
+        FORFEIT_WAIVED = "forfeit_waived", "Forfeit waived"
+        RULES_CHANGED = "rules_changed", "Rules changed"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="eligibility_log")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    transfer = models.ForeignKey(
+        Transfer, null=True, blank=True, on_delete=models.CASCADE, related_name="log"
+    )
+    fixture = models.ForeignKey(
+        Fixture, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    frame_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    rule = models.CharField(max_length=40, blank=True)
+    message = models.CharField(max_length=400, blank=True)
+    note = models.CharField(max_length=500, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["fixture", "frame_number", "player"],
+                condition=Q(action__in=["forfeit_applied", "forfeit_waived"]),
+                name="one_decision_per_ineligible_frame",
+            ),
+        ]
+        indexes = [models.Index(fields=["season", "-at"], name="eligibility_log_season")]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()}: {self.rule} ({self.at:%d %b %Y})"

@@ -14,15 +14,18 @@ from .models import (
     Availability,
     AwayDates,
     CalendarFeed,
+    EligibilityLog,
     Honour,
     Invitation,
     LeagueRole,
     OrganisationRole,
     Player,
+    PlayUp,
     Registration,
     SentNotification,
     Subscription,
     Team,
+    Transfer,
     initials_of,
 )
 
@@ -336,6 +339,55 @@ def _away_dates_erase(erasure: Erasure) -> None:
     AwayDates.objects.filter(player=erasure.player).delete()
 
 
+# ---------------------------------------------------------------- registration rules
+
+
+def _eligibility(person: Person) -> dict[str, Any]:
+    player = person.player
+    if player is None:
+        return {}
+    return {
+        "transfers": [
+            {
+                "from_team": t.from_team.name,
+                "to_team": t.to_team.name,
+                "status": t.status,
+                "rule": t.rule,
+                "reason": t.reason,
+                "at": iso(t.created_at),
+            }
+            for t in Transfer.objects.filter(player=player).select_related("from_team", "to_team")
+        ],
+        "appearances_up": [
+            {"team": up.team.name, "fixture": str(up.fixture), "at": iso(up.at)}
+            for up in PlayUp.objects.filter(player=player).select_related(
+                "team", "fixture__home", "fixture__away"
+            )
+        ],
+        "log": [
+            {"action": e.action, "rule": e.rule, "message": e.message, "at": iso(e.at)}
+            for e in EligibilityLog.objects.filter(player=player)
+        ],
+    }
+
+
+def _eligibility_erase(erasure: Erasure) -> None:
+    """Transfers, appearances up and the log stay (rule 8 and the caps count them); the
+    name in their text becomes the new one."""
+    rewrite = rewriter(erasure.labels)
+    player = erasure.player
+    rewrite_rows(
+        EligibilityLog.objects.select_for_update().filter(player=player),
+        ["message", "note"],
+        rewrite,
+    )
+    rewrite_rows(
+        Transfer.objects.select_for_update().filter(player=player),
+        ["rule_message", "reason"],
+        rewrite,
+    )
+
+
 SECTIONS: tuple[Section, ...] = (
     Section(
         "player",
@@ -399,6 +451,13 @@ SECTIONS: tuple[Section, ...] = (
         description="the sent-mail ledger (removed)",
     ),
     Section(
+        "transfers_and_eligibility",
+        ("leagues.Transfer.player", "leagues.PlayUp.player", "leagues.EligibilityLog.player"),
+        export=_eligibility,
+        erase=_eligibility_erase,
+        description="transfers, appearances up and the registration rules' log (kept, renamed)",
+    ),
+    Section(
         "honours",
         ("leagues.Honour.name", "leagues.Honour.players"),
         export=_honours,
@@ -448,6 +507,9 @@ NOT_PERSONAL: dict[str, str] = {
     "leagues.Invitation.invited_by": "the captain or officer who invited (an account, scrubbed on theirs)",
     "leagues.PointDeduction.by": "the officer who deducted (an account)",
     "leagues.AvailabilityRequest.asked_by": "the captain or officer who asked the squad (an account, scrubbed on theirs)",
+    "leagues.Transfer.requested_by": "the captain who asked for a transfer (an account)",
+    "leagues.Transfer.decided_by": "the officer who decided a transfer (an account)",
+    "leagues.EligibilityLog.actor": "who took a step of the registration rules (an account)",
     "leagues.Publication.created_by": "the officer who published (an account)",
     "leagues.ImportJob.created_by": "the officer who imported (an account)",
     "leagues.ImportJob.filename": "the name of the file the secretary uploaded",

@@ -13,6 +13,7 @@ from rules import registry
 from . import standings
 from .models import (
     Division,
+    EligibilityLog,
     Fixture,
     Invitation,
     League,
@@ -24,6 +25,7 @@ from .models import (
     Season,
     TableSnapshot,
     Team,
+    Transfer,
     Venue,
 )
 from .tables.selectors import provisional_tables
@@ -283,3 +285,34 @@ def season_tables_page(season: Season, *, today: date | None = None) -> dict:
             .order_by("date", "division__rank", "id")
         ),
     }
+
+
+# ---- registration rules
+
+
+def season_transfers(season):
+    """A season's transfers, newest first, with their players and teams."""
+    return Transfer.objects.filter(season=season).select_related(
+        "player", "from_team", "to_team", "requested_by", "decided_by"
+    )
+
+
+def eligibility_log(season, *, team=None, limit: int = 100):
+    """The registration rules' log (who, when, which rule), newest first; a team's lines
+    only when `team` is given."""
+    found = EligibilityLog.objects.filter(season=season).select_related(
+        "player", "team", "actor", "fixture"
+    )
+    if team is not None:
+        found = found.filter(Q(team=team) | Q(transfer__from_team=team))
+    return found[:limit]
+
+
+def transfer_candidates(team):
+    """Players on another team's roster this season: whom a captain may ask to transfer in."""
+    return (
+        Registration.objects.filter(season_id=team.season_id, status=Registration.Status.ACTIVE)
+        .exclude(team=team)
+        .select_related("player", "team")
+        .order_by("player__name", "id")
+    )

@@ -609,3 +609,84 @@ class SeasonFinishSerializer(serializers.Serializer):
         help_text="Finish even though some fixtures have no confirmed result (the tables are "
         "final as they stand).",
     )
+
+
+# ---- registration rules
+
+
+class RegistrationRulesSerializer(serializers.Serializer):
+    """A season's registration rules (docs/eligibility.md): empty dates and numbers are
+    no rule. Every field is optional on a write: those not given keep their value."""
+
+    registrations_open = serializers.DateField(required=False, allow_null=True)
+    registrations_close = serializers.DateField(required=False, allow_null=True)
+    close_at_first_match_after = serializers.DateField(
+        required=False,
+        allow_null=True,
+        help_text="Registrations close at the season's first match on or after this day.",
+    )
+    min_notice_days = serializers.IntegerField(required=False, min_value=0, max_value=365)
+    play_up_allowed = serializers.BooleanField(required=False)
+    play_up_cap = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=100
+    )
+    play_up_divisions = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=20
+    )
+    transfers_allowed = serializers.BooleanField(required=False)
+    transfers_only_while_open = serializers.BooleanField(required=False)
+    transfers_need_approval = serializers.BooleanField(required=False)
+    penalty = serializers.ChoiceField(
+        choices=[("forfeit_frame", "The frame is forfeited to the opponents")], required=False
+    )
+
+
+class RuleLineSerializer(serializers.Serializer):
+    rule = serializers.CharField()
+    text = serializers.CharField()
+
+
+class RegistrationRulesOutSerializer(RegistrationRulesSerializer):
+    season = serializers.IntegerField()
+    in_force = RuleLineSerializer(many=True, help_text="The rules in the handbook's words.")
+
+
+class RuleRefusalSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text="The rule's stable code.")
+    rule_name = serializers.CharField(help_text="The rule in the handbook's words.")
+    message = serializers.CharField()
+
+
+class EligibilitySerializer(serializers.Serializer):
+    team = serializers.IntegerField()
+    player = serializers.IntegerField()
+    date = serializers.DateField()
+    eligible = serializers.BooleanField()
+    play_up = serializers.BooleanField()
+    refusals = RuleRefusalSerializer(many=True)
+
+
+class TransferSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    season = serializers.IntegerField(source="season_id")
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField(source="player.name")
+    from_team = serializers.IntegerField(source="from_team_id")
+    to_team = serializers.IntegerField(source="to_team_id")
+    reason = serializers.CharField()
+    status = serializers.CharField()
+    rule = serializers.CharField(help_text="The rule that decided it (its stable code).")
+    rule_message = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+
+
+class TransferRequestSerializer(serializers.Serializer):
+    player = StrictPrimaryKeyRelatedField(queryset=Player.objects.all())
+    to_team = StrictPrimaryKeyRelatedField(queryset=Team.objects.all())
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class TransferDecideSerializer(serializers.Serializer):
+    approve = serializers.BooleanField()
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")

@@ -77,6 +77,12 @@ league_urlpatterns = [
     ),
     path("seasons/<int:pk>/format/", season_views.season_format, name="season-format"),
     path("seasons/<int:pk>/rollover/", season_views.season_rollover, name="season-rollover"),
+    path(
+        "seasons/<int:pk>/registration/",
+        team_views.season_registration_rules,
+        name="season-registration-rules",
+    ),
+    path("seasons/<int:pk>/transfers/", team_views.season_transfers, name="season-transfers"),
     path("divisions/<int:pk>/", season_views.division_detail, name="division-detail"),
     path("divisions/<int:pk>/format/", season_views.division_format, name="division-format"),
     path("teams/<int:pk>/", team_views.team_detail, name="team-detail"),

@@ -16,10 +16,12 @@ from leagues.models import Fixture, Player
 from leagues.serializers import ErrorSerializer
 from marker.errors import DomainError
 
-from . import drawing, nominating, ordering, seeding, signoff, squads
+from . import drawing, eligibility, nominating, ordering, seeding, signoff, squads
 from .serializers import (
     CommitInputSerializer,
     DisputeInputSerializer,
+    IneligibleDecideInputSerializer,
+    IneligibleFrameSerializer,
     MatchSerializer,
     NominationInputSerializer,
     PaperInputSerializer,
@@ -359,3 +361,51 @@ class SettleView(MatchCommand):
             note=data["note"],
             scores=serializer.scores(),
         )
+
+
+class IneligibleFramesView(APIView):
+    """Sign-off's eligibility check: the frames played by players the season's
+    registration rules did not allow, each with its rule and penalty and the secretary's
+    decision. Read by the match's captains and the secretary; decided by the secretary
+    (`forfeit`: the frame goes to the opponents and the result is corrected and confirmed;
+    `waive`: it stands)."""
+
+    write_permission = "frames.settle_dispute"
+
+    def get_permission_object(self) -> Match:
+        if not hasattr(self, "_match"):
+            self._match = get_object_or_404(selectors.match_qs(), pk=self.kwargs["pk"])
+        return self._match
+
+    def _flags(self, match: Match) -> Response:
+        flags = eligibility.ineligible_frames(match)
+        return Response(IneligibleFrameSerializer([f.as_dict() for f in flags], many=True).data)
+
+    @extend_schema(responses={200: IneligibleFrameSerializer(many=True), **ERRORS})
+    def get(self, request, pk: int):
+        match = self.get_permission_object()
+        if not request.user.has_perm("frames.run_match", match):
+            raise DomainError(
+                "not_captain",
+                "Only a captain of either team or the secretary sees the eligibility check.",
+                status=403,
+            )
+        return self._flags(match)
+
+    @extend_schema(
+        request=IneligibleDecideInputSerializer,
+        responses={200: IneligibleFrameSerializer(many=True), **ERRORS},
+    )
+    def post(self, request, pk: int):
+        match = self.get_permission_object()
+        data = IneligibleDecideInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = eligibility.match_ineligible_decide(
+            match=match,
+            frame_number=data.validated_data["frame"],
+            player=data.validated_data["player"],
+            decision=data.validated_data["decision"],
+            note=data.validated_data["note"],
+            actor=request.user,
+        )
+        return self._flags(match)

@@ -34,4 +34,9 @@ urlpatterns = [
     path("matches/<int:pk>/confirm/", api.ConfirmView.as_view(), name="api-match-confirm"),
     path("matches/<int:pk>/dispute/", api.DisputeView.as_view(), name="api-match-dispute"),
     path("matches/<int:pk>/settle/", api.SettleView.as_view(), name="api-match-settle"),
+    path(
+        "matches/<int:pk>/eligibility/",
+        api.IneligibleFramesView.as_view(),
+        name="api-match-eligibility",
+    ),
 ]

@@ -29,7 +29,7 @@ from frames.results import (
     update_result,
 )
 from leagues.models import Player
-from leagues.teams.services import registration_mark_played
+from leagues.teams.eligibility_services import appearance_record
 from marker import commit_reveal
 from marker.errors import DomainError
 from rules.vocabulary import RuleError
@@ -183,7 +183,7 @@ def match_draw(*, match: Match, actor: User, now: datetime | None = None) -> Mat
     )
     played = {(side, player.pk): player for _, side, _, player in slots}
     for (side, _), player in sorted(played.items(), key=lambda kv: kv[0]):
-        registration_mark_played(team=match.team(side), player=player, now=now)
+        appearance_record(team=match.team(side), player=player, fixture=match.fixture, now=now)
 
     match.seed = seed
     match.algorithm = draw.algorithm

@@ -185,3 +185,15 @@ class SettleForm(ScoresForm):
         initial="accept",
     )
     note = forms.CharField(max_length=500, required=False, label="Note for the captains")
+
+
+class IneligibleForm(forms.Form):
+    """The secretary's decision on a frame played by an ineligible player."""
+
+    frame = forms.IntegerField(min_value=1, max_value=99)
+    player = forms.IntegerField(min_value=1)
+    decision = forms.ChoiceField(
+        choices=[("forfeit", "Apply the forfeit"), ("waive", "Waive it")],
+        label="Decision",
+    )
+    note = forms.CharField(max_length=500, required=False, label="Note")

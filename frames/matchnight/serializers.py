@@ -424,3 +424,32 @@ class SettleInputSerializer(serializers.Serializer):
         return {
             f["number"]: (f["home_score"], f["away_score"]) for f in self.validated_data["frames"]
         }
+
+
+class IneligibleDecisionSerializer(serializers.Serializer):
+    action = serializers.CharField(help_text="forfeit_applied or forfeit_waived")
+    note = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class IneligibleFrameSerializer(serializers.Serializer):
+    """A frame played by an ineligible player, flagged at sign-off."""
+
+    frame = serializers.IntegerField()
+    side = serializers.CharField()
+    player = serializers.IntegerField()
+    player_name = serializers.CharField()
+    rule = serializers.CharField(help_text="The rule's stable code (leagues.eligibility.RULES).")
+    rule_name = serializers.CharField(help_text="The rule in the handbook's words.")
+    message = serializers.CharField()
+    penalty = serializers.CharField()
+    decision = IneligibleDecisionSerializer(allow_null=True)
+
+
+class IneligibleDecideInputSerializer(serializers.Serializer):
+    frame = serializers.IntegerField(min_value=1, max_value=99)
+    player = StrictPrimaryKeyRelatedField(queryset=Player.objects.all())
+    decision = serializers.ChoiceField(
+        choices=[("forfeit", "Apply the forfeit"), ("waive", "Waive it")]
+    )
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")

@@ -17,6 +17,7 @@ from frames.models import (
 from frames.results import (
     lock_match,
 )
+from leagues import eligibility
 from leagues.availability import selectors as availability_selectors
 from leagues.availability import services as availability_services
 from leagues.models import Fixture, Player, Registration
@@ -175,6 +176,11 @@ def match_mark_present(
         )
     team = match.team(side)
     season = match.fixture.season
+    # The season's registration rules (leagues.eligibility): a player inside the notice
+    # period is refused, as is a draft once registrations have closed; a player of a
+    # lower team of the club may play up where the season allows it, under its cap.
+    rules = eligibility.rules_of(season)
+    on = match.fixture.date or eligibility.local_day(now)
     roster = {
         reg.player_id: reg.kind
         for reg in Registration.objects.filter(team=team, status=Registration.Status.ACTIVE)
@@ -191,10 +197,10 @@ def match_mark_present(
                 f"{player.name} is already marked present for {match.team(other_side(side)).name}.",
                 field="players",
             )
-        if player.pk not in roster:
-            other = _other_team_of(player, season, team)
-            if other is not None:
-                raise _drafted_rule_error(player, other)
+        if player.pk not in roster or rules.min_notice_days:
+            eligibility.may_play(
+                team=team, player=player, on=on, fixture=match.fixture
+            ).raise_first("players")
         chosen[player.pk] = player
     for name in new_players:
         name = player_name_key(name)
@@ -223,7 +229,9 @@ def match_mark_present(
                 if other is not None:
                     raise _drafted_rule_error(known, other)
             try:
-                reg = roster_add_player(team=team, name=name, kind=Registration.Kind.DRAFTED)
+                reg = roster_add_player(
+                    team=team, name=name, kind=Registration.Kind.DRAFTED, now=now
+                )
             except DomainError as exc:
                 if exc.code != "same_name":
                     raise
@@ -235,6 +243,10 @@ def match_mark_present(
                     field="new_players",
                     extra=exc.extra,
                 ) from None
+        if rules.min_notice_days:
+            eligibility.may_play(
+                team=team, player=reg.player, on=on, fixture=match.fixture
+            ).raise_first("new_players")
         roster[reg.player_id] = reg.kind
         chosen[reg.player_id] = reg.player
 

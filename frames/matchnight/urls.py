@@ -37,6 +37,7 @@ urlpatterns = [
     path("cards/<int:pk>/", views.card_photo, name="card-photo"),
     path("cards/<int:pk>/thumb/", views.card_photo, {"size": "thumb"}, name="card-photo-thumb"),
     path("cards/<int:pk>/delete/", views.card_photo_delete, name="card-photo-delete"),
+    path("matches/<int:pk>/ineligible/", views.match_ineligible, name="match-ineligible"),
 ]
 
 league_urlpatterns = [

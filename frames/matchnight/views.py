@@ -14,17 +14,19 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from frames import cards, selectors
 from frames.models import SIDES, CardPhoto, Frame, Match, other_side
+from leagues import eligibility as eligibility_rules
 from leagues.availability import selectors as availability_selectors
 from leagues.models import Fixture, League, Player
 from leagues.selectors import roster as team_roster
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
-from . import card_photos, drawing, nominating, ordering, seeding, signoff, squads
+from . import card_photos, drawing, eligibility, nominating, ordering, seeding, signoff, squads
 from .common import public_hats
 from .forms import (
     CommitForm,
     DisputeForm,
+    IneligibleForm,
     PresenceForm,
     RefereeForm,
     ReorderAnswerForm,
@@ -81,6 +83,7 @@ def _context(request, match_id: int, **extra):
             "is_mine": side in my_sides,
             "maybe_ids": set(maybes.get(match.team(side).pk, [])) if can_mark else set(),
             "draftable": list(selectors.draftable_players(match, side)[:200]) if can_mark else [],
+            "play_up": eligibility_rules.play_up_candidates(match.team(side)) if can_mark else [],
             "committed": bool(getattr(match, f"{side}_commitment")),
             "other_committed": bool(getattr(match, f"{other_side(side)}_commitment")),
             "revealed": bool(getattr(match, f"{side}_secret")),
@@ -131,6 +134,12 @@ def _context(request, match_id: int, **extra):
         "started": detail.tally.started,
         "nominating": nominating_format,
         "share": cards.match_meta(match),
+        # Sign-off's eligibility check (leagues.eligibility), for those running the night.
+        "ineligible": (
+            eligibility.ineligible_frames(match)
+            if match.status in eligibility.SIGN_OFF and (my_sides or secretary)
+            else []
+        ),
     }
     context.update(extra)
     return context
@@ -706,3 +715,26 @@ def league_no_card(request, league: str):
         "frames/league_no_card.html",
         {"league": league_obj, "fixtures": fixtures},
     )
+
+
+@login_required
+@require_POST
+def match_ineligible(request, pk: int):
+    """The secretary's decision on a frame played by an ineligible player: apply the
+    forfeit (the result is corrected and confirmed) or waive it, with a note."""
+
+    def action(match, data, form):
+        player = get_object_or_404(Player, pk=data["player"])
+        eligibility.match_ineligible_decide(
+            match=match,
+            frame_number=data["frame"],
+            player=player,
+            decision=data["decision"],
+            note=data["note"],
+            actor=request.user,
+        )
+        if data["decision"] == eligibility.FORFEIT:
+            return f"Frame {data['frame']} is forfeited to the opponents; the result is corrected."
+        return f"The forfeit of frame {data['frame']} is waived; the result stands."
+
+    return _run_command(request, pk, SETTLE, IneligibleForm, action)

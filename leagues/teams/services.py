@@ -11,10 +11,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from leagues import honours
+from leagues import eligibility, honours
 from leagues.models import (
     Division,
+    Fixture,
     Player,
+    PlayUp,
     Registration,
     Season,
     Team,
@@ -165,10 +167,14 @@ def roster_add_player(
     email: str = "",
     kind: str = Registration.Kind.REGISTERED,
     someone_else: bool = False,
+    now: datetime | None = None,
+    check_window: bool = True,
 ) -> Registration:
     """Put a player (existing, or new by name) on a team's roster for its season.
 
-    Refused when the player is on, or has played for, another team this season (rule 8).
+    Refused when the player is on, or has played for, another team this season (rule 8),
+    or when the season's registrations are not open on this day (`leagues.eligibility`;
+    an approved transfer, decided by its own rules, passes `check_window=False`).
     A name that an existing player already has is refused (`same_name`, listing them)
     unless `someone_else` says the captain confirmed it is another person: otherwise a
     second record would let a player drafted elsewhere slip past rule 8.
@@ -177,6 +183,12 @@ def roster_add_player(
         raise DomainError("bad_value", f"Unknown registration kind {kind!r}.", field="kind")
     if team.season.status == Season.Status.FINISHED:
         raise DomainError("season_finished", f"{team.season} has finished.", field="season")
+    if check_window:
+        refusal = eligibility.registration_refusal(
+            season=team.season, on=eligibility.local_day(now)
+        )
+        if refusal is not None:
+            raise refusal.error("player" if player is not None else "name")
     if player is None:
         name = player_name_key(name)
         if not name:
@@ -198,13 +210,19 @@ def roster_add_player(
         existing.status = Registration.Status.ACTIVE
         existing.kind = kind
         existing.removed_at = None
-        existing.save(update_fields=["status", "kind", "removed_at"])
+        # Back on the roster is registered again: the notice period counts from now.
+        existing.created_at = now or timezone.now()
+        existing.save(update_fields=["status", "kind", "removed_at", "created_at"])
         return existing
     try:
         with transaction.atomic():
-            return Registration.objects.create(
+            reg = Registration.objects.create(
                 season=team.season, team=team, player=player, kind=kind
             )
+            if now is not None:  # the registration's day (the notice period counts from it)
+                Registration.objects.filter(pk=reg.pk).update(created_at=now)
+                reg.created_at = now
+            return reg
     except IntegrityError:
         # Another request registered the player elsewhere at the same moment.
         other = _other_team_of(player, team.season, team)
@@ -275,6 +293,11 @@ def registration_confirm(*, registration: Registration, accept: bool = True) -> 
     other = _other_team_of(registration.player, registration.season, registration.team)
     if other is not None:
         raise _drafted_rule_error(registration.player, other)
+    refusal = eligibility.registration_refusal(
+        season=registration.season, on=eligibility.local_day(None)
+    )
+    if refusal is not None:
+        raise refusal.error("registration")
     registration.status = Registration.Status.ACTIVE
     try:
         with transaction.atomic():
@@ -287,12 +310,20 @@ def registration_confirm(*, registration: Registration, accept: bool = True) -> 
 
 @transaction.atomic
 def registration_mark_played(
-    *, team: Team, player: Player, now: datetime | None = None, draft: bool = True
-) -> Registration:
-    """Record that a player has played for a team (match night calls this).
+    *,
+    team: Team,
+    player: Player,
+    now: datetime | None = None,
+    draft: bool = True,
+    fixture: Fixture | None = None,
+) -> Registration | PlayUp:
+    """Record that a player has played for a team (match night calls this, with the
+    `fixture`).
 
     A player not on the roster is drafted, if rule 8 allows it. From now on the
-    player can never play for another team this season (the database holds it).
+    player can never play for another team this season (the database holds it). A
+    player of a lower team of the club playing up, where the season allows it
+    (`leagues.eligibility`), is not drafted: the fixture is one appearance up (`PlayUp`).
     """
     now = now or timezone.now()
     reg = (
@@ -304,7 +335,16 @@ def registration_mark_played(
     if reg is None or reg.status != Registration.Status.ACTIVE:
         if not draft:
             raise DomainError("not_on_roster", f"{player.name} is not on {team.name}'s roster.")
-        reg = roster_add_player(team=team, player=player, kind=Registration.Kind.DRAFTED)
+        if fixture is not None:
+            answer = eligibility.may_play(
+                team=team,
+                player=player,
+                on=fixture.date or eligibility.local_day(now),
+                fixture=fixture,
+            )
+            if answer.play_up:
+                return _play_up_record(team, player, fixture, now)
+        reg = roster_add_player(team=team, player=player, kind=Registration.Kind.DRAFTED, now=now)
     other = _other_team_of(player, team.season, team)
     if other is not None:
         raise _drafted_rule_error(player, other)
@@ -312,3 +352,17 @@ def registration_mark_played(
         reg.first_played_at = now
         reg.save(update_fields=["first_played_at"])
     return reg
+
+
+def _play_up_record(team: Team, player: Player, fixture: Fixture, now: datetime) -> PlayUp:
+    """One appearance up (once a fixture: a re-draw records it again, unchanged)."""
+    try:
+        with transaction.atomic():
+            up, _ = PlayUp.objects.get_or_create(
+                player=player,
+                fixture=fixture,
+                defaults={"season": team.season, "team": team, "at": now},
+            )
+    except IntegrityError:
+        up = PlayUp.objects.get(player=player, fixture=fixture)
+    return up

@@ -9,9 +9,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from leagues import (
+    eligibility,
     honours,
     invitations,
     selectors,
@@ -22,8 +24,11 @@ from leagues.forms import (
     AddExistingPlayerForm,
     AddPlayerForm,
     InviteForm,
+    RegistrationRulesForm,
     RemovePlayerForm,
     TeamRegisterForm,
+    TransferDecideForm,
+    TransferRequestForm,
 )
 from leagues.ical import team_calendar
 from leagues.models import (
@@ -32,7 +37,9 @@ from leagues.models import (
     Registration,
     Season,
     Team,
+    Transfer,
 )
+from leagues.teams import eligibility_services
 from leagues.teams import services as team_services
 from leagues.views import accept_invitation, form_error, team_url
 from marker.errors import DomainError
@@ -111,6 +118,7 @@ def _roster_page(
     same_name: list[dict] | None = None,
     same_name_for: str = "",
     error: str = "",
+    refused: Transfer | None = None,
 ) -> HttpResponse:
     """The roster page: as asked for, or again (400) after a command that did not go."""
     removed = None
@@ -139,6 +147,11 @@ def _roster_page(
             "removed": removed,
             "error": error,
             "next_fixtures": availability_selectors.next_fixtures(team),
+            # The registration rules (docs/eligibility.md): in force, transfers, the log.
+            "rules_in_force": eligibility.rules_summary(eligibility.rules_of(team.season)),
+            "transfer_candidates": selectors.transfer_candidates(team),
+            "refused": refused,
+            "eligibility_log": selectors.eligibility_log(team.season, team=team, limit=30),
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -333,3 +346,116 @@ def invitation_accept(request, token: str):
             messages.success(request, f"Welcome to {team.name}.")
             return redirect(team.get_absolute_url())
     return render(request, "leagues/invitation.html", {"invitation": invitation, "form": form})
+
+
+# ---- registration rules (docs/eligibility.md)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_registration_rules(request: HttpRequest, league: str, pk: int) -> HttpResponse:
+    """The secretary's page of the season's registration rules: windows, notice, playing
+    up, transfers and the penalty; each shown as the handbook words it."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
+    require_perm(request.user, "leagues.manage_league", season)
+    rules = eligibility.rules_of(season)
+    initial = {name: getattr(rules, name) for name in eligibility_services.RULE_FIELDS}
+    form = RegistrationRulesForm(
+        request.POST if request.method == "POST" else None, initial=initial
+    )
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                eligibility_services.season_rules_update(
+                    season=season, actor=request.user, **form.cleaned_data
+                )
+            except DomainError as exc:
+                form_error(form, exc)
+            else:
+                messages.success(request, "The registration rules are saved.")
+                return redirect(season_url_of("season-registration-rules", season))
+    return render(
+        request,
+        "leagues/registration_rules.html",
+        {"season": season, "form": form, "in_force": eligibility.rules_summary(rules)},
+        status=status,
+    )
+
+
+def season_url_of(name: str, season: Season) -> str:
+    return reverse(name, args=[season.league.slug, season.pk])
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_transfers(request: HttpRequest, league: str, pk: int) -> HttpResponse:
+    """The secretary's transfers page: those awaiting approval (approve or refuse, with a
+    note), every transfer with the rule that decided it, and the log."""
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk, league__slug=league)
+    require_perm(request.user, "leagues.manage_league", season)
+    error, status = "", 200
+    if request.method == "POST":
+        form = TransferDecideForm(request.POST)
+        try:
+            if not form.is_valid():
+                raise DomainError("bad_value", "Choose a transfer and a decision.")
+            transfer = get_object_or_404(
+                Transfer.objects.filter(season=season), pk=form.cleaned_data["transfer"]
+            )
+            transfer = eligibility_services.transfer_decide(
+                transfer=transfer,
+                actor=request.user,
+                approve=form.cleaned_data["decision"] == "approve",
+                note=form.cleaned_data["note"],
+            )
+        except DomainError as exc:
+            error, status = exc.message, exc.status
+        else:
+            messages.success(
+                request,
+                f"{transfer.player.name}'s transfer to {transfer.to_team.name}: "
+                f"{transfer.get_status_display().lower()}.",
+            )
+            return redirect(season_url_of("season-transfers", season))
+    transfers = list(selectors.season_transfers(season))
+    return render(
+        request,
+        "leagues/transfers.html",
+        {
+            "season": season,
+            "pending": [t for t in transfers if t.status == Transfer.Status.PENDING],
+            "transfers": transfers,
+            "log": selectors.eligibility_log(season),
+            "error": error,
+        },
+        status=status,
+    )
+
+
+def roster_transfer(request: HttpRequest, team: Team) -> HttpResponse:
+    """Ask for a player of another team to transfer in: the season's rules decide at once
+    (refused with the rule, approved, or waiting for the secretary)."""
+    form = TransferRequestForm(request.POST, prefix="transfer")
+    try:
+        if not form.is_valid():
+            raise DomainError("bad_value", "Choose a player of another team.")
+        player = get_object_or_404(Player, pk=form.cleaned_data["player"])
+        transfer = eligibility_services.transfer_request(
+            player=player, to_team=team, actor=request.user, reason=form.cleaned_data["reason"]
+        )
+    except DomainError as exc:
+        return _roster_page(request, team, error=exc.message)
+    if transfer.status == Transfer.Status.REFUSED:
+        return _roster_page(
+            request, team, error=f"Transfer refused. {transfer.rule_message}", refused=transfer
+        )
+    if transfer.status == Transfer.Status.PENDING:
+        messages.success(request, f"{player.name}'s transfer awaits the secretary's approval.")
+    else:
+        messages.success(request, f"{player.name} has transferred to {team.name}.")
+    return redirect(team_url("team-roster", team))
+
+
+ROSTER_COMMANDS["transfer"] = roster_transfer
