@@ -5,12 +5,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from leagues.models import Organisation
+from leagues.permissions import is_organisation_officer
 from marker.permissions import (
     is_authenticated,
     is_competitions_secretary,
+    is_secretary,
     is_team_captain,
     register,
 )
+
+
+def organisation_of(obj: Any) -> Organisation | None:
+    """The organisation whose competition `obj` is (a competition, or its tie, entry,
+    round or group); None for a league's competition."""
+    if isinstance(obj, Organisation):
+        return obj
+    competition = obj if hasattr(obj, "settle_by") else getattr(obj, "competition", None)
+    if competition is None or getattr(competition, "organisation_id", None) is None:
+        return None
+    return competition.organisation
+
+
+def is_competition_officer(user: Any, obj: Any) -> bool:
+    """Who runs a competition: a league's competitions secretary (or secretary) for a
+    season's; the organisation's officers (its secretary or competitions officer) for an
+    organisation's, and no league's secretary."""
+    organisation = organisation_of(obj)
+    if organisation is not None:
+        return is_organisation_officer(user, organisation)
+    return is_competitions_secretary(user, obj)
+
+
+def enters_for_league(user: Any, competition: Any, league: Any) -> bool:
+    """In an organisation's competition, a member league's secretary enters that league's
+    teams and players (the organisation's officers enter anyone's)."""
+    return (
+        getattr(competition, "organisation_id", None) is not None
+        and league is not None
+        and is_secretary(user, league)
+    )
 
 
 def entry_people(entry: Any) -> set[int]:
@@ -39,15 +73,15 @@ def is_tie_party(user: Any, tie: Any) -> bool:
 
 
 def can_play_tie(user: Any, tie: Any) -> bool:
-    return is_competitions_secretary(user, tie) or is_tie_party(user, tie)
+    return is_competition_officer(user, tie) or is_tie_party(user, tie)
 
 
 def can_manage_entry(user: Any, entry: Any) -> bool:
-    return is_competitions_secretary(user, entry) or speaks_for_entry(user, entry)
+    return is_competition_officer(user, entry) or speaks_for_entry(user, entry)
 
 
 # The competition's secretary: create, draw, deadlines, awards, walkovers, fees.
-register("competitions.manage", is_competitions_secretary)
+register("competitions.manage", is_competition_officer)
 # Enter a competition (the service checks the entry mode, the date and eligibility).
 register("competitions.enter", is_authenticated)
 # Withdraw an entry: its player or captain, or the secretary.

@@ -38,6 +38,22 @@ def competitions_of(season: Any) -> QuerySet[Competition]:
     return Competition.objects.filter(season=season).select_related("season", "plate")
 
 
+def competitions_of_organisation(organisation: Any) -> QuerySet[Competition]:
+    return Competition.objects.filter(organisation=organisation).select_related(
+        "organisation", "plate"
+    )
+
+
+def organisations_competitions_for_league(league: Any) -> QuerySet[Competition]:
+    """The competitions of the organisations a league belongs to (its competitions page
+    links to them)."""
+    return (
+        Competition.objects.filter(organisation__leagues=league)
+        .select_related("organisation", *(f"winner__{j}" for j in ENTRY_JOINS))
+        .order_by("organisation__name", "name")
+    )
+
+
 def entries_of(competition: Competition) -> QuerySet[Entry]:
     return Entry.objects.filter(competition=competition).select_related(*ENTRY_JOINS).order_by("id")
 
