@@ -15,6 +15,9 @@ from .standings import GroupTable, rank_group
 ENTRY_JOINS = ("team", "player", "partner")
 TIE_JOINS = (
     *(f"{side}__{j}" for side in ("home", "away") for j in ENTRY_JOINS),
+    # a team's league, which an organisation's bracket names (joins, no extra query)
+    "home__team__season__league",
+    "away__team__season__league",
     "winner",
     "fixture",
     "round",
