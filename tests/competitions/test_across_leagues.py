@@ -17,7 +17,9 @@ from competitions.models import Competition, Tie
 from competitions.results import team_tie_winner
 from competitions.services.draws import draw_commit
 from competitions.services.entries import entry_create
+from competitions.services.pad import tie_frame_open
 from competitions.services.setup import competition_create
+from competitions.services.ties import tie_record_paper
 from frames.engine import frame_parties, frame_setup, side_result
 from frames.management.commands.demo_match_nights import enter_shots
 from frames.matchnight import drawing, seeding, signoff, squads
@@ -393,3 +395,49 @@ def test_the_pages_link_the_leagues_and_the_county(county, client, django_assert
     assert "Norfolk County Bar Billiards Association" in page
     for small in (county.norwich, county.yarmouth):
         assert small.season.league.name in page
+
+
+def test_a_county_singles_between_players_of_two_leagues(county, client):
+    """Players enter from their own leagues; a tie's frame opens on the pad at the county's
+    game; the final goes on both leagues' rolls."""
+    singles = competition_create(
+        actor=county.officer,
+        organisation=county.organisation,
+        game_id=BB,
+        name="County Singles",
+        kind="singles",
+        best_of=3,
+        now=NOW,
+    )
+    norwich_player = Registration.objects.filter(team=county.norwich.teams[0]).first().player
+    yarmouth_player = Registration.objects.filter(team=county.yarmouth.teams[0]).first().player
+    # each by their own league's secretary
+    entry_create(
+        actor=county.norwich.secretary, competition=singles, player=norwich_player, now=NOW
+    )
+    entry_create(
+        actor=county.yarmouth.secretary, competition=singles, player=yarmouth_player, now=NOW
+    )
+    drawn(singles, county.officer)
+    tie = Tie.objects.get(competition=singles)
+    opened = tie_frame_open(actor=county.officer, tie=tie, now=NOW)
+    assert opened.frame is not None and opened.frame.game_id == BB
+    tie.refresh_from_db()
+    tie_record_paper(
+        actor=county.officer,
+        tie=tie,
+        frames=[{"home": 4000, "away": 2000}, {"home": 3500, "away": 1000}],
+        now=NOW,
+    )
+    singles.refresh_from_db()
+    assert singles.stage == Competition.Stage.FINISHED
+    for small, player in (
+        (county.norwich, norwich_player),
+        (county.yarmouth, yarmouth_player),
+    ):
+        lines = Honour.objects.filter(league=small.season.league, title="County Singles")
+        assert lines.count() == 2
+        assert {h.detail for h in lines if h.position == "winner"} == {
+            "Norfolk County Bar Billiards Association"
+        }
+        assert player.public_name in {h.name for h in lines}
