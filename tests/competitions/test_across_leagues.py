@@ -5,7 +5,7 @@ the roll of honour of every member league taking part."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -25,7 +25,8 @@ from frames.management.commands.demo_match_nights import enter_shots
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, Match
 from frames.pad import events
-from leagues.models import Honour, Organisation, OrganisationRole, Registration, Season
+from leagues.fixtures.services import fixture_move
+from leagues.models import Fixture, Honour, Organisation, OrganisationRole, Registration, Season
 from marker.errors import DomainError
 from rules import get as get_game
 from rules import replay
@@ -441,3 +442,21 @@ def test_a_county_singles_between_players_of_two_leagues(county, client):
             "Norfolk County Bar Billiards Association"
         }
         assert player.public_name in {h.name for h in lines}
+
+
+def test_a_county_tie_is_not_moved_onto_the_away_teams_own_league_night(county):
+    championship = _championship(county)
+    for small in (county.norwich, county.yarmouth):
+        entry_create(actor=county.officer, competition=championship, team=small.teams[0])
+    drawn(championship, county.officer)
+    tie = Tie.objects.select_related("fixture__away").get(competition=championship)
+    assert tie.fixture is not None
+    away = tie.fixture.away
+    own = away.home_fixtures.exclude(pk=tie.fixture.pk).order_by("pk").first()
+    assert own is not None and own.season_id != tie.fixture.season_id
+    # the away team's own league night, on a night the home team is free
+    night = date(2027, 6, 1)
+    Fixture.objects.filter(pk=own.pk).update(date=night)
+    with pytest.raises(DomainError) as refused:
+        fixture_move(fixture=tie.fixture, new_date=night)
+    assert refused.value.code == "team_busy"
