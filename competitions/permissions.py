@@ -13,6 +13,7 @@ from marker.permissions import (
     is_secretary,
     is_team_captain,
     register,
+    registered,
 )
 
 
@@ -89,3 +90,37 @@ register("competitions.manage_entry", can_manage_entry)
 # Record or confirm a tie's result, open its frames on the pad: its players or captains.
 register("competitions.play_tie", can_play_tie)
 register("competitions.captain_team", is_team_captain)
+
+
+def is_county_tie_officer(user: Any, match: Any) -> bool:
+    """The officers of the organisation whose competition's tie a match is (a county
+    championship's match between teams of two leagues): they settle its disputes and
+    correct its result, as the home league's results secretary may."""
+    fixture_id = getattr(match, "fixture_id", None)
+    if fixture_id is None or not is_authenticated(user):
+        return False
+    state = getattr(match, "_state", None)
+    fixture = state.fields_cache.get("fixture") if state is not None else None
+    if fixture is not None and fixture.division_id is not None:
+        return False  # a league fixture, in hand: no tie (and no query)
+    from .models import Tie
+
+    tie = (
+        Tie.objects.filter(fixture_id=fixture_id, competition__organisation__isnull=False)
+        .select_related("competition__organisation")
+        .first()
+    )
+    return tie is not None and is_organisation_officer(user, tie.competition.organisation)
+
+
+# A match's result is settled by its league's results secretary (frames' rule); a county
+# tie's, by the county's officers too. Frames knows nothing of competitions, so the rule
+# is widened here, where competitions load after frames (INSTALLED_APPS).
+_settle_dispute = registered().get("frames.settle_dispute")
+if _settle_dispute is not None:
+    _frames_settle = _settle_dispute
+
+    def settles_match(user: Any, match: Any) -> bool:
+        return _frames_settle(user, match) or is_county_tie_officer(user, match)
+
+    register("frames.settle_dispute", settles_match)

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from competitions.models import Competition, Tie
 from competitions.results import team_tie_winner
+from competitions.services.corrections import tie_correct
 from competitions.services.draws import draw_commit
 from competitions.services.entries import entry_create
 from competitions.services.pad import tie_frame_open
@@ -460,3 +461,57 @@ def test_a_county_tie_is_not_moved_onto_the_away_teams_own_league_night(county):
     with pytest.raises(DomainError) as refused:
         fixture_move(fixture=tie.fixture, new_date=night)
     assert refused.value.code == "team_busy"
+
+
+def test_the_county_officer_corrects_a_county_ties_match(county):
+    """A county tie's match, keyed in from paper and signed off by both captains, is
+    corrected by the county's officer (settled again) and decided again on aggregate; a
+    member league's secretary may not."""
+    championship = _championship(county)
+    for small in (county.norwich, county.yarmouth):
+        entry_create(actor=county.officer, competition=championship, team=small.teams[0])
+    drawn(championship, county.officer)
+    tie = Tie.objects.select_related("fixture", "home__team", "away__team").get(
+        competition=championship
+    )
+    assert tie.fixture is not None and tie.home is not None and tie.away is not None
+    home, away = tie.home.team, tie.away.team
+    match = squads.match_open(fixture=tie.fixture, actor=home.captain, now=NOW)
+    for side, team in (("home", home), ("away", away)):
+        players = [r.player for r in team.registrations.filter(status="active").order_by("id")]
+        squads.match_mark_present(
+            match=match, side=side, players=players[:6], actor=team.captain, now=NOW
+        )
+        seeding.match_commit(match=match, side=side, actor=team.captain, now=NOW)
+    drawing.match_draw(match=match, actor=home.captain, now=NOW + timedelta(minutes=5))
+    frames = list(Frame.objects.filter(match=match).exclude(status=Frame.Status.CONCEDED))
+    later = NOW + timedelta(hours=2)
+    signoff.match_key_in_paper(
+        match=match, scores={f.number: (400, 900) for f in frames}, actor=home.captain, now=later
+    )
+    for side, team in (("home", home), ("away", away)):
+        signoff.match_confirm(match=match, side=side, actor=team.captain, now=later)
+    tie.refresh_from_db()
+    assert tie.winner_id == tie.away_id
+    # corrected: home wins one frame by a mile, away the rest narrowly: home on aggregate
+    scores = {f.number: (400, 410) for f in frames}
+    scores[frames[0].number] = (9000, 100)
+    # the away team's league's secretary is no officer of the county tie
+    secretary = next(
+        small.secretary
+        for small in (county.norwich, county.yarmouth)
+        if small.season.pk == away.season_id
+    )
+    with pytest.raises(DomainError) as refused:
+        tie_correct(
+            actor=secretary, tie=tie, reason="sheet misread", match_frames=scores, now=later
+        )
+    assert refused.value.status == 403
+    tie_correct(
+        actor=county.officer, tie=tie, reason="sheet misread", match_frames=scores, now=later
+    )
+    tie.refresh_from_db()
+    championship.refresh_from_db()
+    assert tie.winner_id == tie.home_id == championship.winner_id
+    lines = Honour.objects.filter(title="County Championship", position="winner")
+    assert {h.name for h in lines} == {home.name} and lines.count() == 2
