@@ -44,12 +44,16 @@ def test_the_county_championship_on_a_phone(phone):
 
     page = phone().new_page()
     page.goto("/org/norfolk/")
+    # the county's competitions load in place on its page
+    expect(page.get_by_role("heading", name="Competitions")).to_be_visible()
+    folder = os.environ.get("SCREENSHOTS")
+    if folder:
+        page.screenshot(path=os.path.join(folder, "county-organisation.png"), full_page=True)
     page.get_by_role("link", name="County Championship").click()
     expect(page.get_by_role("heading", name="County Championship")).to_be_visible()
     expect(page.get_by_text("Aggregate score over all frames")).to_be_visible()
     expect(page.get_by_role("link", name=norwich.season.league.name)).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the page fits
-    folder = os.environ.get("SCREENSHOTS")
     if folder:
         page.screenshot(path=os.path.join(folder, "county-championship.png"), full_page=True)
     # each member league's competitions page links to it
