@@ -356,6 +356,11 @@ def test_a_county_championship_drawn_played_on_the_pad_and_settled_on_aggregate(
     # the competition's page says how it was settled and who won
     page = client.get(reverse("competition-detail", args=[championship.pk])).content.decode()
     assert "Aggregate score over all frames" in page and f"<strong>{home.name}</strong>" in page
+    # the tie's page, and its match under the home team's league
+    tie_page = client.get(reverse("tie-detail", args=[tie.pk]))
+    assert tie_page.status_code == 200
+    assert fixture.get_absolute_url() in tie_page.content.decode()
+    assert client.get(fixture.get_absolute_url()).status_code == 200
 
 
 # ------------------------------------------------------------------ the pages
