@@ -8,6 +8,11 @@ urlpatterns = [
         setup.SeasonCompetitionsView.as_view(),
         name="api-season-competitions",
     ),
+    path(
+        "organisations/<slug:slug>/competitions/",
+        setup.OrganisationCompetitionsView.as_view(),
+        name="api-organisation-competitions",
+    ),
     path("competitions/<int:pk>/", setup.CompetitionView.as_view(), name="api-competition"),
     path(
         "competitions/<int:pk>/entries/",

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from leagues.models import Fixture, Player, Season, Team
+from leagues.models import Fixture, Organisation, Player, Season, Team
 
 
 class Competition(models.Model):
@@ -58,7 +58,35 @@ class Competition(models.Model):
         KNOCKOUT = "knockout", "Knock-out drawn"
         FINISHED = "finished", "Finished"
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="competitions")
+    class SettleBy(models.TextChoices):
+        FRAMES = "frames", "Frames won (level on frames: the aggregate)"
+        AGGREGATE = "aggregate", "Aggregate score over all frames (level: frames won)"
+
+    # A competition belongs to one league's season, or to an organisation above leagues
+    # (a county), drawing entrants from its member leagues: exactly one of the two.
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.CASCADE, related_name="competitions"
+    )
+    organisation = models.ForeignKey(
+        Organisation,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="competitions",
+    )
+    game_id = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The game it plays: an organisation's competition names it; a season's "
+        "plays the season's.",
+    )
+    settle_by = models.CharField(
+        max_length=10,
+        choices=SettleBy.choices,
+        default=SettleBy.FRAMES,
+        help_text="How a team tie is settled: frames won, or aggregate score over all frames "
+        "('on total scores made').",
+    )
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60)
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -143,10 +171,20 @@ class Competition(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["season", "name"]
+        ordering = ["season", "organisation", "name"]
         constraints = [
             models.UniqueConstraint(
                 fields=["season", "slug"], name="competition_slug_unique_in_season"
+            ),
+            models.UniqueConstraint(
+                fields=["organisation", "slug"],
+                condition=Q(organisation__isnull=False),
+                name="competition_slug_unique_in_organisation",
+            ),
+            models.CheckConstraint(
+                condition=Q(season__isnull=False, organisation__isnull=True)
+                | Q(season__isnull=True, organisation__isnull=False),
+                name="competition_of_a_season_or_an_organisation",
             ),
             models.CheckConstraint(
                 condition=Q(best_of__gte=1) & Q(group_race_to__gte=1),
@@ -164,7 +202,32 @@ class Competition(models.Model):
 
     @property
     def league(self):
-        return self.season.league
+        """The league it belongs to; None for an organisation's competition."""
+        return self.season.league if self.season is not None else None
+
+    @property
+    def owner_name(self) -> str:
+        """Whose competition it is, for pages: the season's or the organisation's name."""
+        if self.organisation_id is not None:
+            return self.organisation.name  # type: ignore[union-attr]
+        return str(self.season)
+
+    @property
+    def game_name(self) -> str:
+        """The name of the game its ties are played at ('Bar billiards (4-pin)')."""
+        from rules import registry
+
+        try:
+            return registry.get(self.played_game_id).name
+        except registry.UnknownGame:
+            return self.played_game_id
+
+    @property
+    def played_game_id(self) -> str:
+        """The game its ties are played at."""
+        if self.season is not None:
+            return self.season.game_id
+        return self.game_id
 
     @property
     def is_team_event(self) -> bool:

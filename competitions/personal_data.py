@@ -46,14 +46,20 @@ def _entries(person: Person) -> list[dict[str, Any]]:
         return []
     rows = (
         _entries_of(player)
-        .select_related("competition__season__league", "player", "partner")
+        .select_related(
+            "competition__season__league", "competition__organisation", "player", "partner"
+        )
         .order_by("entered_at", "id")
     )
     return [
         {
             "competition": e.competition.name,
-            "season": e.competition.season.name,
-            "league": e.competition.season.league.name,
+            "season": e.competition.season.name if e.competition.season else "",
+            "league": (
+                e.competition.season.league.name
+                if e.competition.season
+                else e.competition.owner_name
+            ),
             "partner": _partner(e, player),
             "status": e.status,
             "paid": e.paid,
@@ -102,7 +108,11 @@ def _eligibility(person: Person) -> list[dict[str, Any]]:
         return []
     through = Competition.eligible_players.through.objects.filter(player=person.player)
     return [
-        {"competition": c.name, "season": c.season.name, "label": c.eligibility_label}
+        {
+            "competition": c.name,
+            "season": c.season.name if c.season else "",
+            "label": c.eligibility_label,
+        }
         for c in Competition.objects.filter(pk__in=through.values("competition_id"))
         .select_related("season")
         .order_by("id")

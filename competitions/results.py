@@ -6,12 +6,13 @@ path calls it directly (`tie_fixture_result`)."""
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
 
 from leagues import honours
-from leagues.models import Fixture, Player, Team
+from leagues.models import Fixture, Player, Season, Team
 
 from .common import log
 from .models import Competition, Entry, Tie
@@ -27,8 +28,10 @@ def tie_ready(tie: Tie) -> None:
     if competition.is_team_event and tie.fixture_id is None:
         home, away = tie.home.team, tie.away.team
         assert home is not None and away is not None
+        # An organisation's tie is a fixture between teams of two leagues: it lives in the
+        # home team's season (its league's match night, pad and sign-off; both captains).
         tie.fixture = Fixture.objects.create(
-            season=competition.season,
+            season=competition.season or home.season,
             kind=Fixture.Kind.CUP,
             division=None,
             round=tie.round.number if tie.round else 0,
@@ -137,16 +140,7 @@ def tie_decide(tie: Tie, winner: Entry, status: str, reason: str, actor: Any, no
             competition.finished_at = now
             competition.save(update_fields=["winner", "runner_up", "stage", "finished_at"])
             log(competition, actor, "finished", now, winner=winner.pk)
-            # The roll of honour, under the names they have now (kept if they change).
-            honours.record_honour(
-                season=competition.season,
-                title=competition.name,
-                kind="competition",
-                source=f"competition:{competition.pk}",
-                winner=_holder(winner),
-                runner_up=_holder(loser) if loser is not None else None,
-                now=now,
-            )
+            record_competition_honours(competition, winner, loser, now)
         else:
             next_tie, side = nxt
             setattr(next_tie, side, winner)
@@ -154,6 +148,59 @@ def tie_decide(tie: Tie, winner: Entry, status: str, reason: str, actor: Any, no
             if next_tie.home_id and next_tie.away_id:
                 _ready_or_withdrawn(next_tie, actor, now)
     return tie
+
+
+def honour_seasons(competition: Competition, *entries: Entry | None) -> list[Season]:
+    """The seasons whose rolls of honour carry the competition: its own season; for an
+    organisation's, the season of each member league taking part (a team's season, a
+    player's registration in a member league playing its game), one per league."""
+    if competition.season is not None:
+        return [competition.season]
+    seasons: dict[int, Season] = {}
+    for entry in Entry.objects.filter(competition=competition).select_related(
+        "team__season__league"
+    ):
+        if entry.team is not None:
+            seasons.setdefault(entry.team.season.league_id, entry.team.season)
+    players = [
+        p.pk
+        for e in Entry.objects.filter(competition=competition, team__isnull=True)
+        for p in (e.player, e.partner)
+        if p is not None
+    ]
+    if players and competition.organisation_id is not None:
+        for season in Season.objects.filter(
+            league__organisations=competition.organisation_id,
+            game_id=competition.game_id,
+            registrations__player__in=players,
+            registrations__status="active",
+        ).order_by("-start_date", "-pk"):
+            seasons.setdefault(season.league_id, season)
+    return sorted(seasons.values(), key=lambda s: s.league_id)
+
+
+def record_competition_honours(
+    competition: Competition, winner: Entry, loser: Entry | None, now: datetime
+) -> None:
+    """The winner and runner-up on the roll of honour, under the names they have now (kept
+    if they change): the season's roll; for an organisation's competition, one line each
+    on the roll of every member league taking part (`source` names the competition and
+    the league, so settling the final again rewrites each)."""
+    organisation = competition.organisation
+    for season in honour_seasons(competition):
+        source = f"competition:{competition.pk}"
+        if organisation is not None:
+            source = f"{source}:league:{season.league_id}"
+        honours.record_honour(
+            season=season,
+            title=competition.name,
+            kind="competition",
+            source=source,
+            winner=_holder(winner),
+            runner_up=_holder(loser) if loser is not None else None,
+            detail=organisation.name if organisation is not None else "",
+            now=now,
+        )
 
 
 def _ready_or_withdrawn(tie: Tie, actor: Any, now: datetime) -> None:
@@ -197,13 +244,29 @@ def tie_fixture_result(fixture: Fixture) -> None:
     tie = lock_tie(tie)
     if tie.decided:
         return
-    key = ((fixture.home_frames or 0), (fixture.home_score or 0))
-    other = ((fixture.away_frames or 0), (fixture.away_score or 0))
+    side = team_tie_winner(tie.competition, fixture)
     now = fixture.result_confirmed_at or timezone.now()
-    if key == other:
+    if side is None:
         log(tie.competition, None, "level", now, tie=tie)
         return
-    tie_decide(tie, tie.home if key > other else tie.away, Tie.Status.PLAYED, "", None, now)  # type: ignore[arg-type]
+    tie_decide(tie, tie.home if side == "home" else tie.away, Tie.Status.PLAYED, "", None, now)  # type: ignore[arg-type]
+
+
+def team_tie_winner(competition: Competition, fixture: Fixture) -> str | None:
+    """Which side wins a team tie from its match's result, by the competition's rule (the
+    one place it is decided): `frames`, more frames, level on frames the higher
+    aggregate; `aggregate`, the higher total score over all frames ("on total scores
+    made"), level on that, more frames. "home", "away", or None when level on both (the
+    secretary awards it)."""
+    frames = (fixture.home_frames or Decimal(0), fixture.away_frames or Decimal(0))
+    scores = (fixture.home_score or 0, fixture.away_score or 0)
+    home: tuple[Decimal, Decimal] = (frames[0], Decimal(scores[0]))
+    away: tuple[Decimal, Decimal] = (frames[1], Decimal(scores[1]))
+    if competition.settle_by == Competition.SettleBy.AGGREGATE:
+        home, away = home[::-1], away[::-1]
+    if home == away:
+        return None
+    return "home" if home > away else "away"
 
 
 def _holder(entry: Entry) -> Team | list[Player]:

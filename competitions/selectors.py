@@ -15,6 +15,9 @@ from .standings import GroupTable, rank_group
 ENTRY_JOINS = ("team", "player", "partner")
 TIE_JOINS = (
     *(f"{side}__{j}" for side in ("home", "away") for j in ENTRY_JOINS),
+    # a team's league, which an organisation's bracket names (joins, no extra query)
+    "home__team__season__league",
+    "away__team__season__league",
     "winner",
     "fixture",
     "round",
@@ -36,6 +39,22 @@ def with_result(ties: QuerySet[Tie]) -> QuerySet[Tie]:
 
 def competitions_of(season: Any) -> QuerySet[Competition]:
     return Competition.objects.filter(season=season).select_related("season", "plate")
+
+
+def competitions_of_organisation(organisation: Any) -> QuerySet[Competition]:
+    return Competition.objects.filter(organisation=organisation).select_related(
+        "organisation", "plate"
+    )
+
+
+def organisations_competitions_for_league(league: Any) -> QuerySet[Competition]:
+    """The competitions of the organisations a league belongs to (its competitions page
+    links to them)."""
+    return (
+        Competition.objects.filter(organisation__leagues=league)
+        .select_related("organisation", *(f"winner__{j}" for j in ENTRY_JOINS))
+        .order_by("organisation__name", "name")
+    )
 
 
 def entries_of(competition: Competition) -> QuerySet[Entry]:

@@ -26,6 +26,9 @@ class CompetitionSerializer(serializers.ModelSerializer):
         fields = [
             "id",
             "season",
+            "organisation",
+            "game_id",
+            "settle_by",
             "name",
             "slug",
             "kind",
@@ -112,6 +115,14 @@ class CompetitionCreateSerializer(serializers.Serializer):
     handicap_max = serializers.IntegerField(
         min_value=-MAX_POINTS, max_value=MAX_POINTS, default=100
     )
+    settle_by = serializers.ChoiceField(choices=Competition.SettleBy.choices, default="frames")
+
+
+class OrganisationCompetitionCreateSerializer(CompetitionCreateSerializer):
+    """An organisation's competition names the game it plays (its member leagues' teams
+    and players of that game enter)."""
+
+    game_id = serializers.CharField(max_length=40)
 
 
 class EntrySerializer(serializers.ModelSerializer):

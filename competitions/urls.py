@@ -10,6 +10,11 @@ urlpatterns = [
         setup.season_competitions,
         name="season-competitions",
     ),
+    path(
+        "org/<slug:slug>/competitions/",
+        setup.organisation_competitions,
+        name="organisation-competitions",
+    ),
     path("competitions/<int:pk>/", setup.competition_detail, name="competition-detail"),
     path("groups/<int:pk>/deadline/", setup.group_deadline, name="group-deadline"),
     path("ties/<int:pk>/", ties.tie_detail, name="tie-detail"),

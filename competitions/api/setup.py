@@ -9,7 +9,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leagues.models import Season
+from leagues.models import Organisation, Season
 from leagues.serializers import ErrorSerializer
 
 from .. import selectors
@@ -43,6 +43,38 @@ class SeasonCompetitionsView(APIView):
         data.is_valid(raise_exception=True)
         competition = competition_create(
             actor=request.user, season=get_object_or_404(Season, pk=pk), **data.validated_data
+        )
+        return Response(s.CompetitionSerializer(competition).data, status=status.HTTP_201_CREATED)
+
+
+class OrganisationCompetitionsView(APIView):
+    """An organisation's competitions (anyone); its officers create one (a county
+    championship), naming the game it plays."""
+
+    write_permission = "leagues.run_organisation_competitions"
+
+    def get_permission_object(self):
+        return get_object_or_404(Organisation, slug=self.kwargs["slug"])
+
+    @extend_schema(responses={200: s.CompetitionSerializer(many=True), 404: ErrorSerializer})
+    def get(self, request, slug: str):
+        organisation = get_object_or_404(Organisation, slug=slug)
+        rows = selectors.competitions_of_organisation(organisation).annotate(
+            entry_count=Count("entries", filter=Q(entries__status="entered"))
+        )
+        return Response(s.CompetitionSerializer(rows, many=True).data)
+
+    @extend_schema(
+        request=s.OrganisationCompetitionCreateSerializer,
+        responses={201: s.CompetitionSerializer, **ERRORS},
+    )
+    def post(self, request, slug: str):
+        data = s.OrganisationCompetitionCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        competition = competition_create(
+            actor=request.user,
+            organisation=get_object_or_404(Organisation, slug=slug),
+            **data.validated_data,
         )
         return Response(s.CompetitionSerializer(competition).data, status=status.HTTP_201_CREATED)
 

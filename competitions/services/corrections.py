@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -27,7 +26,7 @@ from marker.permissions import require
 
 from ..common import lock_competition, log, resolve_now
 from ..models import Competition, Entry, Tie, TieFrame
-from ..results import lock_tie, tie_decide
+from ..results import lock_tie, team_tie_winner, tie_decide
 from .ties import _check_frames, _side_entry, frames_winner
 
 #: What a match counts as played from: a frame in play or finished, or any shot entered.
@@ -177,16 +176,15 @@ def _team_result_winner(tie: Tie) -> Entry:
     fixture = tie.fixture
     assert fixture is not None
     fixture.refresh_from_db()
-    key = (fixture.home_frames or Decimal(0), fixture.home_score or 0)
-    other = (fixture.away_frames or Decimal(0), fixture.away_score or 0)
-    if key == other:
+    side = team_tie_winner(tie.competition, fixture)
+    if side is None:
         raise DomainError(
             "correction_level",
             "With these scores the match is level on frames and on aggregate: correct the "
             "tie with a winner instead (an award, with the reason).",
             status=409,
         )
-    entry = tie.home if key > other else tie.away
+    entry = tie.home if side == "home" else tie.away
     assert entry is not None
     return entry
 

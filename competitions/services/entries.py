@@ -10,12 +10,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from leagues.models import Player, Registration, Season, Team
+from leagues.models import League, Player, Registration, Season, Team
 from marker.errors import DomainError
 from marker.permissions import allowed, require
+from rules import registry
 
 from ..common import fee_charge, fee_settle, lock_competition, log, require_secretary, resolve_now
 from ..models import Competition, Entry, Tie
+from ..permissions import enters_for_league
 from ..results import tie_decide
 
 
@@ -25,9 +27,108 @@ def _registered(player: Player, season: Season) -> bool:
     ).exists()
 
 
+def _game_name(game_id: str) -> str:
+    try:
+        return registry.get(game_id).name
+    except registry.UnknownGame:
+        return game_id
+
+
+def _member_registrations(competition: Competition, player: Player):
+    """A player's registrations that make them eligible for an organisation's
+    competition: on a team's roster in a member league's current season of its game."""
+    return Registration.objects.filter(
+        player=player,
+        status=Registration.Status.ACTIVE,
+        season__league__organisations=competition.organisation_id,
+        season__game_id=competition.game_id,
+    ).exclude(season__status=Season.Status.FINISHED)
+
+
+def check_team_eligible(competition: Competition, team: Team) -> None:
+    """An organisation's competition takes a team of a member league's current season
+    playing its game; the refusal names the team's own league."""
+    organisation = competition.organisation
+    assert organisation is not None
+    season = team.season
+    league = season.league
+    if not organisation.leagues.filter(pk=league.pk).exists():
+        raise DomainError(
+            "not_member_league",
+            f"{team.name} plays in {league.name}, which is not a member of "
+            f"{organisation.name}: the {competition.name} is for its member leagues' teams.",
+            field="team",
+        )
+    if season.status == Season.Status.FINISHED:
+        raise DomainError(
+            "not_current_season",
+            f"{team.name} is a team of {league.name}'s {season.name}, which has finished: "
+            "enter the team of its current season.",
+            field="team",
+        )
+    if season.game_id != competition.game_id:
+        raise DomainError(
+            "wrong_game",
+            f"{team.name} plays {_game_name(season.game_id)} in {league.name}; the "
+            f"{competition.name} is {_game_name(competition.game_id)}.",
+            field="team",
+        )
+
+
+def _check_member_player(competition: Competition, player: Player) -> None:
+    organisation = competition.organisation
+    assert organisation is not None
+    if _member_registrations(competition, player).exists():
+        return
+    elsewhere = sorted(
+        {
+            reg.season.league.name
+            for reg in Registration.objects.filter(
+                player=player, status=Registration.Status.ACTIVE
+            ).select_related("season__league")
+        }
+    )
+    where = (
+        f"registered in {', '.join(elsewhere)}, not with a team of a member league"
+        if elsewhere
+        else "not registered with a team of a member league"
+    )
+    raise DomainError(
+        "not_registered",
+        f"{player.name} is {where} of {organisation.name} playing "
+        f"{_game_name(competition.game_id)} this season: the {competition.name} is for "
+        "its member leagues' registered players.",
+        field="player",
+    )
+
+
+def _league_secretary_enters(
+    actor: Any, competition: Competition, team: Team | None, people: list[Player]
+) -> bool:
+    """In an organisation's competition, whether the actor is the secretary of the
+    entrant's own league (who enters its teams and players like the officers)."""
+    if competition.organisation_id is None:
+        return False
+    if team is not None:
+        return enters_for_league(actor, competition, team.season.league)
+    leagues = League.objects.filter(
+        seasons__registrations__in=[
+            reg.pk for p in people for reg in _member_registrations(competition, p)
+        ]
+    ).distinct()
+    return any(enters_for_league(actor, competition, league) for league in leagues)
+
+
 def check_eligible(competition: Competition, player: Player) -> None:
     """Refuse a player the competition's rules exclude, naming the rule."""
-    if competition.require_registered and not _registered(player, competition.season):
+    if competition.organisation_id is not None:
+        if competition.require_registered:
+            _check_member_player(competition, player)
+    elif (
+        competition.require_registered
+        and competition.season is not None
+        and not _registered(player, competition.season)
+    ):
         raise DomainError(
             "not_registered",
             f"{player.name} is not registered with a team this season: the "
@@ -56,10 +157,13 @@ def _closed_on(competition: Competition) -> str:
     return f"{timezone.localtime(competition.entries_close_at):%d %b %Y %H:%M}"
 
 
-def _check_entry_open(competition: Competition, actor: Any, now: datetime, late: bool) -> bool:
-    """Whether the actor enters as the secretary; refuses a closed entry. After the
+def _check_entry_open(
+    competition: Competition, actor: Any, now: datetime, late: bool, league_secretary: bool
+) -> bool:
+    """Whether the actor enters as the secretary (of an organisation's competition, its
+    officers or the entrant's own league's secretary); refuses a closed entry. After the
     closing date the secretary is refused too, unless they enter late on purpose."""
-    secretary = allowed(actor, "competitions.manage", competition)
+    secretary = league_secretary or allowed(actor, "competitions.manage", competition)
     if competition.stage != Competition.Stage.ENTRIES:
         raise DomainError(
             "entries_closed", f"The {competition.name} has been drawn: entries are closed."
@@ -75,9 +179,13 @@ def _check_entry_open(competition: Competition, actor: Any, now: datetime, late:
             )
         return True
     if competition.entry_mode != Competition.EntryMode.OPEN:
-        raise DomainError(
-            "secretary_enters", f"Only the secretary enters the {competition.name}.", status=403
-        )
+        who = "the secretary enters"
+        if competition.organisation is not None:
+            who = (
+                f"{competition.organisation.name}'s officers, or the entrant's own league's "
+                "secretary, enter"
+            )
+        raise DomainError("secretary_enters", f"Only {who} the {competition.name}.", status=403)
     if entries_closed(competition, now):
         raise DomainError(
             "entries_closed",
@@ -105,7 +213,10 @@ def entry_create(
     says it came late, and the log keeps it)."""
     now = resolve_now(now)
     competition = lock_competition(competition)
-    secretary = _check_entry_open(competition, actor, now, late)
+    league_secretary = _league_secretary_enters(
+        actor, competition, team, [p for p in (player, partner) if p is not None]
+    )
+    secretary = _check_entry_open(competition, actor, now, late, league_secretary)
     late = late and entries_closed(competition, now)
     if late:
         note = f"late entry, after the closing date ({_closed_on(competition)})"
@@ -116,7 +227,9 @@ def entry_create(
             raise DomainError(
                 "bad_entry", "Teams enter this competition: name the team.", field="team"
             )
-        if team.season_id != competition.season_id:
+        if competition.organisation_id is not None:
+            check_team_eligible(competition, team)
+        elif team.season_id != competition.season_id:
             raise DomainError(
                 "wrong_season", f"{team.name} is not a team of {competition.season}.", field="team"
             )

@@ -11,6 +11,7 @@ from django.db import transaction
 from frames.engine import frame_outcome, service_draws, side_result, side_setup
 from frames.matchnight.common import frame_names
 from frames.models import Frame, Friendly
+from leagues.models import Registration
 from marker.errors import DomainError
 from marker.permissions import require
 from rules.vocabulary import RuleError
@@ -99,7 +100,7 @@ def tie_frame_open(*, actor: Any, tie: Tie, now: datetime | None = None) -> TieF
             wins[winner] += 1
     if winner_of_frames(tie, wins) is not None:
         raise DomainError("tie_won", "The tie is won: confirm its result.", status=409)
-    season = competition.season
+    season = competition.season or _home_league_season(tie)
     names = frame_names(
         {
             side: [(p.name, p) for p in (entry.player, entry.partner) if p is not None]
@@ -133,3 +134,29 @@ def tie_frame_open(*, actor: Any, tie: Tie, now: datetime | None = None) -> TieF
     tf = TieFrame.objects.create(tie=tie, number=number, frame=frame, source="pad")
     log(competition, actor, "frame_opened", now, tie=tie, frame=frame.pk)
     return tf
+
+
+def _home_league_season(tie: Tie):
+    """An organisation's individual tie plays its game by the rules (version, options) of
+    the home entrant's own league: the season of their registration in a member league."""
+    competition = tie.competition
+    for entry in (tie.home, tie.away):
+        player = entry.player if entry is not None else None
+        if player is None:
+            continue
+        reg = (
+            Registration.objects.filter(
+                player=player,
+                status=Registration.Status.ACTIVE,
+                season__league__organisations=competition.organisation_id,
+                season__game_id=competition.game_id,
+            )
+            .select_related("season")
+            .order_by("-season__start_date", "-pk")
+            .first()
+        )
+        if reg is not None:
+            return reg.season
+    raise DomainError(
+        "not_registered", f"Neither side of {tie} is registered in a member league any more."
+    )

@@ -10,8 +10,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from leagues.models import Player, Season
+from leagues.models import Organisation, Player, Season
 from marker.errors import DomainError
+from marker.permissions import require
+from rules import registry
 
 from ..common import log, require_secretary, resolve_now
 from ..models import Competition
@@ -31,7 +33,10 @@ DEFAULT_ENTRANT = {
 def competition_create(
     *,
     actor: Any,
-    season: Season,
+    season: Season | None = None,
+    organisation: Organisation | None = None,
+    game_id: str = "",
+    settle_by: str = Competition.SettleBy.FRAMES,
     name: str,
     kind: str,
     entrant: str = "",
@@ -56,9 +61,42 @@ def competition_create(
     handicap_max: int = 100,
     now: datetime | None = None,
 ) -> Competition:
-    """A new competition in a season, taking entries."""
+    """A new competition, taking entries: a league's, in a season; or an organisation's
+    (a county championship), playing `game_id`, its entrants from the member leagues."""
     now = resolve_now(now)
-    require_secretary(actor, season, "create a competition")
+    if (season is None) == (organisation is None):
+        raise DomainError(
+            "bad_owner", "A competition belongs to a season or to an organisation: name one."
+        )
+    if organisation is not None:
+        require(
+            actor,
+            "leagues.run_organisation_competitions",
+            organisation,
+            message=f"Only {organisation.name}'s officers may create its competitions.",
+        )
+        if not game_id:
+            raise DomainError("bad_game", "Name the game the competition plays.", field="game_id")
+        try:
+            game_id = registry.get(game_id).id
+        except registry.UnknownGame:
+            raise DomainError(
+                "bad_game", f"{game_id!r} is not a game Marker knows.", field="game_id"
+            ) from None
+    else:
+        require_secretary(actor, season, "create a competition")
+        if game_id:
+            raise DomainError(
+                "bad_game",
+                "A season's competition plays the season's game: leave the game out.",
+                field="game_id",
+            )
+    if settle_by not in Competition.SettleBy.values:
+        raise DomainError(
+            "bad_settle_by",
+            f"Ties are settled by {' or '.join(Competition.SettleBy.values)}.",
+            field="settle_by",
+        )
     name = " ".join((name or "").split())
     if not name or len(name) > 120:
         raise DomainError(
@@ -93,10 +131,14 @@ def competition_create(
                 "How many of each group go through: at least one, fewer than the group.",
                 field="group_qualifiers",
             )
-    if plate is not None and (plate.season_id != season.pk or plate.entrant != entrant):
+    if plate is not None and (
+        plate.season_id != (season.pk if season else None)
+        or plate.organisation_id != (organisation.pk if organisation else None)
+        or plate.entrant != entrant
+    ):
         raise DomainError(
             "bad_plate",
-            "The plate is a competition of the same season and entrants.",
+            "The plate is a competition of the same season (or organisation) and entrants.",
             field="plate",
         )
     needs_plate = plate_rule == Competition.PlateRule.FIRST_ROUND_LOSERS or (
@@ -122,6 +164,13 @@ def competition_create(
             "(rule 8), in the league and its cups alike.",
             field="cup_tied",
         )
+    if settle_by == Competition.SettleBy.AGGREGATE and entrant != Competition.Entrant.TEAM:
+        raise DomainError(
+            "bad_settle_by",
+            "Aggregate settlement is for team ties, whose every frame is played; a singles "
+            "or pairs tie stops when it is won.",
+            field="settle_by",
+        )
     if handicap_rule != Competition.HandicapRule.NONE and entrant == Competition.Entrant.TEAM:
         raise DomainError(
             "bad_handicap",
@@ -134,11 +183,14 @@ def competition_create(
         )
     base = slugify(name)[:50] or "competition"
     slug, n = base, 1
-    while Competition.objects.filter(season=season, slug=slug).exists():
+    owner = {"season": season} if season is not None else {"organisation": organisation}
+    while Competition.objects.filter(**owner, slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     competition = Competition.objects.create(
-        season=season,
+        **owner,
+        game_id=game_id,
+        settle_by=settle_by,
         name=name,
         slug=slug,
         kind=kind,

@@ -97,7 +97,9 @@ def tie_card(tie: Tie) -> cards.ResultCard:
         when = tie.decided_at.date()
     return cards.ResultCard(
         kind="tie",
-        league=competition.season.league.name,
+        league=competition.owner_name
+        if competition.season is None
+        else competition.season.league.name,
         context=" · ".join(p for p in (competition.name, _stage(tie)) if p),
         when=when,
         home=cards.CardSide((tie.home.name,), hf, home_won),

@@ -6,10 +6,11 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from leagues.models import Season
+from leagues.models import Organisation, Season
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
@@ -33,11 +34,48 @@ def season_competitions(request, pk: int):
         if request.GET.get("panel")
         else "competitions/season_competitions.html"
     )
-    return render(request, template, {"season": season, "competitions": competitions})
+    # The county's (and any association's) competitions the league takes part in.
+    across = list(selectors.organisations_competitions_for_league(season.league))
+    return render(
+        request,
+        template,
+        {"season": season, "competitions": competitions, "across_leagues": across},
+    )
+
+
+@require_safe
+def organisation_competitions(request, slug: str):
+    """An organisation's competitions (a county championship across its member leagues),
+    each with its game, rule, stage and winner. With `?panel=1`, the list alone (the
+    organisation's page loads it in place)."""
+    organisation = Organisation.objects.filter(slug=slug).first()
+    if organisation is None:
+        raise Http404("No such organisation.")
+    competitions = list(
+        selectors.competitions_of_organisation(organisation)
+        .select_related(*(f"winner__{j}" for j in selectors.ENTRY_JOINS))
+        .order_by("name")
+    )
+    template = (
+        "competitions/_organisation_panel.html"
+        if request.GET.get("panel")
+        else "competitions/organisation_competitions.html"
+    )
+    return render(
+        request,
+        template,
+        {
+            "organisation": organisation,
+            "competitions": competitions,
+            "can_run": request.user.has_perm("leagues.run_organisation_competitions", organisation),
+        },
+    )
 
 
 def _competition(pk: int) -> Competition:
-    return get_object_or_404(Competition.objects.select_related("season__league", "plate"), pk=pk)
+    return get_object_or_404(
+        Competition.objects.select_related("season__league", "organisation", "plate"), pk=pk
+    )
 
 
 @require_safe
@@ -48,6 +86,11 @@ def competition_detail(request, pk: int):
     bracket = selectors.bracket(competition)
     groups = selectors.group_tables(competition) if competition.has_groups else []
     feeders = list(Competition.objects.filter(plate=competition).only("pk", "name"))
+    member_leagues = (
+        list(competition.organisation.leagues.order_by("name"))
+        if competition.organisation is not None
+        else []
+    )
     return render(
         request,
         "competitions/competition.html",
@@ -56,6 +99,7 @@ def competition_detail(request, pk: int):
             "bracket": bracket,
             "groups": groups,
             "feeders": feeders,
+            "member_leagues": member_leagues,
             "can_manage": request.user.has_perm("competitions.manage", competition),
         },
     )

@@ -53,6 +53,12 @@ ACCESS = {
     # Counties and associations above leagues: public pages.
     "organisation-list": Rule(),
     "organisation-home": Rule(kwargs=lambda c: {"slug": c.organisation.slug}),
+    # Its competitions (the competitions app's): anyone reads; only its officers create
+    # one (no league role does: tests/competitions/test_across_leagues.py has the officer).
+    "organisation-competitions": Rule(kwargs=lambda c: {"slug": c.organisation.slug}),
+    "api-organisation-competitions": Rule(
+        kwargs=lambda c: {"slug": c.organisation.slug}, post=SITE_ADMIN_ONLY
+    ),
     "league-officers": Rule(kwargs=league, get=STAFF, post=STAFF),
     "season-create": Rule(kwargs=league, get=STAFF, post=STAFF),
     "officer-invitation-accept": Rule(

@@ -17,8 +17,26 @@ def test_the_demo_competitions_are_in_progress_and_reachable_from_home(client):
     call_command("demo_league")
     call_command("demo_competitions")
     call_command("demo_competitions")  # a second run changes nothing
-    comps = {c.name: c for c in Competition.objects.all()}
+    comps = {c.name: c for c in Competition.objects.filter(organisation=None)}
     assert set(comps) == {"Cup", "Plate", "Singles", "Pairs"}
+    # The county's championship across Norwich and Great Yarmouth: A and B teams, drawn.
+    county = Competition.objects.get(organisation__slug="norfolk")
+    assert (county.name, county.stage, county.settle_by) == (
+        "County Championship",
+        "drawn",
+        "aggregate",
+    )
+    assert sorted(e.team.name for e in county.entries.select_related("team")) == [
+        "Kings Head A",
+        "Kings Head B",
+        "Red Lion A",
+        "Red Lion B",
+    ]
+    semis = Tie.objects.filter(competition=county, round__number=1).select_related("fixture__home")
+    assert len(semis) == 2
+    assert all(t.fixture.season_id == t.fixture.home.season_id for t in semis)
+    county_page = client.get(reverse("organisation-competitions", args=["norfolk"]))
+    assert reverse("competition-detail", args=[county.pk]) in county_page.content.decode()
     cup = comps["Cup"]
     # The Cup's first round was played as match nights, signed off; its losers are in the Plate.
     played = Tie.objects.filter(competition=cup, round__number=1, status="played")

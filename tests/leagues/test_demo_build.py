@@ -21,7 +21,7 @@ from frames.friendly.services import friendly_start
 from frames.management.commands.demo_match_nights import enter_shots
 from frames.models import Frame, FrameEvent, Match
 from frames.pad import events
-from leagues.models import Fixture, LeagueRole, Team
+from leagues.models import Fixture, LeagueRole, OrganisationRole, Team
 from rules.simulate import simulate_game
 from tests.factories import UserFactory
 
@@ -134,8 +134,10 @@ def test_the_readme_names_a_login_for_every_demo_captain_and_officer(client):
     readme = README.read_text(encoding="utf-8")
     captains = set(Team.objects.values_list("captain__username", flat=True))
     officers = set(LeagueRole.objects.values_list("user__username", flat=True))
-    assert len(captains) == 11 + 4
-    for username in sorted(captains | officers | {"admin", "referee"}):
+    assert len(captains) == 11 + 4 + 4
+    county = set(OrganisationRole.objects.values_list("user__username", flat=True))
+    assert county == {"county"}
+    for username in sorted(captains | officers | county | {"admin", "referee"}):
         named = re.search(rf"`{re.escape(username)}`", readme)
         assert named, f"README names no login {username}"
         response = client.post(

@@ -6,7 +6,10 @@
   drawn and waiting;
 - a **Singles** in groups of three (races to 2), the winner of each group into the
   knock-out: most group matches scored frame by frame on the pad;
-- a **Pairs** knock-out with its first round partly played on the pad.
+- a **Pairs** knock-out with its first round partly played on the pad;
+- the Norfolk County Bar Billiards Association's **County Championship** across Norwich's
+  and Great Yarmouth's leagues: their A and B teams drawn (two semi-finals between pubs of
+  two leagues), settled on aggregate, left for the captains to play.
 
 Every draw is the verifiable one (commit–reveal), every frame is a seeded simulation
 entered in bulk through the engine and confirmed through the pad's services
@@ -35,7 +38,7 @@ from competitions.services.ties import round_set_dates
 from frames.management.commands.demo_match_nights import enter_shots, play_match
 from frames.models import Frame
 from frames.pad import events
-from leagues.models import League, Registration, Team
+from leagues.models import League, Organisation, Registration, Team
 from marker.errors import DomainError
 from rules.simulate import simulate_game
 
@@ -52,6 +55,10 @@ class Command(BaseCommand):
         if league is None:
             raise CommandError("Load the demo league first: manage.py demo_league")
         season = league.seasons.order_by("-start_date").first()
+        organisation = Organisation.objects.filter(slug="norfolk").first()
+        if organisation is not None and not organisation.competitions.exists():
+            build_demo_county_championship(organisation)
+            self.stdout.write("County Championship drawn (Norfolk, across two leagues).")
         if Competition.objects.filter(season=season).exists():
             self.stdout.write("Demo competitions already loaded.")
             return
@@ -186,3 +193,39 @@ def build_demo_competitions(
     for index, tie in enumerate(_scheduled(pairs, round__number=1)[:2]):
         play_tie_on_pad(tie, secretary, seed=3000 + index, now=now - timedelta(days=3))
     return {"cup": cup, "plate": plate, "singles": singles, "pairs": pairs}
+
+
+@transaction.atomic
+def build_demo_county_championship(organisation: Organisation) -> Competition:
+    """The county's championship: the member leagues' A and B teams (Norwich's Kings Head,
+    Great Yarmouth's Red Lion), entered by the county's competitions officer, drawn, and
+    settled "on total scores made" when played."""
+    officer = get_user_model().objects.get(username="county")
+    now = timezone.now()
+    championship = competition_create(
+        actor=officer,
+        organisation=organisation,
+        game_id="bar_billiards_4pin",
+        name="County Championship",
+        kind="team_knockout",
+        settle_by=Competition.SettleBy.AGGREGATE,
+        now=now,
+    )
+    teams = Team.objects.filter(
+        season__league__organisations=organisation,
+        season__status__in=["registration", "running"],
+        name__regex=r" [AB]$",
+    ).order_by("season__league__name", "name")
+    for team in teams:
+        entry_create(actor=officer, competition=championship, team=team, now=now)
+    championship = _draw(championship, officer, "demo county", now)
+    today = timezone.localdate()
+    for round_ in championship.rounds.order_by("number"):
+        round_set_dates(
+            actor=officer,
+            round=round_,
+            date=today + timedelta(weeks=2 * round_.number),
+            deadline=None,
+            now=now,
+        )
+    return championship

@@ -11,6 +11,11 @@ administrator), `secretary` (secretary of both leagues), `captain` (captain of T
 Eve), `referee` (a registered player of The Adam and Eve), `bagatelle` (captain of The
 Boathouse, Chester), and every other team's captain: `captain-<team>` in Norwich
 (`captain-wig-and-pen`), `captain-chester-<n>` in Chester; README.md lists them all.
+
+A third, small 4-pin league, the Great Yarmouth & District 4-Pin League (four teams, its
+Red Lion fielding A and B teams), and the Norfolk County Bar Billiards Association above
+it and Norwich, whose competitions officer is `county`: the county championship across
+the two leagues is `demo_competitions`'.
 """
 
 from __future__ import annotations
@@ -26,7 +31,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues.fixtures import services as fixture_services
-from leagues.models import Division, League, LeagueRole, Player, Season, Venue
+from leagues.models import (
+    Division,
+    League,
+    LeagueRole,
+    Organisation,
+    OrganisationRole,
+    Player,
+    Season,
+    Venue,
+)
 from leagues.teams import services as team_services
 from marker.formats import PRESETS
 
@@ -88,6 +102,7 @@ class Command(BaseCommand):
                     continue
                 League.objects.filter(slug=slug).delete()
             build(seed=seed)
+        build_demo_organisation()
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo leagues loaded. Log in as admin, secretary, captain, referee, "
@@ -229,5 +244,75 @@ def build_demo_bagatelle_league(*, seed: int = 7, today: date | None = None) -> 
     return league
 
 
+# ------------------------------------------------- the third league, and the county above
+
+YARMOUTH_SLUG = "great-yarmouth"
+YARMOUTH_TEAMS = [
+    ("Red Lion A", "The Red Lion", "Southtown Road, Great Yarmouth NR31 0JB"),
+    ("Red Lion B", "The Red Lion", "Southtown Road, Great Yarmouth NR31 0JB"),
+    ("Feathers", "The Feathers", "Market Gates, Great Yarmouth NR30 2AX"),
+    ("Mariners", "The Mariners Tavern", "69 Howard Street South, Great Yarmouth NR30 1LN"),
+]
+COUNTY_SLUG = "norfolk"
+
+
+def build_demo_yarmouth_league(*, seed: int = 7, today: date | None = None) -> League:
+    """A small second 4-pin league (the county championship draws on both): one division
+    of four teams, the Red Lion's A and B sharing its table."""
+    rng = random.Random(seed + 2)
+    today = today or timezone.localdate()
+    league = League.objects.create(
+        name="Great Yarmouth & District 4-Pin League", slug=YARMOUTH_SLUG, match_night=2
+    )
+    start = today - timedelta(days=today.weekday()) - timedelta(weeks=3) + timedelta(days=1)
+    season = Season.objects.create(
+        league=league,
+        name=f"{start.year}/{(start.year + 1) % 100:02d}",
+        slug="current",
+        status=Season.Status.REGISTRATION,
+        start_date=start,
+    )
+    division = Division.objects.create(season=season, name="Division One", rank=1)
+    _officer(league, _user("secretary", "Sally", "Secretary"))
+    names = rng.sample([f"{f} {last}" for f in FIRST for last in LAST], 40)
+    for index, (team_name, pub, address) in enumerate(YARMOUTH_TEAMS, start=1):
+        venue, _ = Venue.objects.get_or_create(name=pub, defaults={"address": address, "tables": 1})
+        first, last = names.pop().split(" ", 1)
+        captain = _user(f"captain-yarmouth-{index}", first, last)
+        team = team_services.team_register(
+            season=season, name=team_name, venue=venue, captain=captain, division=division
+        )
+        for _ in range(5):  # with the captain: six a team, a full side for a 4-pin night
+            team_services.roster_add_player(team=team, name=names.pop(), someone_else=True)
+    fixture_services.fixtures_generate(season=season, start_date=start)
+    season.status = Season.Status.RUNNING
+    season.save(update_fields=["status"])
+    return league
+
+
+def build_demo_organisation() -> Organisation:
+    """The Norfolk County Bar Billiards Association, Norwich's and Great Yarmouth's
+    leagues its members, `county` its competitions officer (built again if missing)."""
+    organisation, _ = Organisation.objects.get_or_create(
+        slug=COUNTY_SLUG,
+        defaults={
+            "name": "Norfolk County Bar Billiards Association",
+            "about": "The county's 4-pin leagues: the County Championship for A and B teams, "
+            "settled on total scores made.",
+        },
+    )
+    organisation.leagues.add(*League.objects.filter(slug__in=["norwich", YARMOUTH_SLUG]))
+    OrganisationRole.objects.get_or_create(
+        organisation=organisation,
+        user=_user("county", "Connie", "Curson"),
+        role=OrganisationRole.Role.COMPETITIONS_OFFICER,
+    )
+    return organisation
+
+
 #: The demo's leagues: (slug, builder). Another league joins with its own builder.
-DEMO_LEAGUES = [("norwich", build_demo_league), (CHESTER_SLUG, build_demo_bagatelle_league)]
+DEMO_LEAGUES = [
+    ("norwich", build_demo_league),
+    (CHESTER_SLUG, build_demo_bagatelle_league),
+    (YARMOUTH_SLUG, build_demo_yarmouth_league),
+]
