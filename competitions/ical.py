@@ -114,7 +114,7 @@ def ties_calendar(title: str, ties: list[Tie]) -> bytes:
     cal.add("version", "2.0")
     cal.add("x-wr-calname", title)
     for tie in ties:
-        tz = league_timezone(tie.competition.season.league)
+        tz = league_timezone(tie.competition.league)
         event = tie_event(tie, tz)
         if event is None:
             continue

@@ -69,7 +69,7 @@ def cup_draw_notify(*, competition: Competition, knockout: bool, now: datetime) 
             title=f"{competition.name}: the {stage} is made",
             body="\n".join(lines[entry_id]),
             url=url,
-            league_id=competition.season.league_id,
+            league_id=competition.season.league_id if competition.season else None,
             now=now,
         )
     return queued
@@ -111,7 +111,7 @@ def tie_deadlines_notify(*, now: datetime | None = None) -> int:
                 f"by {when:%a %-d %b}",
                 body=f"The tie must be played by {when:%A %-d %B, %H:%M}, or it may be awarded.",
                 url=reverse("tie-detail", args=[tie.pk]),
-                league_id=tie.competition.season.league_id,
+                league_id=(tie.competition.season.league_id if tie.competition.season else None),
                 now=now,
             )
     return queued

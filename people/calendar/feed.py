@@ -123,7 +123,7 @@ def tie_items(scope: Scope) -> list[Item]:
     deadline one day before the deadline; a decided tie reminds of nothing."""
     items = []
     for tie in ties_of(player=scope.player, teams=scope.team_ids, current=True):
-        event = tie_event(tie, league_timezone(tie.competition.season.league))
+        event = tie_event(tie, league_timezone(tie.competition.league))
         if event is None:
             continue
         reminder = None
