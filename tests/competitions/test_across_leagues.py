@@ -374,7 +374,7 @@ def test_the_pages_link_the_leagues_and_the_county(county, client, django_assert
     _championship(county)  # a second, still taking entries
 
     url = reverse("organisation-competitions", args=["norfolk"])
-    with django_assert_num_queries(2):  # the organisation, its competitions
+    with django_assert_num_queries(3):  # the organisation, its competitions, the site's notices
         page = client.get(url)
     assert page.status_code == 200 and page.content.decode().count("County Championship") == 2
     with django_assert_num_queries(2):
@@ -386,7 +386,8 @@ def test_the_pages_link_the_leagues_and_the_county(county, client, django_assert
 
     for small in (county.norwich, county.yarmouth):
         season_url = reverse("season-competitions", args=[small.season.pk])
-        with django_assert_num_queries(3):  # the season, its competitions, the county's
+        # the season, its competitions, the county's, the notices
+        with django_assert_num_queries(4):
             page = client.get(season_url).content.decode()
         assert "County and association competitions" in page
         assert reverse("competition-detail", args=[championship.pk]) in page
@@ -396,8 +397,8 @@ def test_the_pages_link_the_leagues_and_the_county(county, client, django_assert
         )
 
     detail = reverse("competition-detail", args=[championship.pk])
-    # the competition and its organisation, the member leagues, the bracket's three
-    with django_assert_num_queries(5):
+    # the competition and its organisation, the member leagues, the bracket's three, notices
+    with django_assert_num_queries(6):
         page = client.get(detail).content.decode()
     assert "Norfolk County Bar Billiards Association" in page
     for small in (county.norwich, county.yarmouth):
