@@ -280,7 +280,7 @@ def test_the_sign_off_flags_cost_the_same_queries_for_one_or_more_players(
     match, frame, player = played_unregistered(league)
     home = login(client, league.captain)
     home.get(match.get_absolute_url())
-    with django_assert_num_queries(20) as one:
+    with django_assert_num_queries(22) as one:  # with the notices and the availability
         page = home.get(match.get_absolute_url()).content.decode()
     flagged = page.count("not_registered")
     other = Frame.objects.get(match=match, number=2).players.get(side="away").player
