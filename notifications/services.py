@@ -125,13 +125,7 @@ def wants(recipient: Recipient, event: str, league_id: int | None) -> bool:
             Q(league__isnull=True) | Q(league_id=league_id)
         )
     }
-    scopes: list[tuple[int | None, str]] = [(None, event), (None, "")]
-    if league_id is not None:
-        scopes = [(league_id, event), (league_id, ""), *scopes]
-    for scope in scopes:
-        if scope in rows:
-            return rows[scope]
-    return event in DEFAULT_ON
+    return _wanted(rows, event, league_id)
 
 
 def anyone_wants(event: str) -> bool:
@@ -156,36 +150,62 @@ def notify(
 ) -> int:
     """Queue a message about `key` for each person in `to` who wants `event` (from this
     league): once per person, event and key, however often it is called. Returns how many
-    were queued now. Call it inside the transaction that writes what it announces."""
+    were queued now. Call it inside the transaction that writes what it announces.
+
+    A fixed number of queries however many people it tells (a match result reaches both
+    squads): the people, their choices, what they were told already, the messages and
+    their deliveries are each read or written at once."""
     if event not in Event.values:
         raise DomainError("unknown_event", f"{event!r} is not a kind of message Marker sends.")
     now = now or timezone.now()
-    queued: list[int] = []
-    seen: set[int] = set()
-    with transaction.atomic():
-        for person in to:
-            recipient = recipient_for(person, now=now)
-            if recipient is None or recipient.pk in seen:
-                continue
-            seen.add(recipient.pk)
-            if not wants(recipient, event, league_id):
-                continue
-            try:
-                with transaction.atomic():
-                    notification = Notification.objects.create(
-                        recipient=recipient,
-                        event=event,
-                        key=key[:200],
-                        league_id=league_id,
-                        title=title[:200],
-                        body=body,
-                        url=url[:500],
-                        created_at=now,
-                    )
-            except IntegrityError:
-                continue  # told already
-            _plan(notification, recipient, now)
-            queued.append(notification.pk)
+    # Inside the caller's transaction (no savepoint of its own: a failure fails the write
+    # it announces); atomic on its own when called outside one.
+    with transaction.atomic(savepoint=False):
+        recipients = recipients_for(list(to), now=now)
+        if not recipients:
+            return 0
+        choices: dict[int, dict[tuple[int | None, str], bool]] = {}
+        for c in Choice.objects.filter(recipient__in=recipients).filter(
+            Q(league__isnull=True) | Q(league_id=league_id)
+        ):
+            choices.setdefault(c.recipient_id, {})[(c.league_id, c.event)] = c.enabled
+        wanted = [r for r in recipients if _wanted(choices.get(r.pk, {}), event, league_id)]
+        told = set(
+            Notification.objects.filter(
+                recipient__in=wanted, event=event, key=key[:200]
+            ).values_list("recipient_id", flat=True)
+        )
+        fresh = [r for r in wanted if r.pk not in told]
+        if not fresh:
+            return 0
+        rows = [
+            Notification(
+                recipient=r,
+                event=event,
+                key=key[:200],
+                league_id=league_id,
+                title=title[:200],
+                body=body,
+                url=url[:500],
+                created_at=now,
+            )
+            for r in fresh
+        ]
+        try:
+            with transaction.atomic():
+                created = Notification.objects.bulk_create(rows)
+        except IntegrityError:
+            # A concurrent call told some of them meanwhile: one at a time, skipping those.
+            created = []
+            for row in rows:
+                try:
+                    with transaction.atomic():
+                        row.save(force_insert=True)
+                except IntegrityError:
+                    continue
+                created.append(row)
+        _plan(created, now)
+        queued = [n.pk for n in created]
         if queued:
             from . import tasks
 
@@ -193,27 +213,95 @@ def notify(
     return len(queued)
 
 
-def _plan(notification: Notification, recipient: Recipient, now: datetime) -> None:
-    """The deliveries of a new message: a digest entry, or email and a push per device,
-    held until the quiet hours end."""
-    if recipient.cadence != Cadence.IMMEDIATE:
-        if recipient.email_on and recipient.address:
-            Delivery.objects.create(
-                notification=notification,
-                channel=Delivery.Channel.DIGEST,
-                due_at=next_digest_at(recipient, now),
-            )
-        return
-    due = quiet_until(recipient, now) or now
-    rows = []
-    if recipient.email_on and recipient.address:
-        rows.append(Delivery(notification=notification, channel="email", due_at=due))
-    if recipient.push_on and push_available():
-        rows += [
-            Delivery(notification=notification, channel="push", subscription=sub, due_at=due)
-            for sub in PushSubscription.objects.filter(recipient=recipient)
+def recipients_for(people: list[To], *, now: datetime) -> list[Recipient]:
+    """The people `people` name, each once, made on first use (three queries and a
+    write of the new ones, however many)."""
+    user_ids = {p.user_id for p in people if p.user_id is not None}
+    addresses = {
+        (p.email or "").strip().lower()
+        for p in people
+        if p.user_id is None and "@" in (p.email or "")
+    }
+    by_user = {
+        r.user_id: r for r in Recipient.objects.filter(user_id__in=user_ids).select_related("user")
+    }
+    by_address = {
+        r.email: r for r in Recipient.objects.filter(user__isnull=True, email__in=addresses)
+    }
+    missing = [
+        Recipient(user_id=p.user_id, email=(p.email or "").strip().lower(), created_at=now)
+        for p in {p.user_id: p for p in people if p.user_id is not None}.values()
+        if p.user_id not in by_user
+    ] + [
+        Recipient(user_id=None, email=address, created_at=now)
+        for address in addresses
+        if address not in by_address
+    ]
+    if missing:
+        Recipient.objects.bulk_create(missing, ignore_conflicts=True)
+        by_user = {
+            r.user_id: r
+            for r in Recipient.objects.filter(user_id__in=user_ids).select_related("user")
+        }
+        by_address = {
+            r.email: r for r in Recipient.objects.filter(user__isnull=True, email__in=addresses)
+        }
+    found: dict[int, Recipient] = {}
+    for p in people:
+        if p.user_id is not None:
+            r = by_user.get(p.user_id)
+        else:
+            r = by_address.get((p.email or "").strip().lower())
+        if r is not None:
+            found.setdefault(r.pk, r)
+    return list(found.values())
+
+
+def _wanted(rows: dict[tuple[int | None, str], bool], event: str, league_id: int | None) -> bool:
+    scopes: list[tuple[int | None, str]] = [(None, event), (None, "")]
+    if league_id is not None:
+        scopes = [(league_id, event), (league_id, ""), *scopes]
+    for scope in scopes:
+        if scope in rows:
+            return rows[scope]
+    return event in DEFAULT_ON
+
+
+def _plan(notifications: list[Notification], now: datetime) -> None:
+    """The deliveries of new messages: a digest entry, or email and a push per device,
+    held until the quiet hours end (one read of the devices, one write)."""
+    devices: dict[int, list[PushSubscription]] = {}
+    if push_available():
+        wants_push = [
+            n.recipient_id
+            for n in notifications
+            if n.recipient.push_on and n.recipient.cadence == Cadence.IMMEDIATE
         ]
-    Delivery.objects.bulk_create(rows)
+        for sub in PushSubscription.objects.filter(recipient_id__in=wants_push):
+            devices.setdefault(sub.recipient_id, []).append(sub)
+    rows: list[Delivery] = []
+    for n in notifications:
+        recipient = n.recipient
+        if recipient.cadence != Cadence.IMMEDIATE:
+            if recipient.email_on and recipient.address:
+                rows.append(
+                    Delivery(
+                        notification=n,
+                        channel=Delivery.Channel.DIGEST,
+                        due_at=next_digest_at(recipient, now),
+                    )
+                )
+            continue
+        due = quiet_until(recipient, now) or now
+        if recipient.email_on and recipient.address:
+            rows.append(Delivery(notification=n, channel="email", due_at=due))
+        if recipient.push_on:
+            rows += [
+                Delivery(notification=n, channel="push", subscription=sub, due_at=due)
+                for sub in devices.get(recipient.pk, [])
+            ]
+    if rows:
+        Delivery.objects.bulk_create(rows)
 
 
 @transaction.atomic
