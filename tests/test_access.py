@@ -217,6 +217,8 @@ def test_an_object_under_another_leagues_address_is_not_found(ctx):
         if "league" not in kwargs or name in (
             "league-home",
             "league-honours",
+            "league-no-card",
+            "league-notices",
             "league-officers",
             "league-ratings",
             "league-rules",
