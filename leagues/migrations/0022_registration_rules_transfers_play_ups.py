@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0021_league_no_card_after_hours_notice'),
+        ('leagues', '0021_fixture_postponed_by_and_treasurer'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

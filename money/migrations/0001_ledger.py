@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('competitions', '0003_knockout_commit'),
-        ('leagues', '0020_fixture_postponed_by_and_treasurer'),
+        ('leagues', '0021_fixture_postponed_by_and_treasurer'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0019_availability'),
+        ('leagues', '0020_league_no_card_after_hours_notice'),
     ]
 
     operations = [

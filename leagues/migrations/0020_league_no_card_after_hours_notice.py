@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0020_fixture_postponed_by_and_treasurer'),
+        ('leagues', '0019_availability'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
