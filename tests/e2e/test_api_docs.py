@@ -39,8 +39,13 @@ def test_the_api_docs_render_with_no_csp_violation_and_no_network(phone, live_se
     )
     page.goto("/api/docs/")
     expect(page.locator(".swagger-ui .info .title")).to_contain_text("Marker API")
+    # Every tag is listed, collapsed (147 operations are too many to open at once on a
+    # phone); opening one shows its operations.
+    expect(page.locator(".opblock-tag").first).to_be_visible()
+    assert page.locator(".opblock-tag").count() > 20
+    page.locator(".opblock-tag", has_text="competitions").first.click()
     expect(page.locator(".opblock").first).to_be_visible()
-    assert page.locator(".opblock").count() > 50
+    assert page.locator(".opblock").count() >= 10
     assert page.evaluate("window.__cspViolations") == []
     assert not [text for text in console if "Content Security Policy" in text], console
     assert console == [], console
