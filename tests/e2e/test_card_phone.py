@@ -65,9 +65,13 @@ def test_a_phone_photo_of_the_card_appears_on_the_scorecard_without_gps(
     thumb = page.get_by_role("img", name="Photo 1 of the signed card")
     expect(thumb).to_be_visible()
     # Loaded through the permission-checked view (a broken image has no natural width).
-    page.wait_for_function(
-        "img => img.complete && img.naturalWidth > 0", arg=thumb.element_handle()
-    )
+    # (polled from here: the page's CSP forbids eval, which wait_for_function's polling
+    # needs when the image is not loaded at the first look)
+    for _ in range(100):
+        if thumb.evaluate("img => img.complete && img.naturalWidth > 0"):
+            break
+        page.wait_for_timeout(100)
+    assert thumb.evaluate("img => img.complete && img.naturalWidth > 0")
     expect(page.get_by_text("No card received")).to_have_count(0)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert_accessible(page)

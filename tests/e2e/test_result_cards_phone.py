@@ -73,7 +73,11 @@ def test_the_share_button_opens_the_share_sheet_with_the_score(phone, match):
     page = context.new_page()
     page.goto(f"/matches/{match.pk}/")
     page.get_by_role("button", name="Share").click()
-    page.wait_for_function("window.__shared.length === 1")
+    # (polled from here: the page's CSP forbids the eval wait_for_function polls with)
+    for _ in range(100):
+        if page.evaluate("window.__shared.length") == 1:
+            break
+        page.wait_for_timeout(100)
     shared = page.evaluate("window.__shared[0]")
     home, away = match.fixture.home.name, match.fixture.away.name
     assert shared["title"] == f"{home} 2–1 {away}"
