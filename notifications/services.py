@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
 from marker.errors import DomainError
@@ -92,28 +92,10 @@ def next_digest_at(recipient: Recipient, now: datetime) -> datetime:
 
 
 def recipient_for(to: To, *, now: datetime) -> Recipient | None:
-    """The person `to` names, made on first use (no choices yet: the defaults hold)."""
-    email = (to.email or "").strip().lower()
-    if to.user_id is not None:
-        found = Recipient.objects.filter(user_id=to.user_id).first()
-        if found is None:
-            found = _create(user_id=to.user_id, email=email, now=now)
-            # A person first reached by address, who has since logged in: one person.
-        return found
-    if "@" not in email:
-        return None
-    found = Recipient.objects.filter(user__isnull=True, email=email).first()
-    return found or _create(user_id=None, email=email, now=now)
-
-
-def _create(*, user_id: int | None, email: str, now: datetime) -> Recipient:
-    try:
-        with transaction.atomic():
-            return Recipient.objects.create(user_id=user_id, email=email, created_at=now)
-    except IntegrityError:  # made by a concurrent call meanwhile
-        if user_id is not None:
-            return Recipient.objects.get(user_id=user_id)
-        return Recipient.objects.get(user__isnull=True, email=email)
+    """The person `to` names, made on first use (no choices yet: the defaults hold); None
+    when `to` names nobody. One person, by `recipients_for`."""
+    found = recipients_for([to], now=now)
+    return found[0] if found else None
 
 
 def wants(recipient: Recipient, event: str, league_id: int | None) -> bool:
@@ -213,45 +195,55 @@ def notify(
     return len(queued)
 
 
+def _address(to: To) -> str:
+    email = (to.email or "").strip().lower()
+    return email if "@" in email else ""
+
+
 def recipients_for(people: list[To], *, now: datetime) -> list[Recipient]:
     """The people `people` name, each once, made on first use (three queries and a
-    write of the new ones, however many)."""
-    user_ids = {p.user_id for p in people if p.user_id is not None}
-    addresses = {
-        (p.email or "").strip().lower()
-        for p in people
-        if p.user_id is None and "@" in (p.email or "")
-    }
-    by_user = {
-        r.user_id: r for r in Recipient.objects.filter(user_id__in=user_ids).select_related("user")
-    }
-    by_address = {
-        r.email: r for r in Recipient.objects.filter(user__isnull=True, email__in=addresses)
-    }
-    missing = [
-        Recipient(user_id=p.user_id, email=(p.email or "").strip().lower(), created_at=now)
-        for p in {p.user_id: p for p in people if p.user_id is not None}.values()
-        if p.user_id not in by_user
-    ] + [
-        Recipient(user_id=None, email=address, created_at=now)
-        for address in addresses
-        if address not in by_address
-    ]
-    if missing:
-        Recipient.objects.bulk_create(missing, ignore_conflicts=True)
+    write of the new ones, however many).
+
+    A person first reached by address alone (a roster email) who is now named with their
+    login and that address stays one person: the address's recipient, with its choices and
+    history, becomes the login's (one more query, only then)."""
+    logins = {p.user_id: _address(p) for p in people if p.user_id is not None}
+    addresses = {_address(p) for p in people if p.user_id is None} - {""}
+
+    def load() -> tuple[dict[int, Recipient], dict[str, Recipient]]:
         by_user = {
             r.user_id: r
-            for r in Recipient.objects.filter(user_id__in=user_ids).select_related("user")
+            for r in Recipient.objects.filter(user_id__in=logins).select_related("user")
+            if r.user_id is not None
         }
+        wanted = addresses | {a for uid, a in logins.items() if a and uid not in by_user}
         by_address = {
-            r.email: r for r in Recipient.objects.filter(user__isnull=True, email__in=addresses)
+            r.email: r for r in Recipient.objects.filter(user__isnull=True, email__in=wanted)
         }
+        return by_user, by_address
+
+    by_user, by_address = load()
+    adopt = {
+        by_address[a].pk: uid
+        for uid, a in logins.items()
+        if uid not in by_user and a in by_address and a not in addresses
+    }
+    missing = [
+        Recipient(user_id=uid, email=a, created_at=now)
+        for uid, a in logins.items()
+        if uid not in by_user and uid not in adopt.values()
+    ] + [Recipient(user_id=None, email=a, created_at=now) for a in addresses if a not in by_address]
+    if adopt:
+        Recipient.objects.filter(pk__in=adopt, user__isnull=True).update(
+            user_id=Case(*(When(pk=pk, then=Value(uid)) for pk, uid in adopt.items()))
+        )
+    if missing:
+        Recipient.objects.bulk_create(missing, ignore_conflicts=True)
+    if adopt or missing:
+        by_user, by_address = load()
     found: dict[int, Recipient] = {}
     for p in people:
-        if p.user_id is not None:
-            r = by_user.get(p.user_id)
-        else:
-            r = by_address.get((p.email or "").strip().lower())
+        r = by_user.get(p.user_id) if p.user_id is not None else by_address.get(_address(p))
         if r is not None:
             found.setdefault(r.pk, r)
     return list(found.values())

@@ -192,10 +192,10 @@ def test_the_page_makes_the_same_queries_for_one_league_and_many(client, django_
     services.recipient_for(To(user_id=me.pk), now=NOON)
     client.force_login(me)
     client.get(PAGE)  # the session, the recipient: made once
-    # session, user, recipient, leagues, choices, messages, their deliveries; and the
-    # base page's own three (the account menu's teams, the officer check), the site's
+    # session, user, recipient (with its login), leagues, choices, messages, their
+    # deliveries; and the base page's own three (the account menu's teams, the officer check), the site's
     # notices and the person's phones (push)
-    expected = 12
+    expected = 11
     with django_assert_num_queries(expected):
         assert client.get(PAGE).status_code == 200
     for name in ("League B", "League C", "League D"):

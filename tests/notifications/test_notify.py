@@ -287,3 +287,35 @@ def test_my_choices_needs_a_login(client):
     client.force_login(user)
     assert client.get(reverse("notifications-choices")).status_code == 200
     assert Recipient.objects.get().user == user
+
+
+def test_a_person_reached_by_address_then_by_login_stays_one_person():
+    """A roster email told before the player had a login; once told with their login and
+    that address, the same person: their choices and their history go with them."""
+    ann = _quiet("ann@example.com", quiet_start=None, quiet_end=None)
+    assert _tell([To(email="Ann@Example.com")], key="match:1") == 1
+    services.choice_set(recipient=ann, event=Event.MATCH_RESULT, enabled=False)
+    user = UserFactory(email="ann@example.com")
+
+    me = services.recipient_for(To(user_id=user.pk, email="ann@example.com"), now=NOON)
+
+    assert me.pk == ann.pk and me.user_id == user.pk
+    assert Recipient.objects.count() == 1
+    assert not services.wants(me, Event.MATCH_RESULT, None)  # the choice went with them
+    assert _tell([To(user_id=user.pk)], key="match:1") == 0  # and the history: told once
+    # Named by the login alone from now on, still the same person.
+    assert services.recipients_for([To(user_id=user.pk)], now=NOON) == [me]
+
+
+def test_an_address_named_alone_and_with_a_login_in_one_call_is_not_taken_over():
+    """The same address named alone (someone without a login) and with a login in one
+    call: ambiguous, so the login gets its own recipient and the address keeps its own."""
+    user = UserFactory(email="shared@example.com")
+    found = services.recipients_for(
+        [To(email="shared@example.com"), To(user_id=user.pk, email="shared@example.com")],
+        now=NOON,
+    )
+    assert sorted((r.user_id is None, r.email) for r in found) == [
+        (False, "shared@example.com"),
+        (True, "shared@example.com"),
+    ]
