@@ -150,6 +150,39 @@ def _message(
     return title, body, links.answer_path(token)
 
 
+def _send_asks(
+    fixture: Fixture,
+    team: Team,
+    ask: AvailabilityRequest,
+    players: list[Player],
+    *,
+    key: str,
+    now: datetime,
+    chase: bool = False,
+) -> tuple[int, list[Player], list[Player]]:
+    """Ask (or chase) each player with their own signed link, under one subject `key`:
+    how many messages were queued, the players reached and those with no way to reach."""
+    queued, reached, unreachable = 0, [], []
+    for player in players:
+        to = _recipient(player)
+        if to is None:
+            unreachable.append(player)
+            continue
+        title, body, url = _message(fixture, team, player, ask, chase=chase)
+        reached.append(player)
+        queued += notify(
+            event=Event.AVAILABILITY_ASKED,
+            to=[to],
+            key=key,
+            title=title,
+            body=body,
+            url=url,
+            league_id=fixture.season.league_id,
+            now=now,
+        )
+    return queued, reached, unreachable
+
+
 @dataclass
 class AskResult:
     request: AvailabilityRequest
@@ -235,6 +268,7 @@ def availability_ask(
         Availability.objects.filter(fixture=fixture, team=team).values_list("player_id", flat=True)
     )
     away = away_player_ids(fixture.season_id, [r.player_id for r in roster], fixture.date)
+    to_ask: list[Player] = []
     for reg in roster:
         player = reg.player
         if player.pk in answered:
@@ -243,21 +277,10 @@ def availability_ask(
         if player.pk in away:
             result.away.append(player)
             continue
-        to = _recipient(player)
-        if to is None:
-            result.unreachable.append(player)
-            continue
-        title, body, url = _message(fixture, team, player, ask, chase=False)
-        result.asked += notify(
-            event=Event.AVAILABILITY_ASKED,
-            to=[to],
-            key=f"availability:{fixture.pk}:{team.pk}",
-            title=title,
-            body=body,
-            url=url,
-            league_id=fixture.season.league_id,
-            now=now,
-        )
+        to_ask.append(player)
+    result.asked, _, result.unreachable = _send_asks(
+        fixture, team, ask, to_ask, key=f"availability:{fixture.pk}:{team.pk}", now=now
+    )
     _answer_away(fixture, team, result.away, now)
     return result
 
@@ -325,23 +348,15 @@ def availability_chase(
     ask.chased_at = now
     ask.save(update_fields=["chases", "chased_at"])
     result = ChaseResult(request=ask)
-    for player in waiting:
-        to = _recipient(player)
-        if to is None:
-            result.unreachable.append(player)
-            continue
-        title, body, url = _message(fixture, team, player, ask, chase=True)
-        result.chased.append(player)
-        result.queued += notify(
-            event=Event.AVAILABILITY_ASKED,
-            to=[to],
-            key=f"availability-chase:{fixture.pk}:{team.pk}:{ask.chases}",
-            title=title,
-            body=body,
-            url=url,
-            league_id=fixture.season.league_id,
-            now=now,
-        )
+    result.queued, result.chased, result.unreachable = _send_asks(
+        fixture,
+        team,
+        ask,
+        waiting,
+        key=f"availability-chase:{fixture.pk}:{team.pk}:{ask.chases}",
+        chase=True,
+        now=now,
+    )
     return result
 
 
