@@ -10,6 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues.models import League, Notice
+from leagues.notices import selectors
+from marker import versions
 from marker.errors import DomainError
 from marker.permissions import require
 
@@ -62,6 +64,7 @@ def notice_create(
         )
     if ends_at is not None and ends_at <= now:
         raise DomainError("notice_ended", "That end is in the past.", field="ends_at")
+    versions.bump(selectors.VERSION)
     return Notice.objects.create(
         league=league,
         title=title,
@@ -87,4 +90,5 @@ def notice_end(*, notice: Notice, actor: Any, now: datetime | None = None) -> No
     # A notice not started yet ends before it shows: its end is its start (an instant).
     notice.ends_at = max(now, notice.starts_at + timedelta(microseconds=1))
     notice.save(update_fields=["ends_at"])
+    versions.bump(selectors.VERSION)
     return notice

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
@@ -96,6 +97,49 @@ def test_shown_from_start_to_end_warnings_first_and_only_on_their_league(two_lea
     an_hour = now + timedelta(hours=1)
     assert selectors.notices_shown(now=an_hour, league_slug="norwich") == [warning, info]
     assert later in selectors.notices_shown(now=now + timedelta(days=2))
+
+
+@pytest.fixture
+def shared_cache(settings):
+    """Version tokens trusted (as with Redis; local memory is one process in a test)."""
+    settings.LIVE_VERSIONS = True
+    settings.LIVE_VERSION_MEMO = 0
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_with_a_shared_cache_an_unchanged_page_reads_no_notice_and_a_post_shows_at_once(
+    two_leagues, shared_cache, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    norwich, chester, secretary = two_leagues
+    admin = make_site_admin(username="root")
+    now = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        site = services.notice_create(league=None, title="Site info", actor=admin, now=now)
+        later = services.notice_create(
+            league=norwich, title="Tomorrow", starts_at=now + timedelta(days=1), actor=secretary
+        )
+    with django_assert_num_queries(1):
+        assert selectors.notices_shown(now=now, league_id=norwich.pk) == [site]
+    with django_assert_num_queries(0):
+        assert selectors.notices_shown(now=now, league_id=norwich.pk) == [site]
+        # One starting later shows when its time comes, without a write.
+        assert selectors.notices_shown(now=now + timedelta(days=2), league_id=norwich.pk) == [
+            later,
+            site,
+        ]
+    # Posting or ending one is seen by the next page at once.
+    with django_capture_on_commit_callbacks(execute=True):
+        warning = services.notice_create(
+            league=norwich, title="Table 2 closed", level="warning", actor=secretary, now=now
+        )
+    assert selectors.notices_shown(now=now, league_id=norwich.pk) == [warning, site]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notice_end(notice=site, actor=admin, now=now + timedelta(minutes=1))
+    after = now + timedelta(minutes=2)
+    assert selectors.notices_shown(now=after, league_id=norwich.pk) == [warning]
+    assert selectors.notices_shown(now=after, league_slug="chester") == []
 
 
 def test_the_banner_on_every_page_and_the_leagues_own_on_its_pages(two_leagues, client):
