@@ -123,7 +123,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # pooler they are off unless DATABASE_PREPARED_STATEMENTS=1 says the pooler keeps them.
 DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "").strip().lower()
 if DATABASE_POOLER not in ("", "pgbouncer"):
-    raise ImproperlyConfigured(f"DATABASE_POOLER must be 'pgbouncer' or empty, not {DATABASE_POOLER!r}")
+    raise ImproperlyConfigured(
+        f"DATABASE_POOLER must be 'pgbouncer' or empty, not {DATABASE_POOLER!r}"
+    )
 DATABASE_PREPARED_STATEMENTS = env_bool(
     "DATABASE_PREPARED_STATEMENTS", default=DATABASE_POOLER != "pgbouncer"
 )

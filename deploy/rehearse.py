@@ -185,8 +185,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default="full",
         help="full: + streaming replica, PgBouncer, 3 app servers, visitors (default)",
     )
+    p.add_argument("--kill-replica-at", type=float, help="seconds into the load (default: 40 %%)")
     p.add_argument(
-        "--kill-replica-at", type=float, help="seconds into the load (default: 40 %%)"
+        "--own-primary",
+        action="store_true",
+        help="full: run our own PostgreSQL primary (initdb) instead of DATABASE_URL's server",
     )
     p.add_argument(
         "--database-url",
@@ -218,9 +221,7 @@ def check_full(seen: dict[str, Any], seconds: float, replica: Any) -> list[str]:
     if visitors is None:
         return ["the visitors never started"]
     if visitors.errors:
-        failures.append(
-            f"visitors saw {len(visitors.errors)} errors, e.g. {visitors.errors[:5]}"
-        )
+        failures.append(f"visitors saw {len(visitors.errors)} errors, e.g. {visitors.errors[:5]}")
     if not visitors.latencies:
         failures.append("the visitors read no page")
     if "replica_killed" not in seen or replica.poll() is None:
@@ -333,6 +334,15 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("DATABASE_REPLICA_URL", "DATABASE_POOLER", "DATABASE_PREPARED_STATEMENTS"):
             env.pop(name, None)
         database = urlsplit(args.database_url).path.lstrip("/")
+        if full and args.own_primary:
+            bin_dir = rehearse_full.server_bin(args.database_url)
+            own_primary, own_port = rehearse_full.start_primary(stack, workdir, bin_dir)
+            args.database_url = (
+                urlsplit(args.database_url)
+                ._replace(netloc=f"postgres@127.0.0.1:{own_port}")
+                .geturl()
+            )
+            env["DATABASE_URL"] = args.database_url
         log(f"database {database}: fresh; migrate")
         recreate_database(args.database_url)
         python = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
@@ -459,7 +469,9 @@ def main(argv: list[str] | None = None) -> int:
                 "/", f"/{slug}/", f"/{slug}/seasons/{season.pk}/", f"/{slug}/tonight/",
                 f"/{slug}/matches/{match.pk}/", f"/matches/{match.pk}/",
             ]  # fmt: skip
-            pages = [p for p in candidates if fetch(f"{origin}{p}", {"Accept": "text/html"})[0] == 200]
+            pages = [
+                p for p in candidates if fetch(f"{origin}{p}", {"Accept": "text/html"})[0] == 200
+            ]
             log(f"visitors read {pages}")
             if len(pages) < 3:
                 failures.append(f"fewer than 3 public pages answer 200: {pages} of {candidates}")
@@ -577,7 +589,13 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stack.stop()
         if failures:
-            for name in ("error.log", "worker1.log", "worker2.log", "replica.log", "pg/pgbouncer.log"):
+            for name in (
+                "error.log",
+                "worker1.log",
+                "worker2.log",
+                "replica.log",
+                "pg/pgbouncer.log",
+            ):
                 path = workdir / name
                 if path.exists() and path.stat().st_size:
                     print(f"--- {name} (last lines)")
@@ -589,7 +607,8 @@ def main(argv: list[str] | None = None) -> int:
                 from django.db import connections
 
                 connections.close_all()
-            drop_database(args.database_url)
+            if not (full and args.own_primary):
+                drop_database(args.database_url)
         except Exception as exc:  # the report matters more than the clean-up
             log(f"could not drop the rehearsal database: {exc}")
         if args.keep:

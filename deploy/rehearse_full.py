@@ -87,6 +87,41 @@ def allow_replication(url: str) -> None:
         time.sleep(0.5)
 
 
+def start_primary(stack: Any, workdir: Path, bin_dir: Path) -> tuple[Any, int]:
+    """`--own-primary`: a PostgreSQL of our own (initdb in `workdir/pg/primary`, a free
+    port), for a machine whose server is shared: there, other sessions' long transactions
+    with many savepoints keep a new hot standby from opening (it waits for a snapshot it
+    can trust) for as long as they last."""
+    base = workdir / "pg"
+    base.mkdir(exist_ok=True)
+    _chown_postgres(base)
+    data = base / "primary"
+    subprocess.run(
+        [str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
+         "--no-sync", "-E", "UTF8", "--locale", "C"],
+        check=True, capture_output=True, **_as_postgres(),
+    )  # fmt: skip
+    port = free_port()
+    with (data / "postgresql.conf").open("a") as f:
+        f.write(
+            f"\nlisten_addresses = '127.0.0.1'\nport = {port}\n"
+            f"unix_socket_directories = '{base}'\nwal_level = replica\nmax_wal_senders = 5\n"
+            "fsync = off\nmax_connections = 200\nshared_buffers = 64MB\n"
+        )
+    with (data / "pg_hba.conf").open("a") as f:
+        f.write(f"host all all 127.0.0.1/32 trust\n{REPLICATION_LINE}\n")
+    process = stack.start(
+        "primary",
+        [str(bin_dir / "postgres"), "-D", str(data)],
+        stdout=open(workdir / "primary.log", "w"),  # noqa: SIM115
+        stderr=subprocess.STDOUT,
+        **_as_postgres(),
+    )
+    wait_port(port, process, "the primary")
+    log(f"our own primary :{port} (initdb)")
+    return process, port
+
+
 def start_replica(stack: Any, workdir: Path, primary_url: str, database: str) -> tuple[Any, int]:
     """A streaming replica of the primary in `workdir/pg/replica`, on a free port; returns
     (its process, its port) once it answers for `database` in recovery."""
@@ -95,7 +130,7 @@ def start_replica(stack: Any, workdir: Path, primary_url: str, database: str) ->
     bin_dir = server_bin(primary_url)
     allow_replication(primary_url)
     base = workdir / "pg"
-    base.mkdir()
+    base.mkdir(exist_ok=True)
     _chown_postgres(base)
     data = base / "replica"
     primary = urlsplit(primary_url)
@@ -152,7 +187,14 @@ logging_collector = off
         except psycopg.OperationalError:
             pass
         if time.monotonic() > deadline or process.poll() is not None:
-            raise SystemExit(f"the replica did not start (see {workdir / 'replica.log'})")
+            why = ""
+            if "consistent recovery state reached" in (workdir / "replica.log").read_text():
+                why = (
+                    ": it is consistent but waits for a snapshot, which long transactions "
+                    "with many savepoints on the primary withhold (a shared server: "
+                    "--own-primary)"
+                )
+            raise SystemExit(f"the replica did not open{why} (see {workdir / 'replica.log'})")
         time.sleep(0.3)
     log(f"replica :{port} streaming from the primary ({time.monotonic() - started:.1f} s)")
     return process, port

@@ -262,7 +262,9 @@ class ReplicaReads:
                 return response
             if not connections[REPLICA].errors_occurred:
                 return response  # the replica answered: the error is the app's own
-            logger.warning("the replica failed a read of %s: answered from the primary", request.path)
+            logger.warning(
+                "the replica failed a read of %s: answered from the primary", request.path
+            )
             mark_down("failed a request")
             reads.primary = True
             return self.get_response(request)
