@@ -96,7 +96,7 @@ def check_live_cache(origin: str, app: str, match_id: int) -> list[str]:
     return failures
 
 
-def fetch(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
+def fetch(url: str, headers: dict | None = None, timeout: float = 10) -> tuple[int, dict, bytes]:
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
@@ -108,7 +108,7 @@ def fetch(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
     opener = urllib.request.build_opener(NoRedirect, urllib.request.HTTPSHandler(context=context))
     request = urllib.request.Request(url, headers=headers or {})
     try:
-        with opener.open(request, timeout=10) as r:
+        with opener.open(request, timeout=timeout) as r:
             return r.status, _headers(r.headers), r.read()
     except urllib.error.HTTPError as e:
         return e.code, _headers(e.headers), e.read()
@@ -355,7 +355,9 @@ def main(argv: list[str] | None = None) -> int:
 
         # --- full: the replica and PgBouncer; the app servers and workers go through it
         app_env = env
-        replica = replica_port = pgbouncer = None
+        replica: Any = None
+        pgbouncer: Any = None
+        replica_port = 0
         pgbouncer_version = ""
         if full:
             replica, replica_port = rehearse_full.start_replica(
@@ -401,6 +403,10 @@ def main(argv: list[str] | None = None) -> int:
             )  # fmt: skip
         for n, (port, app) in enumerate(zip(app_ports, apps, strict=True), start=1):
             wait_port(port, app, f"app server {n}")
+        # Each worker's first request imports the views (seconds on a busy machine).
+        for port in app_ports:
+            for _ in range(int(env["WEB_CONCURRENCY"])):
+                fetch(f"http://127.0.0.1:{port}/healthz", timeout=120)
 
         # --- nginx with the production site, rehearsed
         nginx_cmd = nginx_site(nginx, workdir, app_ports, https_port, http_port)
@@ -408,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         wait_port(https_port, proxy, "nginx")
         log(f"nginx {origin} -> app servers on {app_ports}; Redis :{redis_port}; 2 workers")
         if full:
+            time.sleep(1.5)  # each process's first look at the replica
             status, _, body = fetch(f"{origin}/healthz")
             state = json.loads(body).get("replica") if status == 200 else None
             if not state or not state.get("usable"):

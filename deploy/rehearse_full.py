@@ -56,7 +56,8 @@ def server_bin(url: str) -> Path:
     import psycopg
 
     with psycopg.connect(_admin(url), autocommit=True) as conn:
-        version = int(conn.execute("SHOW server_version_num").fetchone()[0])
+        row = conn.execute("SHOW server_version_num").fetchone()
+        version = int(row[0]) if row else 0
     found = Path(f"/usr/lib/postgresql/{version // 10000}/bin")
     if not (found / "postgres").exists():
         raise SystemExit(f"no PostgreSQL {version // 10000} server binaries in {found}")
@@ -71,10 +72,11 @@ def allow_replication(url: str) -> None:
         allowed = conn.execute(
             "SELECT count(*) FROM pg_hba_file_rules WHERE 'replication' = ANY(database) "
             "AND (address IS NULL OR address = '127.0.0.1' OR address = '0.0.0.0')"
-        ).fetchone()[0]
-        if allowed:
+        ).fetchone()
+        if allowed and allowed[0]:
             return
-        hba = Path(conn.execute("SHOW hba_file").fetchone()[0])
+        found = conn.execute("SHOW hba_file").fetchone()
+        hba = Path(found[0] if found else "pg_hba.conf")
         if os.geteuid() != 0 or not os.access(hba, os.W_OK):
             raise SystemExit(
                 f"the primary refuses replication from 127.0.0.1: add `{REPLICATION_LINE}` "
@@ -118,6 +120,19 @@ def start_primary(stack: Any, workdir: Path, bin_dir: Path) -> tuple[Any, int]:
         **_as_postgres(),
     )
     wait_port(port, process, "the primary")
+    import psycopg
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            psycopg.connect(f"postgres://postgres@127.0.0.1:{port}/postgres").close()
+            break
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise SystemExit(
+                    f"our primary did not start (see {workdir / 'primary.log'})"
+                ) from None
+            time.sleep(0.3)
     log(f"our own primary :{port} (initdb)")
     return process, port
 
@@ -136,7 +151,7 @@ def start_replica(stack: Any, workdir: Path, primary_url: str, database: str) ->
     primary = urlsplit(primary_url)
     with psycopg.connect(_admin(primary_url), autocommit=True) as conn:
         limits = {
-            name: conn.execute(f"SHOW {name}").fetchone()[0]
+            name: (conn.execute(f"SHOW {name}").fetchone() or ("",))[0]
             for name in (
                 "max_connections", "max_worker_processes", "max_wal_senders",
                 "max_prepared_transactions", "max_locks_per_transaction",
@@ -182,7 +197,7 @@ logging_collector = off
     while True:
         try:
             with psycopg.connect(replica_url, autocommit=True, connect_timeout=2) as conn:
-                if conn.execute("SELECT pg_is_in_recovery()").fetchone()[0]:
+                if (conn.execute("SELECT pg_is_in_recovery()").fetchone() or (False,))[0]:
                     break
         except psycopg.OperationalError:
             pass
@@ -265,7 +280,7 @@ server_reset_query =
 ignore_startup_parameters = extra_float_digits,options
 server_connect_timeout = 2
 server_login_retry = 1
-query_wait_timeout = 15
+query_wait_timeout = 5
 logfile = {base}/pgbouncer.log
 pidfile = {base}/pgbouncer.pid
 log_connections = 0
@@ -290,7 +305,7 @@ def replica_reads(replica_port: int, database: str) -> int:
         row = conn.execute(
             "SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_user_tables"
         ).fetchone()
-    return int(row[0])
+    return int(row[0]) if row else 0
 
 
 class Visitors:

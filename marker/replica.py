@@ -17,8 +17,9 @@ the pin cookie, which keeps that browser on the primary for `REPLICA_PIN_SECONDS
 The pin must outlast the largest lag the replica is allowed (`REPLICA_MAX_LAG_SECONDS`,
 5 s): reads fall back to the primary whenever the replica is further behind, or cannot be
 reached. Its state (`status()`: usable, lag) is checked with one cheap query
-(`pg_last_xact_replay_timestamp()`), at most once per `REPLICA_CHECK_SECONDS` (1 s) per
-process; a replica that failed is not asked again for `REPLICA_RETRY_SECONDS` (5 s).
+(`pg_last_xact_replay_timestamp()`) in a thread of its own, at most once per
+`REPLICA_CHECK_SECONDS` (1 s) per process, so no request waits for it; a replica that
+failed is not asked again for `REPLICA_RETRY_SECONDS` (5 s).
 
 A replica that dies between two checks fails the request that was using it: when the
 answer is a 5xx and the replica's connection had an error, the middleware marks the
@@ -100,6 +101,9 @@ class Status:
 
 _status: Status | None = None
 _status_lock = threading.Lock()
+_checking = False
+# Before the first check has answered: not usable (reads stay on the primary).
+UNCHECKED = Status(False, None, 0.0, error="not checked yet")
 
 
 def _fresh(status: Status | None, now: float) -> bool:
@@ -127,24 +131,35 @@ def _check() -> Status:
     return Status(usable, lag, now)
 
 
+def _refresh() -> None:
+    global _status, _checking
+    try:
+        _status = _check()
+    finally:
+        connections[REPLICA].close()  # this thread's own connection
+        with _status_lock:
+            _checking = False
+
+
 def status(*, force: bool = False) -> Status:
-    """The replica's state, asked at most once per `REPLICA_CHECK_SECONDS` per process (one
-    thread asks; the others use what it found, or the previous answer meanwhile)."""
-    global _status
+    """The replica's state as last found. No request waits for the check (a replica that
+    hangs would hold it): when the answer is older than `REPLICA_CHECK_SECONDS` a thread
+    asks again and the caller gets the last answer meanwhile (`UNCHECKED` at first: the
+    primary). `force` asks here and now."""
+    global _status, _checking
+    if force:
+        _status = _check()
+        return _status
     current = _status
-    if not force and _fresh(current, time.monotonic()):
+    if _fresh(current, time.monotonic()):
         assert current is not None
         return current
-    if not _status_lock.acquire(blocking=current is None or force):
-        assert current is not None  # another thread is asking: the last answer will do
-        return current
-    try:
-        current = _status
-        if force or not _fresh(current, time.monotonic()):
-            current = _status = _check()
-        return current
-    finally:
-        _status_lock.release()
+    with _status_lock:
+        if _checking:
+            return current or UNCHECKED
+        _checking = True
+    threading.Thread(target=_refresh, name="replica-check", daemon=True).start()
+    return current or UNCHECKED
 
 
 def mark_down(reason: str) -> None:
@@ -218,7 +233,8 @@ class ReplicaRouter:
         if model._meta.app_label in PRIMARY_APPS:
             return DEFAULT_DB_ALIAS
         blocks = connections[DEFAULT_DB_ALIAS].atomic_blocks
-        if blocks and not blocks[-1]._from_testcase:  # as Django's `durable` tells them apart
+        # A test case's own transaction is not the code's (as Django's `durable` tells them).
+        if blocks and not getattr(blocks[-1], "_from_testcase", False):
             return DEFAULT_DB_ALIAS
         if not status().usable:
             return DEFAULT_DB_ALIAS

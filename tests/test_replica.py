@@ -48,6 +48,7 @@ def replica_db(settings):
         del connections[REPLICA]
         connections.settings[REPLICA] = {**kept, **overrides}
         replica.forget()
+        replica.status(force=True)  # as the check's thread would find it
 
     make()
     yield make
@@ -112,6 +113,7 @@ def test_reads_after_the_live_versions_go_to_the_primary(usable_replica):
 @on_both
 def test_a_lagging_replica_is_not_read(replica_db, settings):
     settings.REPLICA_MAX_LAG_SECONDS = -1  # any lag, even none, is too much
+    replica.status(force=True)
     with replica.replica_reads():
         assert router.db_for_read(League) == DEFAULT_DB_ALIAS
     state = replica.status()
@@ -127,6 +129,17 @@ def test_a_replica_that_cannot_be_reached_is_not_read_nor_asked_again_at_once(re
     first = replica.status()
     assert first.usable is False and first.error
     assert replica.status() is first  # not asked again within REPLICA_RETRY_SECONDS
+
+
+@on_both
+def test_no_request_waits_for_the_check(replica_db):
+    replica.forget()
+    assert replica.status() is replica.UNCHECKED  # reads stay on the primary meanwhile
+    for _ in range(200):
+        if replica._status is not None:
+            break
+        time.sleep(0.05)
+    assert replica.status().usable  # the check's thread found it
 
 
 # ------------------------------------------------------------------- the middleware
