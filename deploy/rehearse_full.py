@@ -285,6 +285,7 @@ logfile = {base}/pgbouncer.log
 pidfile = {base}/pgbouncer.pid
 log_connections = 0
 log_disconnections = 0
+log_stats = 0
 """
     )
     for name in ("userlist.txt", "pgbouncer.ini"):
