@@ -270,7 +270,7 @@ def print_costs(figures: dict, seen: dict[str, Any], load_wall: float) -> None:
     )
     if lags:
         print(
-            f"Replica lag seen on /healthz while it lived: median {pct(lags, 50) * 1000:.0f} ms, "
+            f"Replica lag seen on /healthz while it lived: median {pct(lags, 50):.0f} ms, "
             f"max {max(lags) * 1000:.0f} ms ({len(lags)} samples); after its death /healthz "
             f"showed it unusable and the pages read the primary."
         )
@@ -609,6 +609,10 @@ def main(argv: list[str] | None = None) -> int:
         failures.append(f"{type(exc).__name__}: {exc}")
         raise
     finally:
+        if "django" in sys.modules:  # our own connections, or the primary waits for them
+            from django.db import connections as django_connections
+
+            django_connections.close_all()
         stack.stop()
         if failures:
             for name in (

@@ -350,7 +350,7 @@ class Visitors:
                 status, page = 0, f"{page} ({type(exc).__name__})"
             with self.lock:
                 if status == 200:
-                    self.latencies.append(1000 * (time.monotonic() - t0))
+                    self.latencies.append(time.monotonic() - t0)  # seconds
                 else:
                     self.errors.append(f"{status} {page}")
             self.stop.wait(0.2)
