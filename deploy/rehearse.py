@@ -609,10 +609,14 @@ def main(argv: list[str] | None = None) -> int:
         failures.append(f"{type(exc).__name__}: {exc}")
         raise
     finally:
-        if "django" in sys.modules:  # our own connections, or the primary waits for them
+        try:  # our own connections, or the primary waits for them
+            from django.conf import settings as django_settings
             from django.db import connections as django_connections
 
-            django_connections.close_all()
+            if django_settings.configured:
+                django_connections.close_all()
+        except Exception:  # the report matters more than the clean-up
+            pass
         stack.stop()
         if failures:
             for name in (
