@@ -422,9 +422,15 @@ def main(argv: list[str] | None = None) -> int:
         wait_port(https_port, proxy, "nginx")
         log(f"nginx {origin} -> app servers on {app_ports}; Redis :{redis_port}; 2 workers")
         if full:
-            time.sleep(1.5)  # each process's first look at the replica
-            status, _, body = fetch(f"{origin}/healthz")
-            state = json.loads(body).get("replica") if status == 200 else None
+            # Each app process looks at the replica in a thread of its own, first when it
+            # is first asked: until then (and whenever it cannot) it reads the primary.
+            deadline = time.monotonic() + 30
+            while True:
+                status, _, body = fetch(f"{origin}/healthz")
+                state = json.loads(body).get("replica") if status == 200 else None
+                if (state and state.get("usable")) or time.monotonic() > deadline:
+                    break
+                time.sleep(0.3)
             if not state or not state.get("usable"):
                 failures.append(f"/healthz does not show a usable replica: {body[:200]!r}")
 
