@@ -6,7 +6,8 @@ Run it as `deploy/rehearse [options]`.
 the public pages, PgBouncer in transaction mode in front of the primary and the replica
 (the app servers and workers connect through it), a third app server, and visitors
 reading the public pages through nginx during the load; it kills the replica (at 40 % of
-the load) before the app server (at half): the visitors must see no error (their reads
+the load, or once the visitors have read 20 pages) and the app server (at half): the
+visitors must see no error (their reads
 fall back to the primary), nothing lost or doubled. `--layout simple` is the layout
 below alone (two app servers, PostgreSQL directly).
 
@@ -588,7 +589,8 @@ def main(argv: list[str] | None = None) -> int:
         print()
         database_layout = (
             f"PgBouncer {pgbouncer_version} (transaction pooling) -> PostgreSQL primary + "
-            f"streaming replica (SIGKILLed at {kill_replica_at:.0f} s)"
+            f"streaming replica (SIGKILLed at "
+            f"{seen.get('replica_killed', load_started) - load_started:.0f} s)"
             if full
             else "PostgreSQL"
         )
