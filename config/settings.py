@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "marker.middleware.RequestSizeLimit",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Public reads from the replica, writers pinned to the primary (marker/replica.py).
+    "marker.replica.ReplicaReads",
     "leagues.links.ForgetLeagueSlugs",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -112,6 +114,52 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (web + in-process tasks) on one file: wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+
+
+# PgBouncer in transaction mode in front of PostgreSQL (README, "Growing past one machine"):
+# DATABASE_POOLER=pgbouncer. A server-side cursor outlives the transaction that opened it,
+# so Django's are turned off. Prepared statements (marker/prepared.py: the shot path's)
+# need PgBouncer 1.21+ with `max_prepared_statements` set; Debian 12 has 1.18, so behind a
+# pooler they are off unless DATABASE_PREPARED_STATEMENTS=1 says the pooler keeps them.
+DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "").strip().lower()
+if DATABASE_POOLER not in ("", "pgbouncer"):
+    raise ImproperlyConfigured(
+        f"DATABASE_POOLER must be 'pgbouncer' or empty, not {DATABASE_POOLER!r}"
+    )
+DATABASE_PREPARED_STATEMENTS = env_bool(
+    "DATABASE_PREPARED_STATEMENTS", default=DATABASE_POOLER != "pgbouncer"
+)
+
+# A streaming replica for public reads (marker/replica.py): DATABASE_REPLICA_URL. GET pages
+# of visitors not signed in read from it; writes, signed-in users and anyone who wrote in
+# the last REPLICA_PIN_SECONDS stay on the primary; so does everyone while the replica is
+# down or more than REPLICA_MAX_LAG_SECONDS behind (checked once a REPLICA_CHECK_SECONDS).
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(
+        DATABASE_REPLICA_URL,
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
+        conn_health_checks=True,
+    )
+    # A replica that does not answer must not hold a request for long.
+    DATABASES["replica"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 2)
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["marker.replica.ReplicaRouter"]
+# Whether public reads use the `replica` alias (only tests set it apart from the URL).
+REPLICA_READS = bool(DATABASE_REPLICA_URL)
+if DATABASE_POOLER == "pgbouncer":
+    for _database in DATABASES.values():
+        _database["DISABLE_SERVER_SIDE_CURSORS"] = True
+REPLICA_PIN_COOKIE = "marker_primary"
+REPLICA_MAX_LAG_SECONDS = float(os.environ.get("REPLICA_MAX_LAG_SECONDS", "5"))
+REPLICA_PIN_SECONDS = int(os.environ.get("REPLICA_PIN_SECONDS", "10"))
+REPLICA_CHECK_SECONDS = float(os.environ.get("REPLICA_CHECK_SECONDS", "1"))
+REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "5"))
+if REPLICA_PIN_SECONDS <= REPLICA_MAX_LAG_SECONDS:
+    raise ImproperlyConfigured(
+        "REPLICA_PIN_SECONDS must exceed REPLICA_MAX_LAG_SECONDS, or a writer could read "
+        "from a replica that has not yet seen the write."
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -27,6 +27,12 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 if IN_CI and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("CI must run the suite against PostgreSQL, not SQLite.")
 
+# A `replica` alias, a second connection to the test database, for tests/test_replica.py;
+# the replica's reads are off (REPLICA_READS) except where that file turns them on.
+if "replica" not in DATABASES:
+    DATABASES["replica"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
+REPLICA_READS = False
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 SECURE_SSL_REDIRECT = False

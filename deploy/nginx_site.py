@@ -106,7 +106,7 @@ def nginx_site(
     nginx: str, workdir: Path, app_ports: list[int], https_port: int, http_port: int
 ) -> list[str]:
     """A private nginx in `workdir` running deploy/nginx/marker.conf (its "rehearse:" lines
-    replaced) in front of the app servers on `app_ports` (one or two), with a self-signed
+    replaced) in front of the app servers on `app_ports` (one or more), with a self-signed
     certificate; checked with `nginx -t`. Returns the command that runs it in the
     foreground (add `-g "daemon off;"`). Static files are served from `workdir/static`."""
     subprocess.run(
@@ -124,7 +124,7 @@ def nginx_site(
             # The production cache's own settings, in the work directory.
             "cache": lambda line: f"proxy_cache_path {workdir}/live-cache {line.split(None, 2)[2]}",
             "app1": upstream[0],
-            "app2": upstream[1] if len(upstream) > 1 else "",
+            "app2": " ".join(upstream[1:]),  # the second app server and any after it
             "http": f"listen 127.0.0.1:{http_port};",
             "http6": "",
             "https": f"listen 127.0.0.1:{https_port} ssl http2;",

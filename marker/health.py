@@ -1,7 +1,9 @@
 """`/healthz`: what a load balancer (nginx, deploy/) asks before it sends an app server
 traffic. Cheap: one `SELECT 1` on the database and one round trip to the cache, no
 session, no template. 200 `{"ok": true, ...}` when both answer, 503 naming the one that
-did not."""
+did not. With a replica (`DATABASE_REPLICA_URL`, marker/replica.py) the answer also says
+whether public reads use it and how far behind it is (`replica`: usable, lag_seconds,
+max_lag_seconds): it never makes the check fail, as reads fall back to the primary."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from marker import replica
 
 
 def _database() -> bool:
@@ -39,4 +43,7 @@ def _cache() -> bool:
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _database(), "cache": _cache()}
     ok = all(checks.values())
-    return JsonResponse({"ok": ok, **checks}, status=200 if ok else 503)
+    answer: dict[str, object] = {"ok": ok, **checks}
+    if (state := replica.describe()) is not None:
+        answer["replica"] = state
+    return JsonResponse(answer, status=200 if ok else 503)

@@ -9,13 +9,16 @@ server-side binding that prepares its statements: the first execution on a conne
 plans, the next ones reuse the plan.
 
 Behind a connection pooler in transaction mode, prepared statements need PgBouncer 1.21 or
-later with `max_prepared_statements` set. Elsewhere than PostgreSQL: an ordinary cursor.
+later with `max_prepared_statements` set: `DATABASE_PREPARED_STATEMENTS` (on by default, off
+by default with `DATABASE_POOLER=pgbouncer`, as Debian 12's PgBouncer is 1.18) says
+whether to prepare. Without it, and elsewhere than PostgreSQL: an ordinary cursor.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 
 try:
@@ -45,7 +48,11 @@ if psycopg is not None:
 
 def prepared_cursor() -> Any:
     """A cursor (use it as a context manager) that prepares what it executes."""
-    if connection.vendor != "postgresql" or psycopg is None:
+    if (
+        connection.vendor != "postgresql"
+        or psycopg is None
+        or not getattr(settings, "DATABASE_PREPARED_STATEMENTS", True)
+    ):
         return connection.cursor()
     connection.ensure_connection()
     raw = connection.connection

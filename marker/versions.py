@@ -38,6 +38,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from marker import replica
+
 logger = logging.getLogger(__name__)
 
 # The version every live read includes (`frames.live`): a write of a name they show (a
@@ -141,7 +143,11 @@ def _store(keys: set[str]) -> bool:
 def read(*keys: str) -> list[str] | None:
     """The keys' current tokens (fresh ones for keys that have none), or None when they
     cannot be trusted: the cache unreachable, a bump of this process not yet stored, or
-    tokens not enabled. The caller then builds its answer from the database."""
+    tokens not enabled. The caller then builds its answer from the database.
+
+    The rest of the request reads from the primary (`marker.replica`): what is built for
+    these tokens must show the writes that made them."""
+    replica.stick_to_primary()
     if not enabled():
         return None
     if _pending and not _store(set()):
