@@ -140,14 +140,17 @@ def _store(keys: set[str]) -> bool:
     return True
 
 
-def read(*keys: str) -> list[str] | None:
+def read(*keys: str, stick: bool = True) -> list[str] | None:
     """The keys' current tokens (fresh ones for keys that have none), or None when they
     cannot be trusted: the cache unreachable, a bump of this process not yet stored, or
     tokens not enabled. The caller then builds its answer from the database.
 
     The rest of the request reads from the primary (`marker.replica`): what is built for
-    these tokens must show the writes that made them."""
-    replica.stick_to_primary()
+    these tokens must show the writes that made them. `stick=False` leaves the request's
+    other reads where they were, for a caller that reads what it keeps from the primary
+    itself (`using(DEFAULT_DB_ALIAS)`), as the site notices every page shows do."""
+    if stick:
+        replica.stick_to_primary()
     if not enabled():
         return None
     if _pending and not _store(set()):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pickle
 from datetime import datetime
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from leagues.models import Notice
@@ -45,7 +46,7 @@ def notices_shown(
     one of its pages. Warnings first, then the newest (one query; none when the shared
     cache holds this scope's notices under the current token)."""
     where = _scope(league_id, league_slug)
-    tokens = versions.read(VERSION)
+    tokens = versions.read(VERSION, stick=False)
     if tokens is None:
         return list(
             Notice.objects.filter(where & _live(now))
@@ -65,8 +66,11 @@ def notices_shown(
         pending: list[Notice] = pickle.loads(kept)  # noqa: S301 (our own bytes, by our key)
     else:
         # Not ended yet, or ending later: what this scope may show from now until a bump.
+        # Read from the primary: a lagging replica's answer would be kept under the new
+        # token (the page's other reads may still come from the replica).
         pending = list(
-            Notice.objects.filter(where & (Q(ends_at__isnull=True) | Q(ends_at__gt=now)))
+            Notice.objects.using(DEFAULT_DB_ALIAS)
+            .filter(where & (Q(ends_at__isnull=True) | Q(ends_at__gt=now)))
             .select_related("league")
             .order_by("-starts_at", "-id")
         )
