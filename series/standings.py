@@ -144,6 +144,10 @@ class Result:
     points: Decimal
     counted: bool = False
 
+    @property
+    def points_text(self) -> str:
+        return fmt(self.points)
+
 
 @dataclass
 class Row:
@@ -165,6 +169,10 @@ class Row:
     @property
     def dropped(self) -> list[Result]:
         return [r for r in self.results if not r.counted]
+
+    @property
+    def total_text(self) -> str:
+        return fmt(self.total)
 
     @property
     def rank_label(self) -> str:
