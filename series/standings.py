@@ -167,6 +167,10 @@ class Row:
         return [r for r in self.results if r.counted]
 
     @property
+    def counted_by_points(self) -> list[Result]:
+        return sorted(self.counted, key=lambda r: (-r.points, r.event.number))
+
+    @property
     def dropped(self) -> list[Result]:
         return [r for r in self.results if not r.counted]
 
