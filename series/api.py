@@ -49,13 +49,13 @@ class SeriesStandingsView(APIView):
     """A series' standings: each player's rank (shared or not), total, results (counted
     or dropped), the reason a tie was broken, and what they need in the next event."""
 
-    @extend_schema(responses={200: s.StandingsSerializer, 404: ErrorSerializer})
+    @extend_schema(responses={200: s.SeriesStandingsSerializer, 404: ErrorSerializer})
     def get(self, request, pk: int):
         series = get_object_or_404(selectors.series_with_owner(), pk=pk)
         table = selectors.series_standings(series)
         nxt: SeriesEvent | None = table.next_event
         return Response(
-            s.StandingsSerializer(
+            s.SeriesStandingsSerializer(
                 {
                     "series": series.pk,
                     "played": table.played_count,
@@ -73,7 +73,7 @@ class SeriesStandingsView(APIView):
                                     "event": r.event.id,
                                     "event_name": r.event.name,
                                     "placing": r.placing,
-                                    "label": r.label,
+                                    "result": r.label,
                                     "points": calc.fmt(r.points),
                                     "counted": r.counted,
                                 }

@@ -99,7 +99,9 @@ class EventForm(forms.Form):
         help_text="Blank: an event run off-system, its placings entered here.",
     )
     name = forms.CharField(max_length=120, required=False, help_text="Blank: the competition's.")
-    weight = forms.DecimalField(min_value=Decimal("0.01"), max_value=99, decimal_places=2, initial=1)
+    weight = forms.DecimalField(
+        min_value=Decimal("0.01"), max_value=99, decimal_places=2, initial=1
+    )
     date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args: Any, competitions: Any = (), **kwargs: Any) -> None:

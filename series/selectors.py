@@ -44,9 +44,7 @@ def competition_placings(competition_ids: list[int]) -> dict[int, dict[int, int]
     ties = list(
         Tie.objects.filter(competition_id__in=competition_ids, round__isnull=False)
         .exclude(bye=True)
-        .values(
-            "competition_id", "round__number", "home_id", "away_id", "winner_id", "status"
-        )
+        .values("competition_id", "round__number", "home_id", "away_id", "winner_id", "status")
     )
     rounds: dict[int, int] = defaultdict(int)
     for t in ties:
@@ -101,11 +99,7 @@ def series_standings(series: Series) -> SeriesStandings:
         .order_by("event_id", "placing", "player__name")
     ):
         manual[r.event_id].append(r)
-    finished = [
-        e.competition_id
-        for e in events
-        if e.competition_id is not None and e.played
-    ]
+    finished = [e.competition_id for e in events if e.competition_id is not None and e.played]
     from_competitions = competition_placings(finished)
     placings: dict[int, dict[int, int]] = defaultdict(dict)
     names: dict[int, str] = {}
@@ -142,7 +136,7 @@ def competitions_for(series: Series) -> QuerySet[Competition]:
     if series.league_id is not None:
         qs = qs.filter(season__league_id=series.league_id)
     else:
-        qs = qs.filter(organisation_id=series.organisation_id)
+        qs = qs.filter(organisation_id=series.organisation_id or 0)
     return qs.select_related("season").order_by("-created_at", "name")
 
 
@@ -153,6 +147,6 @@ def players_for(series: Series) -> QuerySet[Player]:
         qs = Player.objects.filter(registrations__season__league_id=series.league_id)
     else:
         qs = Player.objects.filter(
-            registrations__season__league__organisations=series.organisation_id
+            registrations__season__league__organisations__id=series.organisation_id or 0
         )
     return qs.filter(erased_number__isnull=True).distinct().order_by("name")

@@ -53,30 +53,30 @@ class SeriesDetailSerializer(SeriesSerializer):
         fields = [*SeriesSerializer.Meta.fields, "events"]
 
 
-class ResultSerializer(serializers.Serializer):
+class SeriesResultRowSerializer(serializers.Serializer):
     event = serializers.IntegerField()
     event_name = serializers.CharField()
     placing = serializers.IntegerField()
-    label = serializers.CharField()
+    result = serializers.CharField(help_text="The round reached or the placing.")
     points = serializers.CharField()
     counted = serializers.BooleanField()
 
 
-class StandingRowSerializer(serializers.Serializer):
+class SeriesStandingRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     shared = serializers.BooleanField()
     player = serializers.IntegerField()
     name = serializers.CharField()
     total = serializers.CharField()
-    results = ResultSerializer(many=True)
+    results = SeriesResultRowSerializer(many=True)
     tie_break = serializers.CharField()
     needs_above = serializers.CharField()
     needs_leader = serializers.CharField()
 
 
-class StandingsSerializer(serializers.Serializer):
+class SeriesStandingsSerializer(serializers.Serializer):
     series = serializers.IntegerField()
     played = serializers.IntegerField()
     events = serializers.IntegerField()
     next_event = serializers.CharField(allow_null=True)
-    rows = StandingRowSerializer(many=True)
+    rows = SeriesStandingRowSerializer(many=True)

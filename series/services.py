@@ -78,9 +78,7 @@ def _check(series: Series) -> None:
     if not series.name.strip():
         raise DomainError("bad_name", "Name the series.", field="name")
     if not 1 <= series.best_n <= MAX_BEST_N:
-        raise DomainError(
-            "bad_best_n", f"Best N counts 1 to {MAX_BEST_N} results.", field="best_n"
-        )
+        raise DomainError("bad_best_n", f"Best N counts 1 to {MAX_BEST_N} results.", field="best_n")
     if series.category in (Series.Category.OVER, Series.Category.UNDER):
         if series.category_age is None or not 5 <= series.category_age <= 100:
             raise DomainError(

@@ -72,7 +72,7 @@ def ordinal(n: int) -> str:
     """
     if 10 <= n % 100 <= 20:
         return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 @dataclass(frozen=True)
@@ -348,7 +348,9 @@ def standings(
         ]
         if not results:
             continue
-        row = Row(player_id=player_id, name=names.get(player_id, f"Player {player_id}"), results=results)
+        row = Row(
+            player_id=player_id, name=names.get(player_id, f"Player {player_id}"), results=results
+        )
         _count(row, rules)
         rows.append(row)
     rows.sort(key=lambda r: (-r.total, r.name, r.player_id))

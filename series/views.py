@@ -136,9 +136,7 @@ def _edit(request, owner: League | Organisation, series: Series | None):
             _form_error(form, exc)
         else:
             return redirect("series-detail", series.pk)
-    return render(
-        request, "series/edit.html", {"form": form, "series": series, "owner": owner}
-    )
+    return render(request, "series/edit.html", {"form": form, "series": series, "owner": owner})
 
 
 @login_required
@@ -167,9 +165,7 @@ def series_event_add(request, pk: int):
     series = _series(pk)
     require_perm(request.user, "series.manage", series)
     competitions = list(selectors.competitions_for(series))
-    form = EventForm(
-        request.POST if request.method == "POST" else None, competitions=competitions
-    )
+    form = EventForm(request.POST if request.method == "POST" else None, competitions=competitions)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         competition = (

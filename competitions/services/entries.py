@@ -127,9 +127,7 @@ def _league_secretary_enters(
     return any(enters_for_league(actor, competition, league) for league in leagues)
 
 
-def check_eligible(
-    competition: Competition, player: Player, now: datetime | None = None
-) -> None:
+def check_eligible(competition: Competition, player: Player, now: datetime | None = None) -> None:
     """Refuse a player the competition's rules exclude, naming the rule (and the rules
     the apps above add: a ranking series' category, checked on the day of entry)."""
     if competition.organisation_id is not None:

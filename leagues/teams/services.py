@@ -281,9 +281,7 @@ def player_set_category_details(
     if player.erased_number is not None:
         raise DomainError("erased", "This person was erased.", status=409)
     today = today or timezone.localdate()
-    if date_of_birth is not None and not (
-        date(today.year - 120, 1, 1) <= date_of_birth <= today
-    ):
+    if date_of_birth is not None and not (date(today.year - 120, 1, 1) <= date_of_birth <= today):
         raise DomainError(
             "bad_date_of_birth", "That date of birth is not a possible one.", field="date_of_birth"
         )

@@ -42,9 +42,7 @@ ACCESS = {
     "series-detail": Rule(kwargs=series),
     "series-events": Rule(kwargs=series),
     "series-edit": Rule(kwargs=series, get=COMPETITIONS_OFFICERS, post=COMPETITIONS_OFFICERS),
-    "series-event-add": Rule(
-        kwargs=series, get=COMPETITIONS_OFFICERS, post=COMPETITIONS_OFFICERS
-    ),
+    "series-event-add": Rule(kwargs=series, get=COMPETITIONS_OFFICERS, post=COMPETITIONS_OFFICERS),
     "series-event-results": Rule(
         kwargs=lambda c: {"pk": c.series_event.pk},
         get=COMPETITIONS_OFFICERS,

@@ -92,7 +92,10 @@ def test_the_standings_page_shows_the_hand_worked_table(client, league, django_a
         ("=6", "Gus", "18"),
     ]
     assert "most wins decided" in html
-    assert "Best 4: 25 + 25 + 18 + 12 = <strong>80</strong>. Dropped: 12 (Open 4), 12 (Open 6)." in html
+    assert (
+        "Best 4: 25 + 25 + 18 + 12 = <strong>80</strong>. Dropped: 12 (Open 4), 12 (Open 6)."
+        in html
+    )
 
 
 def test_the_api_gives_the_same_table_with_the_explanations(client, league):
@@ -361,9 +364,10 @@ def test_the_secretary_makes_a_series_adds_events_and_enters_placings(client, le
     assert table.rows[0].player_id == player.pk or table.rows[0].total == Decimal("37.5")
     assert {calc.fmt(r.total) for r in table.rows} >= {"37.5", "25"}
     # The league's page links to its series; the list names it.
-    assert reverse("league-series", args=[slug]) in client.get(
-        reverse("league-home", args=[slug])
-    ).content.decode()
+    assert (
+        reverse("league-series", args=[slug])
+        in client.get(reverse("league-home", args=[slug])).content.decode()
+    )
     listed = client.get(reverse("league-series", args=[slug]), {"panel": "1"}).content.decode()
     assert "Winter Grand Prix" in listed
     # Another league's secretary may not touch it.

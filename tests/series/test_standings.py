@@ -65,8 +65,7 @@ def test_six_events_best_four_reproduce_the_hand_worked_table():
     # Fay  18(6)                                                 = 18
     # Gus  18(6)                                                 = 18
     table = [
-        (r.rank_label, r.name, calc.fmt(r.total), [r.event.number for r in r.counted])
-        for r in rows
+        (r.rank_label, r.name, calc.fmt(r.total), [r.event.number for r in r.counted]) for r in rows
     ]
     assert table == [
         ("1", "Bob", "80", [1, 2, 3, 5]),
