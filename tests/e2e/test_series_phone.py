@@ -26,11 +26,11 @@ def test_the_standings_fit_a_phone_and_a_tap_explains_a_total(phone):
     bob.save(update_fields=["date_of_birth"])
     page = phone().new_page()
     visit(page, reverse("series-detail", args=[series.pk]), "series-detail", problems)
-    explanation = page.locator("#player-%d p.why" % bob.pk).first
+    explanation = page.locator(f"#player-{bob.pk} p.why").first
     assert not explanation.is_visible()
-    page.locator("#player-%d summary" % bob.pk).click()
+    page.locator(f"#player-{bob.pk} summary").click()
     assert explanation.is_visible()
-    text = page.locator("#player-%d" % bob.pk).inner_text()
+    text = page.locator(f"#player-{bob.pk}").inner_text()
     assert "Best 4: 25 + 18 + 12 + 12 = 67." in text
     assert "To pass Cat (80)" in text
     look(page, "series-detail-open", "series-detail-open", problems)
