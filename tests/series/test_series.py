@@ -17,6 +17,7 @@ from competitions.models import Competition, Tie
 from competitions.services.entries import entry_create
 from competitions.services.setup import competition_create
 from competitions.services.ties import tie_walkover
+from exchange import archive
 from leagues.models import Player
 from leagues.teams import services as team_services
 from marker.errors import DomainError
@@ -427,3 +428,14 @@ def test_a_competition_event_reads_its_bracket_in_two_more_queries(
     with django_assert_num_queries(7):
         response = client.get(reverse("series-detail", args=[series.pk]))
     assert response.status_code == 200
+
+
+def test_a_shareable_league_archive_leaves_the_date_of_birth_out(league):
+    rita = league.player_user.player
+    team_services.player_set_category_details(
+        player=rita, date_of_birth=date(1966, 6, 6), plays_ladies=True
+    )
+    shared = json.dumps(archive.league_export(league=league.season.league, full=False))
+    assert "1966-06-06" not in shared
+    backup = json.dumps(archive.league_export(league=league.season.league, full=True))
+    assert "1966-06-06" in backup
