@@ -78,9 +78,10 @@ def build_demo_series(league: League) -> Series:
         if n > 4:
             continue
         for player, row in zip(players, PLACINGS, strict=False):
-            if row[n - 1] is not None:
+            placing = row[n - 1]
+            if placing is not None:
                 services.series_result_set(
-                    actor=secretary, event=event, player=player, placing=row[n - 1]
+                    actor=secretary, event=event, player=player, placing=placing
                 )
         services.series_event_update(actor=secretary, event=event, complete=True)
     return series
