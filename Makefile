@@ -36,6 +36,7 @@ run: $(STAMP) pyodide
 	DEBUG=1 $(PY) manage.py demo_match_nights
 	DEBUG=1 $(PY) manage.py demo_competitions
 	DEBUG=1 $(PY) manage.py demo_money
+	DEBUG=1 $(PY) manage.py demo_series
 	@echo "Marker is at http://$(HOST):$(PORT)/ — demo logins: admin, secretary, treasurer, captain, referee, bagatelle (password marker-demo)"
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -3,6 +3,7 @@ and the competition's lock."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from types import ModuleType
 from typing import Any
@@ -37,6 +38,25 @@ def fee_settle(entry: Entry, actor: Any, paid: bool, now: datetime) -> None:
     if not _fee_ledger:
         raise RuntimeError("No ledger is installed to record fees in.")
     _fee_ledger[0].entry_fee_settle(entry=entry, actor=actor, paid=paid, now=now)
+
+
+# Rules of the apps above (a ranking series' category: `series`) that an entry must also
+# pass: each is called with the competition, the player and the time of entry, and raises
+# the DomainError that names the rule. Registered when those apps load.
+EntryCheck = Callable[[Competition, Any, datetime], None]
+_entry_checks: list[EntryCheck] = []
+
+
+def add_entry_check(check: EntryCheck) -> None:
+    """An app above adds a rule a player's entry must pass (once: added again, kept once)."""
+    if check not in _entry_checks:
+        _entry_checks.append(check)
+
+
+def run_entry_checks(competition: Competition, player: Any, now: datetime) -> None:
+    """Every rule the apps above added, in the order they were added."""
+    for check in _entry_checks:
+        check(competition, player, now)
 
 
 def resolve_now(now: datetime | None) -> datetime:

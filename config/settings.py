@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "exchange",
     "competitions",
     "money",
+    "series",
 ]
 
 MIDDLEWARE = [

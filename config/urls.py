@@ -45,6 +45,7 @@ urlpatterns = [
     path("api/", include("leagues.api_urls")),
     path("api/", include("competitions.api_urls")),
     path("api/", include("money.api_urls")),
+    path("api/", include("series.api_urls")),
     path("api/", include("notifications.api_urls")),
     path("", include("frames.matchnight.urls")),
     path("", include("frames.pad.urls")),
@@ -56,6 +57,7 @@ urlpatterns = [
     path("", include("exchange.urls")),
     path("", include("competitions.urls")),
     path("", include("money.urls")),
+    path("", include("series.urls")),
     path("", include("leagues.urls")),
     # Last: a league's pages, under its slug (a slug never names one of the paths above:
     # leagues.tenancy.reserved_slugs).

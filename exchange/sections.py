@@ -267,7 +267,8 @@ LEAGUE = Section(
         Part(
             Player,
             _league_players,
-            scrub=("email",),
+            # Contact and category details (a date of birth) go only into a full backup.
+            scrub=("email", "date_of_birth", "plays_ladies"),
             match_existing=_player_of_account,
             remap=_erased_player_number,
         ),

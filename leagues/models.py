@@ -403,6 +403,18 @@ class Player(Tracked, models.Model):
         unique=True,
         help_text="Set when the person was erased: their name is now 'Former player N'.",
     )
+    # Private: only an age category's entry is checked against them (docs/series.md). Shown
+    # to the player and the league's officers, never on a public page or the public API;
+    # in the person's export, wiped by their erasure.
+    date_of_birth = models.DateField(
+        null=True,
+        blank=True,
+        help_text="Optional: checked when entering an age category (over-50s, under-30s).",
+    )
+    plays_ladies = models.BooleanField(
+        default=False,
+        help_text="The player's own declaration that ladies' events are theirs to enter.",
+    )
 
     tracking = Fixed(EVERYTHING)  # a write moves every live version (frames.live)
     objects = TrackedManager()

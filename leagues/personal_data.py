@@ -42,6 +42,8 @@ def _player(person: Person) -> dict[str, Any] | None:
         "public_name": player.public_name,
         "email": player.email,
         "private_name": player.private_name,
+        "date_of_birth": iso(player.date_of_birth),
+        "plays_ladies": player.plays_ladies,
     }
 
 
@@ -54,7 +56,19 @@ def _player_erase(erasure: Erasure) -> None:
     player.private_name = False
     player.erased_number = erasure.number
     player.user = None
-    player.save(update_fields=["name", "email", "private_name", "erased_number", "user"])
+    player.date_of_birth = None
+    player.plays_ladies = False
+    player.save(
+        update_fields=[
+            "name",
+            "email",
+            "private_name",
+            "erased_number",
+            "user",
+            "date_of_birth",
+            "plays_ladies",
+        ]
+    )
 
 
 def _registrations(person: Person) -> list[dict[str, Any]]:
@@ -391,10 +405,17 @@ def _eligibility_erase(erasure: Erasure) -> None:
 SECTIONS: tuple[Section, ...] = (
     Section(
         "player",
-        ("leagues.Player.name", "leagues.Player.email", "leagues.Player.user"),
+        (
+            "leagues.Player.name",
+            "leagues.Player.email",
+            "leagues.Player.user",
+            "leagues.Player.date_of_birth",
+            "leagues.Player.plays_ladies",
+        ),
         export=_player,
         erase=_player_erase,
-        description="the player record: name, email, whether named publicly",
+        description="the player record: name, email, whether named publicly, the date of "
+        "birth and ladies' declaration age and ladies' categories check (wiped)",
     ),
     Section(
         "registrations",

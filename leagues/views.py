@@ -113,6 +113,9 @@ def player_detail(request, pk: int):
             "can_erase": request.user.is_authenticated
             and request.user.has_perm("leagues.erase_person", player),
             "honours": honours.player_honours(player),
+            # The date of birth (age categories) is the player's and the officers' only.
+            "sees_private": request.user.is_authenticated
+            and request.user.has_perm("leagues.see_full_name", player),
         },
     )
 

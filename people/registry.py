@@ -20,6 +20,7 @@ from leagues import personal_data as leagues_data
 from marker.personal_data import Section, unclaimed
 from money import personal_data as money_data
 from notifications import personal_data as notifications_data
+from series import personal_data as series_data
 
 from . import accounts
 
@@ -30,6 +31,7 @@ APPS: tuple[ModuleType, ...] = (
     frames_data,
     competitions_data,
     money_data,
+    series_data,
     notifications_data,
 )
 

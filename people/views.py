@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import date
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from leagues import audience
 from leagues.models import CalendarFeed, Player
+from leagues.teams import services as team_services
 from marker.errors import DomainError
 from marker.permissions import require_perm
 from notifications import views as notification_views
@@ -92,6 +94,32 @@ def my_calendar_renew(request):
             "Subscribe again with the new one.",
         )
     return redirect("my-data")  # the message shows at the top, the card just below
+
+
+@login_required
+@require_POST
+def my_categories(request):
+    """My date of birth (checked by age categories, never shown publicly) and whether
+    ladies' events are mine to enter."""
+    player = _own_player(request.user)
+    if player is None:
+        messages.error(request, "Your account has no player record to enter events with.")
+        return redirect("my-data")
+    raw = request.POST.get("date_of_birth", "").strip()
+    try:
+        born = date.fromisoformat(raw) if raw else None
+    except ValueError:
+        messages.error(request, "A date of birth is written 1975-04-30.")
+        return redirect("my-data")
+    try:
+        team_services.player_set_category_details(
+            player=player, date_of_birth=born, plays_ladies=request.POST.get("plays_ladies") == "1"
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Saved: only you and your league's officers see these.")
+    return redirect("my-data")
 
 
 @require_safe

@@ -15,7 +15,15 @@ from marker.errors import DomainError
 from marker.permissions import allowed, require
 from rules import registry
 
-from ..common import fee_charge, fee_settle, lock_competition, log, require_secretary, resolve_now
+from ..common import (
+    fee_charge,
+    fee_settle,
+    lock_competition,
+    log,
+    require_secretary,
+    resolve_now,
+    run_entry_checks,
+)
 from ..models import Competition, Entry, Tie
 from ..permissions import enters_for_league
 from ..results import tie_decide
@@ -119,8 +127,9 @@ def _league_secretary_enters(
     return any(enters_for_league(actor, competition, league) for league in leagues)
 
 
-def check_eligible(competition: Competition, player: Player) -> None:
-    """Refuse a player the competition's rules exclude, naming the rule."""
+def check_eligible(competition: Competition, player: Player, now: datetime | None = None) -> None:
+    """Refuse a player the competition's rules exclude, naming the rule (and the rules
+    the apps above add: a ranking series' category, checked on the day of entry)."""
     if competition.organisation_id is not None:
         if competition.require_registered:
             _check_member_player(competition, player)
@@ -145,6 +154,7 @@ def check_eligible(competition: Competition, player: Player) -> None:
             f"{competition.name} is for {competition.eligibility_label} only.",
             field="player",
         )
+    run_entry_checks(competition, player, resolve_now(now))
 
 
 def entries_closed(competition: Competition, now: datetime) -> bool:
@@ -256,7 +266,7 @@ def entry_create(
                 status=403,
             )
         for p in people:
-            check_eligible(competition, p)
+            check_eligible(competition, p, now)
             taken = Entry.objects.filter(
                 Q(player=p) | Q(partner=p), competition=competition, status=Entry.Status.ENTERED
             ).exists()

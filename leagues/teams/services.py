@@ -4,7 +4,7 @@ DomainError."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -267,6 +267,27 @@ def player_set_private_name(*, player: Player, private: bool) -> Player:
         player.private_name = bool(private)
         player.save(update_fields=["private_name"])
         honours.honours_rename_player(player=player, old=shown, new=player.public_name)
+    return player
+
+
+@transaction.atomic
+def player_set_category_details(
+    *, player: Player, date_of_birth: date | None, plays_ladies: bool, today: date | None = None
+) -> Player:
+    """The player's (or an officer's) record of what age and ladies' categories are
+    checked against: an optional date of birth, never shown publicly, and the player's own
+    declaration that ladies' events are theirs. A birth date in the future, or more than
+    120 years ago, is refused."""
+    if player.erased_number is not None:
+        raise DomainError("erased", "This person was erased.", status=409)
+    today = today or timezone.localdate()
+    if date_of_birth is not None and not (date(today.year - 120, 1, 1) <= date_of_birth <= today):
+        raise DomainError(
+            "bad_date_of_birth", "That date of birth is not a possible one.", field="date_of_birth"
+        )
+    player.date_of_birth = date_of_birth
+    player.plays_ladies = bool(plays_ladies)
+    player.save(update_fields=["date_of_birth", "plays_ladies"])
     return player
 
 

@@ -21,6 +21,8 @@ def setup(ctx):
 ACCESS = {
     "my-data": Rule(get=SIGNED_IN, post=SIGNED_IN),
     "my-data-download": Rule(get=SIGNED_IN, post=None),
+    # Without a player record the page says so and goes back (a redirect, not a denial).
+    "my-categories": Rule(get=None, post=SIGNED_IN),
     "person-erase": Rule(kwargs=player, get=STAFF, post=STAFF),
     "api-my-data": Rule(get=SIGNED_IN, post=None),
     "api-my-privacy": Rule(get=None, post=SIGNED_IN),
