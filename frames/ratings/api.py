@@ -5,6 +5,7 @@ breaks, a division's positions). Read-only and public, like the pages; errors ar
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -415,7 +416,7 @@ def _paging(request: Request) -> tuple[int, int]:
         if raw == "":
             out.append(default)
             continue
-        if not raw.isdigit() or not low <= int(raw) <= high:
+        if not re.fullmatch(r"[0-9]{1,9}", raw) or not low <= int(raw) <= high:
             raise DomainError(
                 "bad_parameter", f"`{name}` is a whole number from {low} to {high}.", field=name
             )

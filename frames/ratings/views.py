@@ -3,6 +3,7 @@ Everything here is public, like the statistics: results and ratings are the leag
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import Http404
@@ -223,7 +224,7 @@ def _organisation(slug: str) -> Organisation:
 def _page_of(request, ranking_for) -> rankings.Ranking:
     """The page `?page=` asks for (1 when it is not a whole number); 404 past the last."""
     raw = request.GET.get("page", "1")
-    page = int(raw) if raw.isdigit() and 0 < int(raw) <= 100_000 else 1
+    page = int(raw) if re.fullmatch(r"[0-9]{1,6}", raw) and int(raw) > 0 else 1
     ranking = ranking_for((page - 1) * rankings.PAGE_SIZE)
     if page > ranking.pages:
         raise Http404("No such page of the ranking.")

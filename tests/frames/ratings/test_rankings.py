@@ -233,6 +233,7 @@ def test_pages_of_fifty_continue_the_ranks_and_a_page_past_the_end_is_not_found(
     assert [r.rank for r in third.rows] == list(range(101, 121))
     assert client.get(url + "?page=4").status_code == 404
     assert client.get(url + "?page=x").context["ranking"].page == 1
+    assert client.get(url + "?page=²").context["ranking"].page == 1
 
 
 def players_in(league, count):
@@ -303,7 +304,8 @@ def test_the_api_answers_a_page_with_movement_and_links(client, example, on_the_
 
 
 @pytest.mark.parametrize(
-    "query", [{"limit": "0"}, {"limit": "501"}, {"limit": "x"}, {"offset": "-1"}]
+    "query",
+    [{"limit": "0"}, {"limit": "501"}, {"limit": "x"}, {"offset": "-1"}, {"offset": "²"}],
 )
 def test_the_api_refuses_bad_paging(client, example, query):
     answer = client.get(reverse("api-organisation-ranking", args=["norfolk", BB]), query)
