@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from typing import cast
 
 from django import forms
 
@@ -277,4 +278,4 @@ class RankingRulesForm(forms.Form):
 
     def __init__(self, *args, games: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["games"].choices = games
+        cast(forms.MultipleChoiceField, self.fields["games"]).choices = games

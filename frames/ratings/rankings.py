@@ -9,11 +9,13 @@ day: the frames in the twelve months before it, each player's conservative ratin
 their last frame on or before it (`RatingChange`), erased players left out of both.
 
 Everything is aggregated in SQL, so a page costs the same queries however many players
-there are: the summary (ranked and not ranked, one query), the page of rows with their
-rank now and then (one query), and the leagues each player of the page played in (one
-query). The twelve months' frames are read by the history's `rating_change_window`
-index; each ranked player's rating a month ago by `rating_change_history` (the player's
-changes newest first, stopping at the first on or before the day).
+there are: the page of rows with their rank now and then and the counts (one query: one
+pass over the thirteen months of history counts each player's frames in both windows),
+and the leagues each player of the page played in (one query; when the page is empty,
+the counts alone instead). The months' frames are read by the history's
+`rating_change_window` index where the planner finds it cheaper than the table; each
+ranked player's rating a month ago by `rating_change_history` (the player's changes
+newest first, stopping at the first on or before the day).
 """
 
 from __future__ import annotations
@@ -110,9 +112,13 @@ def _leagues_sql(league_ids: Sequence[int] | None) -> tuple[str, list[Any]]:
     return f" AND league_id IN ({', '.join(['%s'] * len(league_ids))})", list(league_ids)
 
 
-# The players with their rated frames in the leagues in a window, erased players left out.
-_WINDOW = """
-SELECT c.player_id, COUNT(*) AS n
+# Each player's rated frames in the leagues in both windows, in one pass over the history
+# (the month before's window starts first and its end is before today's), erased players
+# left out.
+_COUNTED = """
+SELECT c.player_id,
+       SUM(CASE WHEN c.played_on > %s THEN 1 ELSE 0 END) AS n_now,
+       SUM(CASE WHEN c.played_on <= %s THEN 1 ELSE 0 END) AS n_then
   FROM frames_ratingchange c
   JOIN leagues_player p ON p.id = c.player_id
  WHERE c.game_id = %s AND c.played_on > %s AND c.played_on <= %s{leagues}
@@ -121,29 +127,28 @@ SELECT c.player_id, COUNT(*) AS n
 """
 
 _SUMMARY = """
-WITH now_n AS ({window})
-SELECT COALESCE(SUM(CASE WHEN n >= %s THEN 1 ELSE 0 END), 0),
-       COALESCE(SUM(CASE WHEN n < %s THEN 1 ELSE 0 END), 0)
-  FROM now_n
+WITH counted AS ({counted})
+SELECT COALESCE(SUM(CASE WHEN n_now >= %s THEN 1 ELSE 0 END), 0),
+       COALESCE(SUM(CASE WHEN n_now > 0 AND n_now < %s THEN 1 ELSE 0 END), 0)
+  FROM counted
 """
 
 _PAGE = """
-WITH now_n AS ({window}),
-then_n AS ({window}),
+WITH counted AS ({counted}),
 ranked_now AS (
-  SELECT r.player_id, r.ordinal, r.mu, r.sigma, n.n,
+  SELECT r.player_id, r.ordinal, r.mu, r.sigma, n.n_now AS n,
          RANK() OVER (ORDER BY r.ordinal DESC) AS rnk
-    FROM now_n n
+    FROM counted n
     JOIN frames_rating r ON r.player_id = n.player_id AND r.game_id = %s
-   WHERE n.n >= %s
+   WHERE n.n_now >= %s
 ),
 then_ordinal AS (
   SELECT t.player_id,
          (SELECT c.ordinal FROM frames_ratingchange c
            WHERE c.player_id = t.player_id AND c.game_id = %s AND c.played_on <= %s
            ORDER BY c.seq DESC LIMIT 1) AS ordinal
-    FROM then_n t
-   WHERE t.n >= %s
+    FROM counted t
+   WHERE t.n_then >= %s
 ),
 ranked_then AS (
   SELECT player_id, ordinal, RANK() OVER (ORDER BY ordinal DESC) AS rnk FROM then_ordinal
@@ -153,7 +158,9 @@ tied AS (
 )
 SELECT rn.player_id, p.name, p.private_name, rn.ordinal, rn.mu, rn.sigma, rn.n, rn.rnk,
        CASE WHEN rn.rnk IN (SELECT rnk FROM tied) THEN 1 ELSE 0 END,
-       rt.rnk, rt.ordinal
+       rt.rnk, rt.ordinal,
+       COUNT(*) OVER (),
+       (SELECT COUNT(*) FROM counted WHERE n_now > 0 AND n_now < %s)
   FROM ranked_now rn
   JOIN leagues_player p ON p.id = rn.player_id
   LEFT JOIN ranked_then rt ON rt.player_id = rn.player_id
@@ -172,46 +179,50 @@ def ranking(
     limit: int = PAGE_SIZE,
 ) -> Ranking:
     """One page of the ranking of `game_id` over `league_ids` (None: every league), as it
-    stands on `today`, with each row's movement since a calendar month before: three
-    queries, whatever the number of players (two when the page is empty)."""
+    stands on `today`, with each row's movement since a calendar month before: two
+    queries, whatever the number of players (the page, with the counts in each row; the
+    leagues of its players, or the counts alone when the page is empty)."""
     since = months_before(today, 12)
     then = months_before(today, 1)
     then_since = months_before(then, 12)
     leagues, league_params = _leagues_sql(league_ids)
-    window = _WINDOW.format(leagues=leagues)
-    now_params = [game_id, since, today, *league_params]
-    then_params = [game_id, then_since, then, *league_params]
+    counted = _COUNTED.format(leagues=leagues)
+    counted_params = [since, then, game_id, then_since, today, *league_params]
+    result = Ranking(
+        game_id=game_id,
+        min_frames=min_frames,
+        today=today,
+        since=since,
+        compared_with=then,
+        ranked=0,
+        unranked=0,
+        offset=offset,
+        limit=limit,
+    )
     with connection.cursor() as cursor:
-        cursor.execute(_SUMMARY.format(window=window), [*now_params, min_frames, min_frames])
-        ranked, unranked = cursor.fetchone()
-        result = Ranking(
-            game_id=game_id,
-            min_frames=min_frames,
-            today=today,
-            since=since,
-            compared_with=then,
-            ranked=int(ranked),
-            unranked=int(unranked),
-            offset=offset,
-            limit=limit,
-        )
-        if offset >= result.ranked:
-            return result
         cursor.execute(
-            _PAGE.format(window=window),
+            _PAGE.format(counted=counted),
             [
-                *now_params,
-                *then_params,
+                *counted_params,
                 game_id,
                 min_frames,
                 game_id,
                 then,
+                min_frames,
                 min_frames,
                 limit,
                 offset,
             ],
         )
         rows = cursor.fetchall()
+        if not rows:  # past the last page, or nobody ranked: the counts alone
+            cursor.execute(
+                _SUMMARY.format(counted=counted), [*counted_params, min_frames, min_frames]
+            )
+            ranked, unranked = cursor.fetchone()
+            result.ranked, result.unranked = int(ranked), int(unranked)
+            return result
+    result.ranked, result.unranked = int(rows[0][11]), int(rows[0][12])
     played_in = _leagues_played(game_id, [r[0] for r in rows], league_ids, since, today)
     result.rows = [
         RankingRow(
@@ -227,9 +238,20 @@ def ranking(
             previous_rank=then_rank,
             previous_ordinal=then_ordinal,
         )
-        for (pid, name, private, ordinal, mu, sigma, n, rank, tied, then_rank, then_ordinal) in (
-            rows
-        )
+        for (
+            pid,
+            name,
+            private,
+            ordinal,
+            mu,
+            sigma,
+            n,
+            rank,
+            tied,
+            then_rank,
+            then_ordinal,
+            *_,
+        ) in (rows)
     ]
     return result
 

@@ -250,9 +250,9 @@ def test_the_ranking_page_costs_the_same_queries_however_many_players(
     county(league, slug="q", min_frames=3)
     players_in(league, count)
     url = reverse("organisation-ranking", args=["q", BB])
-    # the organisation, its games (its leagues' seasons), its leagues, the summary, the
-    # page of rows, the leagues of the page's players; the site's notices (base.html)
-    with django_assert_num_queries(7):
+    # the organisation, its games (its leagues' seasons), its leagues, the page of rows
+    # with the counts, the leagues of the page's players; the site's notices (base.html)
+    with django_assert_num_queries(6):
         page = client.get(url)
     assert len(page.context["ranking"].rows) == min(count, 50)
 
@@ -264,7 +264,7 @@ def test_the_ranking_api_costs_the_same_queries_however_many_players(
     league = LeagueFactory()
     county(league, slug="q", min_frames=3)
     players_in(league, count)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         answer = client.get(reverse("api-organisation-ranking", args=["q", BB]))
     assert answer.json()["count"] == count
 
