@@ -440,11 +440,7 @@ class RatingChange(models.Model):
             models.UniqueConstraint(fields=["frame", "player"], name="one_change_per_frame"),
         ]
         indexes = [
-            # The day's cut of a recompute, and a ranking's twelve months (frames per player
-            # in some leagues, read from the index alone): one index serves both.
-            models.Index(
-                fields=["game_id", "played_on", "league", "player"], name="rating_change_window"
-            ),
+            models.Index(fields=["game_id", "played_on"], name="rating_change_cut"),
             models.Index(fields=["player", "game_id", "seq"], name="rating_change_history"),
             models.Index(fields=["league", "game_id", "player"], name="rating_change_league"),
         ]

@@ -12,10 +12,11 @@ Everything is aggregated in SQL, so a page costs the same queries however many p
 there are: the page of rows with their rank now and then and the counts (one query: one
 pass over the thirteen months of history counts each player's frames in both windows),
 and the leagues each player of the page played in (one query; when the page is empty,
-the counts alone instead). The months' frames are read by the history's
-`rating_change_window` index where the planner finds it cheaper than the table; each
-ranked player's rating a month ago by `rating_change_history` (the player's changes
-newest first, stopping at the first on or before the day).
+the counts alone instead). The months' frames are one range of the history's
+`rating_change_cut` index (game, day), which the planner leaves for a scan of the table
+when the months are a large part of it (bench/bench_rankings.py: two years of history);
+each ranked player's rating a month ago is read by `rating_change_history` (the player's
+changes newest first, stopping at the first on or before the day).
 """
 
 from __future__ import annotations
