@@ -2,13 +2,14 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from typing import cast
 
 from django import forms
 
 from marker.formats import PRESETS
 from rules import registry
 
-from .models import Division, LeagueRole, Venue, Weekday
+from .models import MAX_RANKING_MIN_FRAMES, Division, LeagueRole, Venue, Weekday
 
 
 class TeamRegisterForm(forms.Form):
@@ -257,3 +258,24 @@ class TransferDecideForm(forms.Form):
     transfer = forms.IntegerField(min_value=1)
     decision = forms.ChoiceField(choices=[("approve", "Approve"), ("refuse", "Refuse")])
     note = forms.CharField(max_length=500, required=False, label="Note")
+
+
+class RankingRulesForm(forms.Form):
+    """An organisation's ranking rules (docs/ratings.md, *Rankings*)."""
+
+    min_frames = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_RANKING_MIN_FRAMES,
+        label="Frames needed to be ranked",
+        help_text="Rated frames in the member leagues in the last twelve months.",
+    )
+    games = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Games ranked",
+        help_text="None ticked: every game the member leagues play.",
+    )
+
+    def __init__(self, *args, games: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        cast(forms.MultipleChoiceField, self.fields["games"]).choices = games

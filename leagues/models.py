@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -110,6 +111,12 @@ class LeagueRole(models.Model):
         return f"{self.user} — {self.get_role_display()} of {self.league}"
 
 
+#: Rankings (docs/ratings.md): the rated frames in the last twelve months a player needs
+#: to be ranked, unless an organisation sets its own (the site-wide ranking uses this).
+DEFAULT_RANKING_MIN_FRAMES = 10
+MAX_RANKING_MIN_FRAMES = 1000
+
+
 class Organisation(models.Model):
     """A county or association above leagues (docs/organisations.md): its officers run
     competitions, ranking series and rankings that draw on its member leagues, each entrant
@@ -124,10 +131,28 @@ class Organisation(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.COUNTY)
     about = models.TextField(blank=True)
     leagues = models.ManyToManyField(League, blank=True, related_name="organisations")
+    # Its rankings (docs/ratings.md, *Rankings*): who is ranked, in which games.
+    ranking_min_frames = models.PositiveSmallIntegerField(
+        default=DEFAULT_RANKING_MIN_FRAMES,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_RANKING_MIN_FRAMES)],
+        help_text="Rated frames in its member leagues in the last twelve months a player "
+        "needs to be ranked.",
+    )
+    ranked_games = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The games it ranks (ids); empty: every game its member leagues play.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ranking_min_frames__gte=1),
+                name="organisation_ranks_from_one_frame",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -138,7 +163,8 @@ class Organisation(models.Model):
 
 class OrganisationRole(models.Model):
     """An officer of an organisation: its secretary runs everything of it (competitions,
-    series, rankings, members); a competitions officer its competitions and series."""
+    series, rankings, members); a competitions officer its competitions, series and
+    ranking rules."""
 
     class Role(models.TextChoices):
         SECRETARY = "secretary", "Secretary"

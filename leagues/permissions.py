@@ -103,6 +103,8 @@ def is_organisation_secretary(user, organisation: Organisation | None) -> bool:
 # An organisation above leagues: its members, officers, competitions, series, rankings.
 register("leagues.manage_organisation", is_organisation_secretary)
 register("leagues.run_organisation_competitions", is_organisation_officer)
+# Its ranking rules (the minimum frames, the games ranked): any of its officers.
+register("leagues.set_organisation_rankings", is_organisation_officer)
 register("leagues.erase_person", is_officer_for_player)
 register("leagues.see_full_name", sees_full_name)
 register("leagues.import_data", is_secretary)

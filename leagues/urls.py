@@ -36,6 +36,11 @@ urlpatterns = [
     path("notices/<int:pk>/end/", notice_views.notice_end, name="notice-end"),
     path("org/", organisation_views.organisation_list, name="organisation-list"),
     path("org/<slug:slug>/", organisation_views.organisation_home, name="organisation-home"),
+    path(
+        "org/<slug:slug>/ranking-rules/",
+        organisation_views.organisation_ranking_rules,
+        name="organisation-ranking-rules",
+    ),
     # The secretary's import (with the data page, exchange/urls.py: by the season's id).
     path("seasons/<int:pk>/import/", season_views.season_import, name="season-import"),
     path(

@@ -5,9 +5,11 @@ breaks, a division's positions). Read-only and public, like the pages; errors ar
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -16,11 +18,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from frames.models import Frame, Match, RatingRun
-from leagues.models import Division, League, Player, Team
+from leagues.models import (
+    DEFAULT_RANKING_MIN_FRAMES,
+    Division,
+    League,
+    Organisation,
+    Player,
+    Team,
+)
+from leagues.organisations import selectors as organisation_selectors
 from leagues.serializers import ErrorSerializer
 from marker.errors import DomainError
+from rules import registry
 
-from . import selectors
+from . import rankings, selectors
 
 NOT_FOUND = {404: ErrorSerializer}
 BAD = {400: ErrorSerializer, 404: ErrorSerializer}
@@ -209,6 +220,45 @@ class H2HTeamsSerializer(serializers.Serializer):
     frames = H2HFrameSerializer(many=True)
 
 
+class RankingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="1 + the players rated above: ties share a rank.")
+    tied = serializers.BooleanField(help_text="Another player shares this rank.")
+    player_id = serializers.IntegerField()
+    name = serializers.CharField(
+        help_text="The public name: initials for a player who asked not to be named."
+    )
+    leagues = serializers.ListField(
+        child=serializers.CharField(), help_text="Where they played in the twelve months."
+    )
+    ordinal = serializers.FloatField(help_text="The rating: the conservative μ − 3σ.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    frames = serializers.IntegerField(help_text="Rated frames in the twelve months.")
+    new = serializers.BooleanField(help_text="Not ranked on `compared_with`.")
+    previous_rank = serializers.IntegerField(
+        allow_null=True, help_text="The rank on `compared_with` (null: new)."
+    )
+    movement = serializers.IntegerField(
+        allow_null=True, help_text="Places gained since (negative: lost; null: new)."
+    )
+    rating_change = serializers.FloatField(allow_null=True, help_text="The rating's change since.")
+
+
+class RankingSerializer(serializers.Serializer):
+    game_id = serializers.CharField()
+    min_frames = serializers.IntegerField(
+        help_text="Rated frames in the last twelve months a player needs to be ranked."
+    )
+    today = serializers.DateField()
+    since = serializers.DateField(help_text="Frames played after this day count.")
+    compared_with = serializers.DateField(help_text="The day movement is measured from.")
+    count = serializers.IntegerField(source="ranked", help_text="Players ranked.")
+    unranked = serializers.IntegerField(help_text="Players who played, with too few frames.")
+    next = serializers.CharField(allow_null=True)
+    previous = serializers.CharField(allow_null=True)
+    results = RankingRowSerializer(many=True, source="rows")
+
+
 # ------------------------------------------------------------------ views
 
 
@@ -346,3 +396,101 @@ class RatingRunsView(_Public):
         if "game" in request.query_params:
             runs = runs.filter(game_id=request.query_params["game"])
         return Response(RatingRunSerializer(runs[:50], many=True).data)
+
+
+PAGING = [
+    OpenApiParameter(
+        "limit", int, description=f"Rows a page (default {rankings.PAGE_SIZE}, at most 500)."
+    ),
+    OpenApiParameter("offset", int, description="Rows to skip (default 0)."),
+]
+
+
+def _paging(request: Request) -> tuple[int, int]:
+    out = []
+    for name, default, low, high in (
+        ("limit", rankings.PAGE_SIZE, 1, 500),
+        ("offset", 0, 0, 10_000_000),
+    ):
+        raw = request.query_params.get(name, "")
+        if raw == "":
+            out.append(default)
+            continue
+        if not re.fullmatch(r"[0-9]{1,9}", raw) or not low <= int(raw) <= high:
+            raise DomainError(
+                "bad_parameter", f"`{name}` is a whole number from {low} to {high}.", field=name
+            )
+        out.append(int(raw))
+    return out[0], out[1]
+
+
+def _ranking_answer(request: Request, ranking: rankings.Ranking) -> Response:
+    def link(offset: int) -> str:
+        return request.build_absolute_uri(f"{request.path}?limit={ranking.limit}&offset={offset}")
+
+    end = ranking.offset + ranking.limit
+    data = {
+        **vars(ranking),
+        "next": link(end) if end < ranking.ranked else None,
+        "previous": link(max(0, ranking.offset - ranking.limit)) if ranking.offset else None,
+        "rows": [
+            {
+                **vars(r),
+                "new": r.new,
+                "movement": r.movement,
+                "rating_change": r.rating_change,
+            }
+            for r in ranking.rows
+        ],
+    }
+    return Response(RankingSerializer(data).data)
+
+
+class OrganisationRankingView(_Public):
+    @extend_schema(
+        parameters=PAGING,
+        responses={200: RankingSerializer, **BAD},
+        description="An organisation's ranking of one game it ranks (docs/ratings.md, "
+        "*Rankings*): its member leagues' players with enough frames in the last twelve "
+        "months, by rating, with their movement since a calendar month before. 404: no "
+        "such organisation, or a game it does not rank.",
+    )
+    def get(self, request: Request, slug: str, game_id: str) -> Response:
+        organisation = get_object_or_404(Organisation, slug=slug)
+        if game_id not in organisation_selectors.ranked_games(organisation):
+            raise DomainError("not_found", "The organisation does not rank this game.", status=404)
+        limit, offset = _paging(request)
+        ranking = rankings.ranking(
+            game_id,
+            league_ids=list(organisation.leagues.values_list("pk", flat=True)),
+            min_frames=organisation.ranking_min_frames,
+            today=timezone.localdate(),
+            offset=offset,
+            limit=limit,
+        )
+        return _ranking_answer(request, ranking)
+
+
+class SiteRankingView(_Public):
+    @extend_schema(
+        parameters=PAGING,
+        responses={200: RankingSerializer, **BAD},
+        description="Every league's players ranked in one game, by the default rules "
+        f"({DEFAULT_RANKING_MIN_FRAMES} rated frames in the last twelve months). 404: no "
+        "such game.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        try:
+            registry.get(game_id)
+        except registry.UnknownGame:
+            raise DomainError("not_found", "No such game.", status=404) from None
+        limit, offset = _paging(request)
+        ranking = rankings.ranking(
+            game_id,
+            league_ids=None,
+            min_frames=DEFAULT_RANKING_MIN_FRAMES,
+            today=timezone.localdate(),
+            offset=offset,
+            limit=limit,
+        )
+        return _ranking_answer(request, ranking)

@@ -31,4 +31,10 @@ urlpatterns = [
         name="api-head-to-head-teams",
     ),
     path("ratings/runs/", api.RatingRunsView.as_view(), name="api-rating-runs"),
+    path(
+        "organisations/<slug:slug>/rankings/<slug:game_id>/",
+        api.OrganisationRankingView.as_view(),
+        name="api-organisation-ranking",
+    ),
+    path("rankings/<slug:game_id>/", api.SiteRankingView.as_view(), name="api-site-ranking"),
 ]

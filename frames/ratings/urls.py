@@ -20,6 +20,14 @@ urlpatterns = [
     path(
         "head-to-head/teams/<int:a>/<int:b>/", views.head_to_head_teams, name="head-to-head-teams"
     ),
+    # Rankings across leagues (frames.ratings.rankings): an organisation's, and the site's.
+    path("org/<slug:slug>/rankings/", views.organisation_rankings, name="organisation-rankings"),
+    path(
+        "org/<slug:slug>/rankings/<slug:game_id>/",
+        views.organisation_ranking,
+        name="organisation-ranking",
+    ),
+    path("rankings/<slug:game_id>/", views.site_ranking, name="site-ranking"),
 ]
 
 league_urlpatterns = [

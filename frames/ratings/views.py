@@ -3,18 +3,22 @@ Everything here is public, like the statistics: results and ratings are the leag
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from frames import cards
 from frames.models import Frame, FramePlayer, Match
-from leagues.models import Division, League, Player, Team
+from leagues.models import DEFAULT_RANKING_MIN_FRAMES, Division, League, Organisation, Player, Team
+from leagues.organisations import selectors as organisation_selectors
+from rules import registry
 
-from . import pictures, selectors
+from . import pictures, rankings, selectors
 
 
 def _int(request, name: str, default: int = 0, top: int = 1000) -> int:
@@ -75,6 +79,17 @@ def league_ratings(request, league: str):
         "frames/ratings/league.html",
         {
             "league": league_obj,
+            # Each organisation the league belongs to ranks its players with theirs: its
+            # ranking of this game (every game its leagues play, unless it chose some).
+            "organisations": [
+                (
+                    o,
+                    reverse("organisation-ranking", args=[o.slug, game_id])
+                    if not o.ranked_games or game_id in o.ranked_games
+                    else reverse("organisation-rankings", args=[o.slug]),
+                )
+                for o in organisation_selectors.organisations_of_league(league_obj)
+            ],
             "games": [(g, selectors.game_name(g)) for g in games],
             "game_id": game_id,
             "game": selectors.game_name(game_id),
@@ -196,4 +211,95 @@ def head_to_head_teams(request, a: int, b: int):
         request,
         "frames/ratings/h2h_teams.html",
         {"a": first, "b": second, "h2h": selectors.head_to_head_teams(first, second)},
+    )
+
+
+# --------------------------------------------------------------------- rankings
+
+
+def _organisation(slug: str) -> Organisation:
+    return get_object_or_404(Organisation, slug=slug)
+
+
+def _page_of(request, ranking_for) -> rankings.Ranking:
+    """The page `?page=` asks for (1 when it is not a whole number); 404 past the last."""
+    raw = request.GET.get("page", "1")
+    page = int(raw) if re.fullmatch(r"[0-9]{1,6}", raw) and int(raw) > 0 else 1
+    ranking = ranking_for((page - 1) * rankings.PAGE_SIZE)
+    if page > ranking.pages:
+        raise Http404("No such page of the ranking.")
+    return ranking
+
+
+@require_safe
+def organisation_rankings(request, slug: str):
+    """The games an organisation ranks, with its rules."""
+    organisation = _organisation(slug)
+    games = organisation_selectors.ranked_games(organisation)
+    return render(
+        request,
+        "frames/ratings/organisation_rankings.html",
+        {
+            "organisation": organisation,
+            "games": [(g, selectors.game_name(g)) for g in games],
+            "can_set": request.user.has_perm("leagues.set_organisation_rankings", organisation),
+        },
+    )
+
+
+@require_safe
+def organisation_ranking(request, slug: str, game_id: str):
+    """The organisation's ranking in one game, 50 players a page."""
+    organisation = _organisation(slug)
+    if game_id not in organisation_selectors.ranked_games(organisation):
+        raise Http404("The organisation does not rank this game.")
+    league_ids = list(organisation.leagues.values_list("pk", flat=True))
+    ranking = _page_of(
+        request,
+        lambda offset: rankings.ranking(
+            game_id,
+            league_ids=league_ids,
+            min_frames=organisation.ranking_min_frames,
+            today=timezone.localdate(),
+            offset=offset,
+        ),
+    )
+    return render(
+        request,
+        "frames/ratings/ranking.html",
+        {
+            "organisation": organisation,
+            "game_id": game_id,
+            "game": selectors.game_name(game_id),
+            "ranking": ranking,
+        },
+    )
+
+
+@require_safe
+def site_ranking(request, game_id: str):
+    """Every league's players ranked in one game, by the default rules."""
+    try:
+        registry.get(game_id)
+    except registry.UnknownGame:
+        raise Http404("No such game.") from None
+    ranking = _page_of(
+        request,
+        lambda offset: rankings.ranking(
+            game_id,
+            league_ids=None,
+            min_frames=DEFAULT_RANKING_MIN_FRAMES,
+            today=timezone.localdate(),
+            offset=offset,
+        ),
+    )
+    return render(
+        request,
+        "frames/ratings/ranking.html",
+        {
+            "organisation": None,
+            "game_id": game_id,
+            "game": selectors.game_name(game_id),
+            "ranking": ranking,
+        },
     )

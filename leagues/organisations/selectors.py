@@ -31,3 +31,17 @@ def organisation_page(slug: str) -> dict:
 def organisations_of_league(league: League) -> list[Organisation]:
     """The organisations a league belongs to (its pages link to them)."""
     return list(league.organisations.order_by("name"))
+
+
+def member_games(organisation: Organisation) -> list[str]:
+    """The games its member leagues play or have played (their own and their seasons'):
+    one query."""
+    rows = organisation.leagues.values_list("game_id", "seasons__game_id")
+    games = {g for pair in rows for g in pair if g}
+    return sorted(games)
+
+
+def ranked_games(organisation: Organisation) -> list[str]:
+    """The games the organisation ranks: those it chose, else every game its member
+    leagues play (its rules, docs/ratings.md)."""
+    return list(organisation.ranked_games) or member_games(organisation)

@@ -53,6 +53,13 @@ ACCESS = {
     # Counties and associations above leagues: public pages.
     "organisation-list": Rule(),
     "organisation-home": Rule(kwargs=lambda c: {"slug": c.organisation.slug}),
+    # Its ranking rules: its officers only (no league role is one: the officers' own
+    # test is tests/frames/ratings/test_rankings.py).
+    "organisation-ranking-rules": Rule(
+        kwargs=lambda c: {"slug": c.organisation.slug},
+        get=SITE_ADMIN_ONLY,
+        post=SITE_ADMIN_ONLY,
+    ),
     # Its competitions (the competitions app's): anyone reads; only its officers create
     # one (no league role does: tests/competitions/test_across_leagues.py has the officer).
     "organisation-competitions": Rule(kwargs=lambda c: {"slug": c.organisation.slug}),

@@ -3,7 +3,19 @@ ratings are the league's, like the statistics); none of them takes a post."""
 
 from __future__ import annotations
 
+from leagues.models import Organisation
+
 from .base import Rule
+
+BB = "bar_billiards_4pin"
+
+
+def setup(ctx) -> None:
+    # An organisation of league A ranking bar billiards (its rankings are public).
+    ctx.ranking_organisation = Organisation.objects.create(
+        name=f"Rankings {ctx.slug}", slug=f"rankings-{ctx.slug}", ranked_games=[BB]
+    )
+    ctx.ranking_organisation.leagues.add(ctx.league.season.league)
 
 
 def _players(c):
@@ -32,6 +44,12 @@ ACCESS = {
     "division-positions": Rule(kwargs=division),
     "head-to-head-players": Rule(kwargs=pair),
     "head-to-head-teams": Rule(kwargs=teams),
+    # Rankings across leagues: public, like the ratings.
+    "organisation-rankings": Rule(kwargs=lambda c: {"slug": c.ranking_organisation.slug}),
+    "organisation-ranking": Rule(
+        kwargs=lambda c: {"slug": c.ranking_organisation.slug, "game_id": BB}
+    ),
+    "site-ranking": Rule(kwargs=lambda c: {"game_id": BB}),
     # API
     "api-player-ratings": Rule(kwargs=player),
     "api-player-hole-map": Rule(kwargs=player, note="400 without a game: not a denial"),
@@ -43,4 +61,8 @@ ACCESS = {
     "api-head-to-head-players": Rule(kwargs=pair),
     "api-head-to-head-teams": Rule(kwargs=teams),
     "api-rating-runs": Rule(),
+    "api-organisation-ranking": Rule(
+        kwargs=lambda c: {"slug": c.ranking_organisation.slug, "game_id": BB}
+    ),
+    "api-site-ranking": Rule(kwargs=lambda c: {"game_id": BB}),
 }

@@ -32,11 +32,13 @@ from django.utils import timezone
 
 from frames.engine import frame_setup
 from frames.matchnight import drawing, nominating, seeding, signoff, squads
-from frames.models import Frame, FrameEvent, Match, Side
+from frames.models import Frame, FrameEvent, Match, RatingRun, Side
 from frames.pad import events
+from frames.ratings import services as ratings_services
 from frames.results import match_update_result
 from frames.stats import awards
 from leagues import publication_job, publishing
+from leagues.management.commands.demo_league import YARMOUTH_SLUG
 from leagues.models import Fixture, League, Registration, Season
 from marker.errors import DomainError
 from rules import registry
@@ -72,6 +74,8 @@ class Command(BaseCommand):
         played = play_nights(self.stdout, "Norwich", season, secretary, weeks, publish_last=True)
         self.stdout.write(self.style.SUCCESS(f"Played {played} demo matches; one left in play."))
         play_bagatelle_nights(self.stdout, secretary, weeks)
+        play_yarmouth_nights(self.stdout, secretary, weeks)
+        rate_demo_games(self.stdout)
 
 
 def play_nights(
@@ -124,6 +128,33 @@ def play_bagatelle_nights(stdout, secretary, weeks: int) -> None:
         return
     played = play_nights(stdout, "Chester", season, secretary, weeks)
     stdout.write(f"Chester bagatelle: played {played} demo matches; one left in play.")
+
+
+def play_yarmouth_nights(stdout, secretary, weeks: int) -> None:
+    """The third demo league (Great Yarmouth 4-pin): its past nights played, so the
+    Norfolk association's bar billiards ranking has players of both its member leagues."""
+    league = League.objects.filter(slug=YARMOUTH_SLUG).first()
+    if league is None or Match.objects.filter(fixture__season__league=league).exists():
+        return
+    season = league.seasons.order_by("-start_date").first()
+    if season is None:
+        return
+    played = play_nights(stdout, "Great Yarmouth", season, secretary, weeks)
+    stdout.write(f"Great Yarmouth: played {played} demo matches; one left in play.")
+
+
+def rate_demo_games(stdout) -> None:
+    """Every game the demo played rated now, whether or not a Celery worker is running
+    (with one, the confirmations' runs may still be queued): a rebuild of each, run here."""
+    games = sorted(
+        set(Match.objects.filter(status=Match.Status.CONFIRMED).values_list("game_id", flat=True))
+    )
+    for game_id in games:
+        run = ratings_services.ratings_request(
+            game_id=game_id, since=None, reason=RatingRun.Reason.REBUILD
+        )
+        ratings_services.ratings_run(run_id=run.pk)
+    stdout.write(f"Rated the demo's frames ({', '.join(games) or 'none'}).")
 
 
 def nominate_lineups(match: Match, rosters: dict, seed: int) -> None:

@@ -254,6 +254,8 @@ YARMOUTH_TEAMS = [
     ("Mariners", "The Mariners Tavern", "69 Howard Street South, Great Yarmouth NR30 1LN"),
 ]
 COUNTY_SLUG = "norfolk"
+#: The demo county's ranking minimum: two nights played give each player a few frames.
+DEMO_RANKING_MIN_FRAMES = 2
 
 
 def build_demo_yarmouth_league(*, seed: int = 7, today: date | None = None) -> League:
@@ -299,6 +301,9 @@ def build_demo_organisation() -> Organisation:
             "name": "Norfolk County Bar Billiards Association",
             "about": "The county's 4-pin leagues: the County Championship for A and B teams, "
             "settled on total scores made.",
+            # Its bar billiards ranking (demo_match_nights plays two nights: a few frames each).
+            "ranked_games": ["bar_billiards_4pin"],
+            "ranking_min_frames": DEMO_RANKING_MIN_FRAMES,
         },
     )
     organisation.leagues.add(*League.objects.filter(slug__in=["norwich", YARMOUTH_SLUG]))
