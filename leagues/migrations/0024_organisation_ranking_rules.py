@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0022_registration_rules_transfers_play_ups'),
+        ('leagues', '0023_player_date_of_birth_and_ladies'),
     ]
 
     operations = [
