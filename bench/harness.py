@@ -233,6 +233,21 @@ class Client:
 
 # ---------------------------------------------------------------------- figures
 
+#: The reference loop's size: ``machine_speed`` times this many additions in pure Python.
+REFERENCE_ADDITIONS = 10_000_000
+
+
+def machine_speed() -> float:
+    """Seconds of CPU a fixed pure-Python loop takes here (10 million additions): the same
+    machine type runs faster or slower from day to day, so the figures carry it. The one
+    reference loop every bench uses (`league_night.py` prints it before and after a run;
+    `bench_rules.py` divides its target by it)."""
+    started = time.process_time()
+    total = 0
+    for k in range(REFERENCE_ADDITIONS):
+        total += k
+    return time.process_time() - started
+
 
 def percentile(values: Sequence[float], p: float) -> float:
     ordered = sorted(values)

@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.harness import med, pg_version  # noqa: E402
+from bench.harness import machine_speed, med, pg_version  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/marker_bench"
 DEFAULT_CACHE = "redis://127.0.0.1:6379/9"
@@ -1035,16 +1035,6 @@ def loopback_only(url: str) -> None:
     host = urlsplit(url).hostname or ""
     if not (host == "localhost" or host.startswith("127.") or host == "::1"):
         raise SystemExit(f"refusing to load {host}: loopback only")
-
-
-def machine_speed() -> float:
-    """Seconds of CPU a fixed pure-Python loop takes here (10 million additions): the same
-    machine type runs faster or slower from day to day, so the figures carry it."""
-    started = time.process_time()
-    total = 0
-    for k in range(10_000_000):
-        total += k
-    return time.process_time() - started
 
 
 def main(argv: list[str] | None = None, schedule=None) -> int:

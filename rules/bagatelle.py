@@ -241,6 +241,18 @@ def _bad(message: str) -> InvalidEvent:
     return InvalidEvent("bad_value", message)
 
 
+_STATE_INDEX = {name: i for i, name in enumerate(BagatelleState._fields)}
+_new_state = tuple.__new__
+
+
+def _changed(state: BagatelleState, changes: Mapping[str, Any]) -> BagatelleState:
+    """``state._replace(**changes)``, cheaper (one list, one tuple): every ball's step."""
+    values = list(state)
+    for key, value in changes.items():
+        values[_STATE_INDEX[key]] = value
+    return _new_state(BagatelleState, values)
+
+
 def _with(t: tuple[int, ...], i: int, add: int) -> tuple[int, ...]:
     return (*t[:i], t[i] + add, *t[i + 1 :])
 
@@ -666,31 +678,31 @@ class RoundOfBalls(Game[BagatelleState]):
             if self.rules.end == "target_now" and not state.seats.playoff:
                 target = state.cfg.target
                 if any(s >= target for s in changes["scores"]):
-                    after = state._replace(**changes)
+                    after = _changed(state, changes)
                     return self._settle(after, after.seats.remaining)
         seats = state.seats
         cfg = state.cfg
         if cfg.alternate:  # single balls in turn until everyone has played his allotment
             if not used:
-                return state._replace(**changes)
+                return _changed(state, changes)
             played = state.played + used
             changes["played"] = played
             in_play = len(seats.playoff) if seats.playoff else len(cfg.names) - len(state.out)
             if played >= self.rules.balls * in_play:  # type: ignore[operator]
-                return self._end_round(state._replace(**changes))
+                return self._end_round(_changed(state, changes))
             changes["seats"] = seats.advance()
             changes.update(self.turn_changes(state))
-            return state._replace(**changes)
+            return _changed(state, changes)
         if turn_over or (cfg.per_visit and used >= seats.balls_left):
             nxt = seats.advance()
             if nxt.round != seats.round:
-                return self._end_round(state._replace(**changes), nxt)
+                return self._end_round(_changed(state, changes), nxt)
             changes["seats"] = nxt
             changes.update(self.turn_changes(state))
-            return state._replace(**changes)
+            return _changed(state, changes)
         if used:
             changes["seats"] = seats._replace(balls_left=seats.balls_left - used)
-        return state._replace(**changes)
+        return _changed(state, changes)
 
     def turn_changes(self, state: BagatelleState) -> dict[str, Any]:
         """A new turn: the turn's score, and the table if it is set up each turn."""

@@ -1493,7 +1493,10 @@ class TargetGame(Game[TargetState]):
         player = state.turn if name is None else self._player(state, name, "stroke")
         cup = get("cup")  # checked against the board's cups by the core (choices_from)
         contacts = tuple(get("contacts") or ())
-        touched = tuple(c for c in dict.fromkeys(contacts) if c not in _NOT_BALLS)
+        unique = dict.fromkeys(contacts)  # in order, each once, the cushions dropped
+        for c in _NOT_BALLS:
+            unique.pop(c, None)
+        touched = tuple(unique)
         miss = not touched
         raw_pots = get("pots")
         raw_off = get("off_table")
@@ -1999,7 +2002,7 @@ class KellyPool(TargetGame):
     scores_doc = _SCORES_DOC["kelly_pool"]
 
     def _value(self, st: TargetStroke) -> tuple[str, int]:
-        kinds = {self._foul_kind[f] for f in st.fouls}
+        kinds = {self._foul_kind[f] for f in st.fouls} if st.fouls else _EMPTY
         if st.miss or CUE in st.potted or CUE in st.off or _SCRATCH in kinds:
             return _SCRATCH, 0
         if kinds:

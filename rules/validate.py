@@ -271,6 +271,16 @@ def _fast_field(f: Field, fouls: frozenset[str]) -> _Pred:
     if f.type == "union":
         if f.choices is not None or bounded:
             return _never
+        pairs = _scalar_choices(f)
+        if pairs is not None:  # a ball: a number or a name
+
+            def pair_in(v: Any) -> bool:
+                t = type(v)
+                if t is int or t is str:
+                    return (t, v) in pairs
+                return v is None and null_ok
+
+            return pair_in
         by_type = {t: check for v in f.variants for t, check in _by_type(v, _fast_field(v, fouls))}
 
         def union(v: Any) -> bool:
@@ -343,10 +353,47 @@ def _fast_scalar(f: Field, null_ok: bool, fouls: frozenset[str]) -> _Pred:
     return scalar
 
 
+def _scalar_choices(f: Field) -> frozenset[tuple[type, Any]] | None:
+    """A union of int and str variants with choices (of distinct types, no range, no foul
+    codes) as the (type, value) pairs it accepts: a value is accepted exactly if its pair is
+    one of them, None aside (as the union's predicate answers). Else None."""
+    if f.type != "union" or f.choices is not None or f.minimum is not None:
+        return None
+    if f.maximum is not None or len({v.type for v in f.variants}) != len(f.variants):
+        return None
+    pairs: set[tuple[type, Any]] = set()
+    for v in f.variants:
+        if v.type not in ("int", "str") or v.choices is None or v.choices == FOULS:
+            return None
+        if v.minimum is not None or v.maximum is not None:
+            return None
+        exact = int if v.type == "int" else str
+        pairs.update((exact, c) for c in v.choices if type(c) is exact)
+    return frozenset(pairs)
+
+
 def _fast_list(f: Field, null_ok: bool, fouls: frozenset[str]) -> _Pred:
     if f.item is None:
         return lambda v: (v is None and null_ok) or _is_list(v)
     item = f.item
+    pairs = _scalar_choices(item)
+    if pairs is not None:  # balls and cushions: numbers and names in one list
+        union_null = _null_ok(item)
+
+        def pair_list(v: Any) -> bool:
+            t = type(v)
+            if t is not list and t is not tuple:
+                return v is None and null_ok
+            for el in v:
+                te = type(el)
+                if (te is int or te is str) and (te, el) in pairs:
+                    continue
+                if el is None and union_null:
+                    continue
+                return False
+            return True
+
+        return pair_list
     plain_str = (
         item.type == "str"
         and item.choices is not None
