@@ -96,7 +96,7 @@ def test_the_secretary_downloads_a_portable_archive(league):
         reverse("league-archive", args=[league.season.league.slug])
     )
     assert response.status_code == 200
-    archive = json.loads(response.content)
+    archive = json.loads(b"".join(response.streaming_content))
     assert archive["full_backup"] is False and archive["accounts"] == []
     assert "@" not in response.content.decode()
     page = secretary_client(league).get(reverse("season-data", args=[league.season.pk]))
