@@ -57,6 +57,7 @@ def job(database: str, what: str, league_slug: str, since: str | None) -> dict:
 
     league = League.objects.get(slug=league_slug)
     game_id = league.seasons.order_by("-id").values_list("game_id", flat=True).first()
+    assert game_id is not None, "the league has no season"
     frames = Frame.objects.filter(match__fixture__season__league=league).count()
     base = rss_mb()
     wall, cpu = time.perf_counter(), time.process_time()

@@ -621,6 +621,8 @@ class Generator:
         score = {"home": 0, "away": 0}
         for number in range(1, FRAMES_PER_MATCH + 1):
             frame_id = first_frame + number - 1
+            state: str | None
+            view: str | None
             hp = roster[home][(number - 1) % len(roster[home])]
             ap = roster[away][(number * 3) % len(roster[away])]
             pad = logged < self.shot_frames
@@ -630,7 +632,8 @@ class Generator:
                 if winner not in ("home", "away"):
                     winner = "home" if hs >= aw else "away"
                 events = tpl.events
-                setup, parties, state, view = tpl.setup, tpl.parties, tpl.state, tpl.view
+                setup, parties = tpl.setup, tpl.parties
+                state, view = tpl.state, tpl.view
                 seq = len(events)
             else:
                 hs, aw = rng.randrange(200, 1500), rng.randrange(200, 1500)

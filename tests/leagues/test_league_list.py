@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from leagues.models import League, Season
 from leagues.selectors import LEAGUES_PER_PAGE
+from tests.factories import UserFactory, make_site_admin
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +74,25 @@ def test_the_list_reads_the_same_queries_for_three_leagues_or_a_hundred(
         client.get(reverse("home"), {"page": 2})
     with django_assert_num_queries(len(few.captured_queries)):
         client.get(reverse("home"), {"q": "Chester"})
+
+
+def test_a_new_league_is_given_its_town_and_found_by_it(client):
+    admin = make_site_admin()
+    UserFactory(username="margaret")
+    client.force_login(admin)
+    response = client.post(
+        reverse("site-leagues"),
+        {
+            "name": "Dee Valley Bagatelle League",
+            "slug": "dee-valley",
+            "town": " Chester ",
+            "game_id": "northern_bagatelle",
+            "match_night": 2,
+            "secretary": "margaret",
+        },
+    )
+    assert response.status_code == 302
+    assert League.objects.get(slug="dee-valley").town == "Chester"
+    html = client.get(reverse("home"), {"q": "chester"}).content.decode()
+    assert "Dee Valley Bagatelle League" in html
+    assert client.get("/api/leagues/").json()["results"][0]["town"] == "Chester"
