@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
+from collections.abc import Iterator
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -104,9 +106,61 @@ def _dump_row(obj: models.Model, part: Part, full: bool, accounts: dict[int, dic
     return row
 
 
+#: Rows read (and dumped) at a time: the export's memory is a chunk's, not the league's.
+CHUNK = 500
+
+
+def _part_rows(part: Part, league: League, full: bool, accounts: dict[int, dict]) -> Iterator[dict]:
+    """A part's rows as the archive holds them, in key order, read `CHUNK` at a time (a
+    server-side cursor) with their many-to-many links."""
+    m2m = _m2m_fields(part.model)
+    chunk: list[dict] = []
+
+    def links(chunk: list[dict]) -> list[dict]:
+        for field in m2m:
+            found = _m2m_links(field, [row["id"] for row in chunk])
+            to_accounts = field.related_model is User
+            for row in chunk:
+                related = found.get(row["id"], [])
+                if to_accounts:
+                    related = related if full else []
+                    for pk in related:
+                        accounts.setdefault(pk, {"id": pk})
+                row[field.name] = related
+        return chunk
+
+    for obj in part.rows(league).order_by("pk").iterator(chunk_size=CHUNK):
+        chunk.append(_dump_row(obj, part, full, accounts))
+        if len(chunk) == CHUNK:
+            yield from links(chunk)
+            chunk = []
+    if chunk:
+        yield from links(chunk)
+
+
+def _accounts(accounts: dict[int, dict]) -> list[dict]:
+    if accounts:
+        for user in User.objects.filter(pk__in=accounts).order_by("pk"):
+            accounts[user.pk] = {"id": user.pk} | {
+                name: getattr(user, name) for name in _ACCOUNT_FIELDS
+            }
+    return [accounts[pk] for pk in sorted(accounts)]
+
+
+def _head(league: League, full: bool, now: datetime | None) -> dict:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": (now or timezone.now()).isoformat(),
+        "full_backup": full,
+        "league": league.slug,
+    }
+
+
 def league_export(*, league: League, full: bool, now: datetime | None = None) -> dict:
     """The league's archive as a JSON-able dict (rows in key order, so two exports of the
-    same data are equal but for `exported_at`)."""
+    same data are equal but for `exported_at`). Holds the whole league in memory: the
+    download and the command write `league_export_text`, the same text in flat memory."""
     accounts: dict[int, dict] = {}
     sections = []
     for section in SECTIONS:
@@ -114,38 +168,50 @@ def league_export(*, league: League, full: bool, now: datetime | None = None) ->
         for part in section.parts:
             if part.personal and not full:
                 continue
-            rows = part.rows(league).order_by("pk").iterator(chunk_size=2000)
-            dumped = [_dump_row(obj, part, full, accounts) for obj in rows]
-            for field in _m2m_fields(part.model):
-                links = _m2m_links(field, [row["id"] for row in dumped])
-                to_accounts = field.related_model is User
-                for row in dumped:
-                    related = links.get(row["id"], [])
-                    if to_accounts:
-                        related = related if full else []
-                        for pk in related:
-                            accounts.setdefault(pk, {"id": pk})
-                    row[field.name] = related
-            parts[part.label] = dumped
+            parts[part.label] = list(_part_rows(part, league, full, accounts))
         sections.append({"name": section.name, "models": parts})
-    if accounts:
-        for user in User.objects.filter(pk__in=accounts).order_by("pk"):
-            accounts[user.pk] = {"id": user.pk} | {
-                name: getattr(user, name) for name in _ACCOUNT_FIELDS
-            }
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": (now or timezone.now()).isoformat(),
-        "full_backup": full,
-        "league": league.slug,
-        "accounts": [accounts[pk] for pk in sorted(accounts)],
-        "sections": sections,
-    }
+    return _head(league, full, now) | {"accounts": _accounts(accounts), "sections": sections}
 
 
 def dumps(archive: dict) -> str:
     return json.dumps(archive, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+def _json(value: Any, depth: int) -> str:
+    """`value` as `dumps` writes it `depth` levels in."""
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    return text.replace("\n", "\n" + " " * depth)  # JSON strings hold no raw newline
+
+
+def league_export_text(*, league: League, full: bool, now: datetime | None = None) -> Iterator[str]:
+    """`dumps(league_export(...))`, the same text, in pieces, a chunk of rows in memory at
+    a time (a ten-season league's archive is larger than a worker should hold). The
+    sections go to a temporary file first (spilled to disk past 1 MB): the accounts they
+    name come before them in the text."""
+    accounts: dict[int, dict] = {}
+    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as body:
+        body.write(' "sections": [')
+        for s_index, section in enumerate(SECTIONS):
+            body.write(("," if s_index else "") + "\n  {\n   " + _json("name", 0) + ": ")
+            body.write(_json(section.name, 0) + ',\n   "models": {')
+            parts = [p for p in section.parts if full or not p.personal]
+            for p_index, part in enumerate(parts):
+                body.write(("," if p_index else "") + "\n    " + _json(part.label, 0) + ": [")
+                empty = True
+                for row in _part_rows(part, league, full, accounts):
+                    body.write(("\n" if empty else ",\n") + "     " + _json(row, 5))
+                    empty = False
+                body.write("]" if empty else "\n    ]")
+            body.write("}" if not parts else "\n   }")
+            body.write("\n  }")
+        body.write("]" if not SECTIONS else "\n ]")
+        body.write("\n}\n")
+        head = _head(league, full, now) | {"accounts": _accounts(accounts)}
+        text = _json(head, 0)
+        yield text[: text.rindex("\n}")] + ",\n"
+        body.seek(0)
+        while piece := body.read(1 << 16):
+            yield piece
 
 
 # ----------------------------------------------------------------------------- restore

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -47,8 +47,11 @@ def league_archive(request, slug: str):
     a full backup is the operator's `manage.py league_export`)."""
     league = get_object_or_404(League, slug=slug)
     require_perm(request.user, "leagues.export_data", league)
-    body = archive.dumps(archive.league_export(league=league, full=False))
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    # Streamed: a chunk of rows in memory at a time, whatever the league's history.
+    response = StreamingHttpResponse(
+        archive.league_export_text(league=league, full=False),
+        content_type="application/json; charset=utf-8",
+    )
     name = f"{league.slug}-archive-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

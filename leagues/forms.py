@@ -101,6 +101,11 @@ class LeagueCreateForm(forms.Form):
     slug = forms.SlugField(
         max_length=60, label="Address", help_text="The league's pages live under /<address>/."
     )
+    town = forms.CharField(
+        max_length=80,
+        required=False,
+        help_text="Where the league plays: the league list finds it by its town.",
+    )
     game_id = forms.ChoiceField(label="Game", choices=())
     match_night = forms.TypedChoiceField(coerce=int, choices=Weekday.choices, initial=1)
     secretary = forms.CharField(

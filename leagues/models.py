@@ -42,6 +42,12 @@ class Weekday(models.IntegerChoices):
 class League(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
+    town = models.CharField(
+        max_length=80,
+        blank=True,
+        help_text="Where the league plays, as people would search for it (the league list's "
+        "search looks at the name and the town).",
+    )
     game_id = models.CharField(
         max_length=60,
         default=default_game_id,

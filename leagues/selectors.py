@@ -3,9 +3,10 @@ number of queries however large the league grows (asserted in tests)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from rules import registry
@@ -35,9 +36,26 @@ def fixtures_qs() -> QuerySet[Fixture]:
     return Fixture.objects.select_related("home", "away", "venue", "division")
 
 
-def league_overview() -> list[dict]:
-    """The home page: every league with its game and current season (two queries)."""
-    leagues = list(League.objects.prefetch_related("seasons"))
+#: Leagues a page of the league list shows.
+LEAGUES_PER_PAGE = 50
+
+
+def league_search(q: str = "") -> QuerySet[League]:
+    """The leagues whose name or town holds every word of `q` (any case; at most five
+    words), by name."""
+    leagues = League.objects.order_by("name", "pk")
+    for word in q.split()[:5]:
+        leagues = leagues.filter(Q(name__icontains=word) | Q(town__icontains=word))
+    return leagues
+
+
+def league_overview(leagues: Iterable[League] | None = None) -> list[dict]:
+    """Leagues (every league when None) with their game and current season (two queries:
+    the leagues, their seasons)."""
+    if leagues is None:
+        leagues = League.objects.all()
+    leagues = list(leagues)
+    prefetch_related_objects(leagues, "seasons")
     rows = []
     for league in leagues:
         season = current_season(list(league.seasons.all()))

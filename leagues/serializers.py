@@ -32,7 +32,7 @@ from .models import (
 class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
-        fields = ["id", "name", "slug", "game_id", "match_night", "confirm_after_hours"]
+        fields = ["id", "name", "slug", "town", "game_id", "match_night", "confirm_after_hours"]
 
 
 class SeasonSerializer(serializers.ModelSerializer):

@@ -61,6 +61,7 @@ def league_create(
     game_id: str,
     match_night: int,
     secretary: str,
+    town: str = "",
 ) -> tuple[League, LeagueRole | Invitation]:
     """A new league and its first secretary: `secretary` is an existing account's username
     or email address, or the email address of someone to invite (who makes an account)."""
@@ -85,7 +86,9 @@ def league_create(
         raise DomainError(
             "required", "Name the league's first secretary (username or email).", field="secretary"
         )
-    league = League.objects.create(name=name, slug=slug, game_id=game_id, match_night=match_night)
+    league = League.objects.create(
+        name=name, slug=slug, town=town.strip(), game_id=game_id, match_night=match_night
+    )
     appointment = officer_appoint(actor=actor, league=league, who=secretary, role=SECRETARY)
     return league, appointment
 

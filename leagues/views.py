@@ -9,6 +9,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
@@ -56,8 +57,17 @@ def form_error(form, exc: DomainError) -> None:
 
 @require_safe
 def home(request):
-    """The site's home page: its leagues, each with its game and current season."""
-    return render(request, "leagues/home.html", {"leagues": selectors.league_overview()})
+    """The site's home page: the leagues, each with its game and current season, fifty to
+    a page, searched by name and town (`?q=`)."""
+    q = request.GET.get("q", "")[:100].strip()
+    page = Paginator(selectors.league_search(q), selectors.LEAGUES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        "leagues/home.html",
+        {"leagues": selectors.league_overview(page.object_list), "page": page, "q": q},
+    )
 
 
 @require_safe

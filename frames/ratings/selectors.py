@@ -219,7 +219,16 @@ def league_table(
     league: League, game_id: str, *, min_frames: int = 0, provisional: bool = True
 ) -> list[dict[str, Any]]:
     """The ratings of everyone who has played the game in the league, best conservative
-    rating first, with their frames in this league (one query)."""
+    rating first, with their frames in this league (two queries: who played it here, on the
+    changes' league index, then their ratings by key; one query filtering the game's
+    ratings by an EXISTS read every rating of the game, in every league, at a thousand
+    leagues)."""
+    players = list(
+        RatingChange.objects.filter(league=league, game_id=game_id)
+        .order_by()
+        .values_list("player_id", flat=True)
+        .distinct()
+    )
     in_league = (
         RatingChange.objects.filter(league=league, game_id=game_id, player_id=OuterRef("player_id"))
         .order_by()
@@ -228,8 +237,7 @@ def league_table(
         .values("n")
     )
     qs = (
-        Rating.objects.filter(game_id=game_id)
-        .filter(_rated_in(league.pk, game_id))
+        Rating.objects.filter(game_id=game_id, player_id__in=players)
         .annotate(league_frames=Subquery(in_league))
         .select_related("player")
         .order_by("-ordinal", "player_id")  # ties by id: a name never reorders them

@@ -32,7 +32,7 @@ rated yet).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from statistics import NormalDist
@@ -158,6 +158,52 @@ def rated_frames(game_id: str, since: date | None = None) -> list[RatedFrame]:
         if rated is not None:
             (rated.home if side == Side.HOME else rated.away).append(player_id)
     return sorted((f for f in by_id.values() if f.home and f.away), key=lambda f: f.key)
+
+
+#: Frames a recompute reads, rates and writes at a time: its memory is a chunk's and the
+#: players' states, not the game's history.
+CHUNK = 5000
+
+
+def rated_frames_in_chunks(
+    game_id: str, since: date | None = None, *, chunk: int | None = None
+) -> Iterator[list[RatedFrame]]:
+    """`rated_frames`, the same frames in the same order, a chunk at a time: the frames
+    read in order from a server-side cursor, each chunk's players in one query."""
+    size = chunk or CHUNK
+    frames = counted_frames().filter(game_id=game_id).annotate(played=played_on_expr())
+    if since is not None:
+        frames = frames.filter(played__gte=since)
+    rows = frames.order_by("played", "match__fixture_id", "order", "pk").values_list(
+        "pk",
+        "match__fixture_id",
+        "match__fixture__season__league_id",
+        "played",
+        "order",
+        "winner",
+        "shared",
+        "home_score",
+        "away_score",
+    )
+    batch: list[RatedFrame] = []
+
+    def with_players(batch: list[RatedFrame]) -> list[RatedFrame]:
+        by_id = {f.frame_id: f for f in batch}
+        players = FramePlayer.objects.filter(frame_id__in=list(by_id)).order_by(
+            "frame_id", "side", "position", "player_id"
+        )
+        for frame_id, side, player_id in players.values_list("frame_id", "side", "player_id"):
+            rated = by_id[frame_id]
+            (rated.home if side == Side.HOME else rated.away).append(player_id)
+        return [f for f in batch if f.home and f.away]
+
+    for row in rows.iterator(chunk_size=size):
+        batch.append(RatedFrame(*row))
+        if len(batch) == size:
+            yield with_players(batch)
+            batch = []
+    if batch:
+        yield with_players(batch)
 
 
 # ------------------------------------------------------------------------- the replay
@@ -416,16 +462,22 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
     """Recompute the game's ratings for frames played from `since` on (None: all of
     them), from each player's state before it. Deterministic; safe to run twice. Call it
     inside a transaction (`ratings_run` does)."""
-    states, first_seq = prior_states(game_id, since)
-    frames = rated_frames(game_id, since)
+    states, seq = prior_states(game_id, since)
     stale = RatingChange.objects.filter(game_id=game_id)
     if since is not None:
         stale = stale.filter(played_on__gte=since)
     touched = set(stale.values_list("player_id", flat=True).distinct())
     stale.delete()  # nothing refers to a change: one DELETE
-    changes = replay(frames, states, game_id, first_seq)
-    _store_changes(changes)
-    touched |= {row[0] for row in changes}
+    replayed = 0
+    # A chunk of frames at a time, read, rated and written: flat memory however long the
+    # game's history (docs/scaling.md, "A thousand leagues").
+    for frames in rated_frames_in_chunks(game_id, since):
+        changes = replay(frames, states, game_id, seq)
+        _store_changes(changes)
+        if changes:
+            seq = changes[-1][5] + 1
+        touched |= {row[0] for row in changes}
+        replayed += len({row[1] for row in changes})
     ratings = Rating.objects.filter(game_id=game_id)
     if since is not None:
         ratings = ratings.filter(player_id__in=touched)
@@ -456,7 +508,7 @@ def ratings_recompute(*, game_id: str, since: date | None = None) -> Recomputed:
     # Moved: the rating stored now differs from the one stored before the run (to the last
     # bit), not merely from the player's state before `since`.
     moved = tuple(sorted(pid for pid in set(was) | set(stored) if was.get(pid) != stored.get(pid)))
-    return Recomputed(game_id, since, len({row[1] for row in changes}), moved)
+    return Recomputed(game_id, since, replayed, moved)
 
 
 # ------------------------------------------------------------------------- the runs

@@ -22,7 +22,8 @@ from competitions.services.entries import entry_create
 from competitions.services.pad import tie_confirm, tie_frame_open
 from competitions.services.setup import competition_create, competition_set_eligible
 from competitions.services.ties import tie_record_paper
-from exchange.archive import FORMAT, league_export, league_import
+from exchange import archive as archive_module
+from exchange.archive import FORMAT, dumps, league_export, league_export_text, league_import
 from exchange.sections import SECTIONS
 from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Award, Frame, FrameEvent, PlayerFrameStat, Rating
@@ -249,6 +250,21 @@ def test_export_then_restore_into_an_empty_database_is_equal_table_by_table(leag
     captain = get_user_model().objects.get(username=league.captain.username)
     assert not captain.has_usable_password()
     assert restored.seasons.get().teams.filter(captain=captain).exists()
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_the_streamed_export_is_the_same_text_a_chunk_at_a_time(league, monkeypatch, full):
+    """The download and the command stream the archive (flat memory at a thousand
+    leagues); the text is the one `dumps(league_export())` writes, byte for byte, even
+    when every part spans several chunks."""
+    played_league(league)
+    table_services.subscription_create(league=league.season.league, user=league.outsider)
+    monkeypatch.setattr(archive_module, "CHUNK", 3)
+    now = timezone.now()
+    whole = dumps(league_export(league=league.season.league, full=full, now=now))
+    pieces = list(league_export_text(league=league.season.league, full=full, now=now))
+    assert "".join(pieces) == whole and len(pieces) >= 2
+    assert json.loads(whole)["sections"][0]["models"]
 
 
 def test_a_portable_export_carries_no_account_or_email(league):

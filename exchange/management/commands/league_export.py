@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from exchange.archive import dumps, league_export
+from exchange.archive import league_export_text
 from leagues.models import League
 
 
@@ -23,4 +23,5 @@ class Command(BaseCommand):
         league = League.objects.filter(slug=slug).first()
         if league is None:
             raise CommandError(f"No league with the slug {slug!r}.")
-        self.stdout.write(dumps(league_export(league=league, full=not portable)), ending="")
+        for piece in league_export_text(league=league, full=not portable):
+            self.stdout.write(piece, ending="")

@@ -140,6 +140,29 @@ def test_recompute_from_a_day_gives_what_a_recompute_from_scratch_gives(league, 
     assert ratings() == whole  # to the last bit
 
 
+def test_a_recompute_in_small_chunks_reads_rates_and_writes_what_one_chunk_does(
+    league, season, monkeypatch
+):
+    """The recompute reads, rates and writes a chunk of frames at a time (flat memory at a
+    thousand leagues): the same frames in the order played, the same ratings and history,
+    whatever the chunk."""
+    whole = services.rated_frames(BB)
+    for size in (1, 5, 1000):
+        chunks = list(services.rated_frames_in_chunks(BB, chunk=size))
+        assert [f for chunk in chunks for f in chunk] == whole
+        assert all(len(chunk) <= size for chunk in chunks)
+    assert [f.key for f in services.rated_frames_in_chunks(BB, date(2026, 9, 15)).__next__()] == [
+        f.key for f in services.rated_frames(BB, date(2026, 9, 15))
+    ]
+    run_all()
+    first = ratings()
+    history = sorted(RatingChange.objects.values_list("frame_id", "player_id", "mu", "seq"))
+    monkeypatch.setattr(services, "CHUNK", 2)
+    assert services.ratings_recompute(game_id=BB).frames == 12
+    assert ratings() == first
+    assert sorted(RatingChange.objects.values_list("frame_id", "player_id", "mu", "seq")) == history
+
+
 def test_a_correction_changes_exactly_the_ratings_after_it(league, season):
     run_all()
     before = {(c.frame_id, c.player_id): (c.mu, c.sigma) for c in RatingChange.objects.all()}
