@@ -27,10 +27,10 @@ CONFLICT = {409: ErrorSerializer}
 
 
 class TableSerializer(serializers.Serializer[Any]):
-    game_id = serializers.CharField(source="1.game_id")
-    game = serializers.CharField(source="0", help_text="The game's name.")
-    count = serializers.IntegerField(source="1.count")
-    notes = serializers.CharField(source="1.notes")
+    game_id = serializers.CharField()
+    game = serializers.CharField(help_text="The game's name.")
+    count = serializers.IntegerField()
+    notes = serializers.CharField()
 
 
 class NightSerializer(serializers.Serializer[Any]):

@@ -80,10 +80,18 @@ def _venues() -> QuerySet[Venue]:
     return Venue.objects.prefetch_related("game_tables", "nights", _current_teams())
 
 
+@dataclass(frozen=True)
+class TableLine:
+    game_id: str
+    game: str  # the game's name
+    count: int
+    notes: str
+
+
 @dataclass
 class VenueEntry:
     venue: Venue
-    tables: list[tuple[str, Any]]  # (game name, VenueTable)
+    tables: list[TableLine]
     leagues: list[League]
     teams: list[Team]
     map_url: str
@@ -96,7 +104,10 @@ def _entry(venue: Venue) -> VenueEntry:
         leagues.setdefault(team.season.league_id, team.season.league)
     return VenueEntry(
         venue=venue,
-        tables=[(game_name(t.game_id), t) for t in venue.game_tables.all()],
+        tables=[
+            TableLine(t.game_id, game_name(t.game_id), t.count, t.notes)
+            for t in venue.game_tables.all()
+        ],
         leagues=sorted(leagues.values(), key=lambda league: league.name),
         teams=teams,
         map_url=osm_url(venue.latitude, venue.longitude),
