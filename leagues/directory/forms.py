@@ -58,7 +58,11 @@ class VenueNightForm(forms.Form):
 
 class PostForm(forms.Form):
     kind = forms.ChoiceField(choices=DirectoryPost.Kind.choices, widget=forms.RadioSelect)
-    league = forms.ModelChoiceField(queryset=League.objects.all())
+    league = forms.ModelChoiceField(
+        queryset=League.objects.all(),
+        required=False,
+        help_text="For “Looking for a team”: the league you would like to play in.",
+    )
     team = forms.ModelChoiceField(
         queryset=Team.objects.none(),
         required=False,

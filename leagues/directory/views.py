@@ -190,6 +190,14 @@ def post_new(request: HttpRequest) -> HttpResponse:
         team = data["team"] if data["kind"] == DirectoryPost.Kind.JOIN_TEAM else None
         league = team.season.league if team is not None else data["league"]
         try:
+            if league is None:
+                raise DomainError(
+                    "post_league" if data["kind"] == DirectoryPost.Kind.LOOKING else "post_team",
+                    "Choose the league."
+                    if data["kind"] == DirectoryPost.Kind.LOOKING
+                    else "Choose the team the post is for.",
+                    field="league" if data["kind"] == DirectoryPost.Kind.LOOKING else "team",
+                )
             post = services.post_create(
                 league=league,
                 kind=data["kind"],
