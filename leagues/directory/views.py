@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -163,7 +163,7 @@ def posts(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _captained(user) -> object:
+def _captained(user) -> QuerySet[Team]:
     return (
         Team.objects.filter(Q(captain=user) | Q(vice_captain=user))
         .filter(season__status__in=selectors.CURRENT)

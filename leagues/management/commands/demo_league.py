@@ -383,13 +383,14 @@ def build_demo_directory(*, now=None) -> None:
             starts_at=time(19, 30),
             note=f"{league.name}: league night",
         )
-    team = (
+    wanted = (
         Team.objects.filter(season__league__slug="norwich", captain__username="captain")
         .select_related("season__league")
         .first()
     )
-    if team is None or DirectoryPost.objects.filter(team=team).exists():
+    if wanted is None or DirectoryPost.objects.filter(team=wanted).exists():
         return
+    team = wanted
     post = directory.post_create(
         league=team.season.league,
         kind=DirectoryPost.Kind.JOIN_TEAM,
