@@ -291,7 +291,7 @@ def _require_moderator(actor: Any, post: DirectoryPost) -> None:
     )
 
 
-def _require_pending(post: DirectoryPost, now: datetime) -> None:
+def _require_pending(post: DirectoryPost) -> None:
     if post.status != DirectoryPost.Status.PENDING:
         raise DomainError(
             "post_not_pending",
@@ -307,7 +307,7 @@ def post_publish(*, post: DirectoryPost, actor: Any, now: datetime | None = None
     now = now or timezone.now()
     post = _locked_post(post)
     _require_moderator(actor, post)
-    _require_pending(post, now)
+    _require_pending(post)
     lasts = post.expires_at - post.created_at
     post.status = DirectoryPost.Status.PUBLISHED
     post.moderated_by = actor
@@ -332,7 +332,7 @@ def post_refuse(
         raise DomainError(
             "refusal_reason", f"A reason has at most {MAX_REASON} characters.", field="reason"
         )
-    _require_pending(post, now)
+    _require_pending(post)
     post.status = DirectoryPost.Status.REFUSED
     post.refusal_reason = reason
     post.moderated_by = actor
