@@ -14,6 +14,7 @@ TASK_PACKAGES = [
     "frames.matchnight",
     "frames.ratings",
     "frames.stats",
+    "leagues.directory",
     "leagues.fixtures",
     "leagues.imports",
 ]

@@ -354,6 +354,8 @@ SPECTACULAR_SETTINGS = {
         "ImportKindEnum": "leagues.imports.KIND_CHOICES",
         "SideEnum": "frames.models.Side",
         "SeasonStatusEnum": "leagues.models.Season.Status",
+        "DirectoryPostKindEnum": "leagues.models.DirectoryPost.Kind",
+        "DirectoryPostStatusEnum": "leagues.models.DirectoryPost.Status",
         "FormatPresetEnum": "marker.formats.PRESET_CHOICES",
     },
 }
@@ -404,6 +406,12 @@ CELERY_BEAT_SCHEDULE: dict = {
     "match-no-card-reminders": {
         "task": "frames.matchnight.tasks.remind_no_card",
         "schedule": crontab(minute=20),
+    },
+    # Where to play (docs/directory.md): mark posts past their time expired (the lists hide
+    # them by query already).
+    "directory-expire-posts": {
+        "task": "leagues.directory.tasks.expire_posts",
+        "schedule": crontab(hour=3, minute=30),
     },
     # Notifications: send what came due (quiet hours over, a back-off elapsed) and digests.
     "notifications-sweep": {"task": "notifications.sweep", "schedule": 60.0},

@@ -3,6 +3,7 @@ from rest_framework.routers import DefaultRouter
 
 from . import api
 from .availability import api as availability_api
+from .directory import api as directory_api
 from .fixtures import api as fixture_api
 from .notices import api as notice_api
 from .seasons import api as season_api
@@ -20,6 +21,24 @@ router.register("fixtures", fixture_api.FixtureViewSet, basename="api-fixture")
 
 urlpatterns = [
     path("notices/", notice_api.NoticesView.as_view(), name="api-notices"),
+    # Where to play (docs/directory.md).
+    path("directory/venues/", directory_api.VenuesView.as_view(), name="api-directory-venues"),
+    path(
+        "directory/venues/<int:pk>/",
+        directory_api.VenueView.as_view(),
+        name="api-directory-venue",
+    ),
+    path("directory/posts/", directory_api.PostsView.as_view(), name="api-directory-posts"),
+    path(
+        "directory/posts/<int:pk>/answers/",
+        directory_api.PostAnswerView.as_view(),
+        name="api-directory-post-answer",
+    ),
+    path(
+        "directory/posts/<int:pk>/moderate/",
+        directory_api.PostModerateView.as_view(),
+        name="api-directory-post-moderate",
+    ),
     path(
         "leagues/<int:pk>/officers/", api.LeagueOfficersView.as_view(), name="api-league-officers"
     ),

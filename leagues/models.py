@@ -386,12 +386,31 @@ class Venue(models.Model):
     tables = models.PositiveSmallIntegerField(
         default=1, help_text="Tables the venue has for the league's game."
     )
+    # The public directory ("Where to play", docs/directory.md): where it is and what it
+    # offers; its tables by game are `VenueTable`s, its league nights `VenueNight`s.
+    town = models.CharField(max_length=80, blank=True)
+    latitude = models.DecimalField(max_digits=8, decimal_places=5, null=True, blank=True)
+    longitude = models.DecimalField(max_digits=8, decimal_places=5, null=True, blank=True)
+    notes = models.TextField(
+        max_length=1000, blank=True, help_text="Public notes: parking, steps, food."
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=Q(tables__gte=1), name="venue_has_a_table"),
+            models.CheckConstraint(
+                condition=(Q(latitude__isnull=True) & Q(longitude__isnull=True))
+                | (
+                    Q(latitude__gte=-90)
+                    & Q(latitude__lte=90)
+                    & Q(longitude__gte=-180)
+                    & Q(longitude__lte=180)
+                ),
+                name="venue_coordinates_both_and_on_earth",
+            ),
         ]
+        indexes = [models.Index(fields=["town"], name="venue_town")]
 
     def __str__(self) -> str:
         return self.name
@@ -1425,3 +1444,153 @@ class EligibilityLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()}: {self.rule} ({self.at:%d %b %Y})"
+
+
+# ---- the directory ("Where to play", docs/directory.md)
+
+
+class VenueTable(models.Model):
+    """The tables a venue has for one game ("Bar billiards, 2 tables, one in the back
+    room"); the game is the rules engine's id."""
+
+    venue = models.ForeignKey(Venue, on_delete=models.CASCADE, related_name="game_tables")
+    game_id = models.CharField(max_length=60)
+    count = models.PositiveSmallIntegerField(default=1)
+    notes = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["venue", "game_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "game_id"], name="venue_table_once_per_game"),
+            models.CheckConstraint(
+                condition=Q(count__gte=1) & Q(count__lte=50), name="venue_table_count_1_to_50"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.venue}: {self.count} × {self.game_id}"
+
+
+class VenueNight(models.Model):
+    """A night the venue hosts league play (or opens its tables), with its time and a
+    line of text ("Doors 7pm, first frame 7.30pm")."""
+
+    venue = models.ForeignKey(Venue, on_delete=models.CASCADE, related_name="nights")
+    weekday = models.PositiveSmallIntegerField(choices=Weekday.choices)
+    starts_at = models.TimeField(null=True, blank=True)
+    note = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["venue", "weekday", "starts_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["venue", "weekday"], name="venue_night_once_a_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.venue}: {self.get_weekday_display()}"
+
+
+class DirectoryPost(models.Model):
+    """A "Join a team" post (a captain, for their team) or a "Looking for a team" post (a
+    signed-in player), in a league: its secretary publishes or refuses it; it vanishes
+    from the public lists at `expires_at` (by query; a daily task marks it expired), or
+    when its author withdraws it."""
+
+    class Kind(models.TextChoices):
+        JOIN_TEAM = "join_team", "Join a team"
+        LOOKING = "looking_for_team", "Looking for a team"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the secretary"
+        PUBLISHED = "published", "Published"
+        REFUSED = "refused", "Refused"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        EXPIRED = "expired", "Expired"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="directory_posts")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="directory_posts"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="directory_posts"
+    )
+    title = models.CharField(max_length=120)
+    body = models.TextField(max_length=2000, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    refusal_reason = models.CharField(max_length=300, blank=True)
+    moderated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    moderated_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(kind="join_team") & Q(team__isnull=False))
+                | (Q(kind="looking_for_team") & Q(team__isnull=True)),
+                name="directory_post_team_iff_join_team",
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=models.F("created_at")),
+                name="directory_post_expires_after_created",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="refused") | ~Q(refusal_reason=""),
+                name="directory_post_refusal_has_reason",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "expires_at"], name="directory_post_live"),
+            models.Index(fields=["league", "status"], name="directory_post_league"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("directory-post", args=[self.pk])
+
+
+class PostConversation(models.Model):
+    """One person's exchange with a post's author, on the site: neither sees the other's
+    email address."""
+
+    post = models.ForeignKey(DirectoryPost, on_delete=models.CASCADE, related_name="conversations")
+    answerer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="post_conversations"
+    )
+    created_at = models.DateTimeField()
+    last_message_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-last_message_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["post", "answerer"], name="post_conversation_once_per_answerer"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.post} — {self.answerer_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("directory-conversation", args=[self.pk])
+
+
+class PostMessage(models.Model):
+    conversation = models.ForeignKey(
+        PostConversation, on_delete=models.CASCADE, related_name="messages"
+    )
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    body = models.TextField(max_length=2000)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["conversation", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.conversation_id}: {self.body[:40]}"

@@ -16,11 +16,12 @@ from marker.permissions import (
     is_secretary,
     is_site_admin,
     is_team_captain,
+    league_ids_where,
     register,
     set_role_loader,
 )
 
-from .models import LeagueRole, Organisation, OrganisationRole, Season
+from .models import LeagueRole, Organisation, OrganisationRole, PostConversation, Season, Team
 
 
 def load_league_roles(user: Any) -> dict[int, frozenset[str]]:
@@ -119,3 +120,44 @@ def is_league_officer(user, obj) -> bool:
 # Availability (docs/availability.md): the team's captain or vice-captain, or an officer of
 # its league, asks the squad, chases, and sees (and sets) the answers. The object is a team.
 register("leagues.ask_availability", either(is_team_captain, is_league_officer))
+
+
+# The directory ("Where to play", docs/directory.md).
+def is_secretary_at_venue(user, venue) -> bool:
+    """A secretary of a league whose teams play at the venue this season (a season not
+    finished), or the site administrator: they keep its tables, nights and notes."""
+    if not is_authenticated(user) or venue is None:
+        return False
+    if user.is_superuser:
+        return True
+    leagues = league_ids_where(user)
+    if not leagues:
+        return False
+    return (
+        Team.objects.filter(venue=venue, season__league_id__in=leagues)
+        .exclude(season__status=Season.Status.FINISHED)
+        .exists()
+    )
+
+
+def is_conversation_party(user, conversation: PostConversation | None) -> bool:
+    """The post's author or the person who answered it: nobody else reads their messages."""
+    if not is_authenticated(user) or conversation is None:
+        return False
+    return user.pk in (conversation.answerer_id, conversation.post.author_id)
+
+
+def is_post_author(user, post) -> bool:
+    return is_authenticated(user) and post is not None and post.author_id == user.pk
+
+
+register("leagues.edit_venue", is_secretary_at_venue)
+# "Join a team": the team's captain or vice-captain, for their team (the object is the team).
+register("leagues.post_for_team", is_team_captain)
+# "Looking for a team", and answering a post: anyone signed in.
+register("leagues.post_looking", is_authenticated)
+register("leagues.answer_post", is_authenticated)
+register("leagues.withdraw_post", is_post_author)
+# The league's secretary publishes or refuses its posts (the object is the league or a post).
+register("leagues.moderate_posts", is_secretary)
+register("leagues.see_conversation", is_conversation_party)

@@ -14,6 +14,7 @@ from .models import (
     Availability,
     AwayDates,
     CalendarFeed,
+    DirectoryPost,
     EligibilityLog,
     Honour,
     Invitation,
@@ -21,6 +22,8 @@ from .models import (
     OrganisationRole,
     Player,
     PlayUp,
+    PostConversation,
+    PostMessage,
     Registration,
     SentNotification,
     Subscription,
@@ -402,6 +405,45 @@ def _eligibility_erase(erasure: Erasure) -> None:
     )
 
 
+def _directory(person: Person) -> dict[str, Any] | None:
+    """Their "Join a team" / "Looking for a team" posts and the messages they sent."""
+    if person.user is None:
+        return None
+    posts = [
+        {
+            "league": p.league.name,
+            "kind": p.kind,
+            "team": p.team.name if p.team else "",
+            "title": p.title,
+            "body": p.body,
+            "status": p.status,
+            "refusal_reason": p.refusal_reason,
+            "created_at": iso(p.created_at),
+            "expires_at": iso(p.expires_at),
+        }
+        for p in DirectoryPost.objects.filter(author=person.user)
+        .select_related("league", "team")
+        .order_by("id")
+    ]
+    sent = [
+        {"post": m.conversation.post.title, "body": m.body, "created_at": iso(m.created_at)}
+        for m in PostMessage.objects.filter(sender=person.user)
+        .select_related("conversation__post")
+        .order_by("id")
+    ]
+    return {"posts": posts, "messages_sent": sent}
+
+
+def _directory_erase(erasure: Erasure) -> None:
+    """Their posts go (with every answer to them), and so do the conversations they
+    started by answering someone else's."""
+    user = erasure.person.user
+    if user is None:
+        return
+    DirectoryPost.objects.filter(author=user).delete()
+    PostConversation.objects.filter(answerer=user).delete()
+
+
 SECTIONS: tuple[Section, ...] = (
     Section(
         "player",
@@ -506,6 +548,18 @@ SECTIONS: tuple[Section, ...] = (
         erase=_away_dates_erase,
         description="dates away in a season (removed)",
     ),
+    Section(
+        "directory",
+        (
+            "leagues.DirectoryPost.author",
+            "leagues.DirectoryPost.title",
+            "leagues.PostConversation.answerer",
+            "leagues.PostMessage.sender",
+        ),
+        export=_directory,
+        erase=_directory_erase,
+        description="posts in Where to play and the messages sent about them (removed)",
+    ),
 )
 
 #: Fields that look personal by the rule and are not, with why.
@@ -522,6 +576,7 @@ NOT_PERSONAL: dict[str, str] = {
     "leagues.Division.match_format": "a match format: frame kinds and counts",
     "leagues.Venue.name": "a pub's name",
     "leagues.Venue.address": "a pub's address, not a person's",
+    "leagues.DirectoryPost.moderated_by": "the secretary who published or refused a post (an account)",
     "leagues.Team.name": "a team's name",
     "leagues.PersonErasure.player": "the erasure's log: which record, never the old name",
     "leagues.PersonErasure.by": "the officer who erased (an account, scrubbed on theirs)",

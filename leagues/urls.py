@@ -7,6 +7,7 @@ from django.urls import path
 
 from . import views
 from .availability import views as availability_views
+from .directory import views as directory_views
 from .fixtures import views as fixture_views
 from .notices import views as notice_views
 from .organisations import views as organisation_views
@@ -34,6 +35,24 @@ urlpatterns = [
     path("me/availability/", availability_views.my_availability, name="my-availability"),
     path("site/notices/", notice_views.site_notices, name="site-notices"),
     path("notices/<int:pk>/end/", notice_views.notice_end, name="notice-end"),
+    # Where to play: venues, their tables and nights, and "Join a team" posts (docs/directory.md).
+    path("where-to-play/", directory_views.directory, name="directory"),
+    path("where-to-play/<int:pk>/", directory_views.venue, name="directory-venue"),
+    path("where-to-play/<int:pk>/edit/", directory_views.venue_edit, name="directory-venue-edit"),
+    path("where-to-play/posts/", directory_views.posts, name="directory-posts"),
+    path("where-to-play/posts/new/", directory_views.post_new, name="directory-post-new"),
+    path("where-to-play/posts/mine/", directory_views.mine, name="directory-mine"),
+    path("where-to-play/posts/<int:pk>/", directory_views.post_detail, name="directory-post"),
+    path(
+        "where-to-play/posts/<int:pk>/withdraw/",
+        directory_views.post_withdraw,
+        name="directory-post-withdraw",
+    ),
+    path(
+        "where-to-play/conversations/<int:pk>/",
+        directory_views.conversation,
+        name="directory-conversation",
+    ),
     path("org/", organisation_views.organisation_list, name="organisation-list"),
     path("org/<slug:slug>/", organisation_views.organisation_home, name="organisation-home"),
     path(
@@ -68,6 +87,8 @@ league_urlpatterns = [
     path("officers/", views.league_officers, name="league-officers"),
     path("notices/", notice_views.league_notices, name="league-notices"),
     path("honours/", views.league_honours, name="league-honours"),
+    path("posts/", directory_views.league_posts, name="league-posts"),
+    path("posts/<int:pk>/moderate/", directory_views.post_moderate, name="league-post-moderate"),
     # The rule book: this season's, and each season's kept for ever (docs/rules-governance.md).
     path("rules/", season_views.league_rules, name="league-rules"),
     path("seasons/<int:pk>/rules/", season_views.season_rules, name="season-rules"),

@@ -25,6 +25,7 @@ class Event(models.TextChoices):
     RATING_MOVED = "rating_moved", "Your rating moved"
     NO_CARD = "no_card", "No card received for a fixture"
     MONEY_OWED = "money_owed", "Money you owe the league"
+    POST_ANSWERED = "post_answered", "An answer to your post"
 
 
 #: The events on for someone who has not chosen (see the module's docstring).
@@ -57,6 +58,7 @@ GROUPS: tuple[tuple[str, tuple[Event, ...]], ...] = (
             Event.CUP_DRAW,
             Event.TIE_DEADLINE,
             Event.RATING_MOVED,
+            Event.POST_ANSWERED,
         ),
     ),
     ("The league", (Event.TABLE_PUBLISHED,)),

@@ -220,6 +220,7 @@ def test_an_object_under_another_leagues_address_is_not_found(ctx):
             "league-no-card",
             "league-notices",
             "league-officers",
+            "league-posts",
             "league-ratings",
             "league-rules",
             "season-create",

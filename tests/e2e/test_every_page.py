@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import time, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from frames.matchnight import drawing, seeding, signoff, squads
 from frames.models import Frame, Match
 from frames.results import match_update_result
 from leagues.availability.links import answer_path, answer_token
+from leagues.directory import services as directory
 from leagues.models import Fixture
 from leagues.tables import services as table_services
 from tests.conftest import make_league
@@ -303,6 +305,59 @@ def test_every_main_page_fits_a_phone_is_tappable_and_passes_axe(phone):
     )
     secretary.get_by_role("button", name="Preview").click()
     look(secretary, path, "season-import-preview", problems)
+
+    # Where to play (docs/directory.md): the directory, a venue, the posts, a post and its
+    # conversation, posting, the secretary's queue and a venue's edit page.
+    venue = league.teams[0].venue
+    directory.venue_details_set(
+        venue=venue,
+        actor=league.secretary,
+        town="Norwich",
+        address="1 High Street",
+        latitude=Decimal("52.63380"),
+        longitude=Decimal("1.30170"),
+    )
+    directory.venue_table_set(
+        venue=venue,
+        actor=league.secretary,
+        game_id="bar_billiards_4pin",
+        count=2,
+        notes="one in the back room",
+    )
+    directory.venue_night_set(
+        venue=venue, actor=league.secretary, weekday=1, starts_at=time(19, 30)
+    )
+    wanted = directory.post_create(
+        league=league.season.league,
+        kind="join_team",
+        team=league.teams[0],
+        actor=league.captain,
+        title="Two players wanted, Tuesdays",
+    )
+    slug = league.season.league.slug
+    visit(secretary, reverse("league-posts", args=[slug]), "league-posts", problems)
+    directory.post_publish(post=wanted, actor=league.secretary)
+    talk = directory.post_answer(
+        post=wanted, actor=league.player_user, body="Room for one more?"
+    ).conversation
+    visit(anyone, reverse("directory"), "directory", problems)
+    visit(anyone, reverse("directory-venue", args=[venue.pk]), "directory-venue", problems)
+    visit(anyone, reverse("directory-posts"), "directory-posts", problems)
+    visit(anyone, reverse("directory-post", args=[wanted.pk]), "directory-post", problems)
+    visit(
+        secretary,
+        reverse("directory-venue-edit", args=[venue.pk]),
+        "directory-venue-edit",
+        problems,
+    )
+    visit(captain, reverse("directory-post-new"), "directory-post-new", problems)
+    visit(captain, reverse("directory-mine"), "directory-mine", problems)
+    visit(
+        captain,
+        reverse("directory-conversation", args=[talk.pk]),
+        "directory-conversation",
+        problems,
+    )
 
     referee = phone(league.player_user).new_page()
     rita_id = league.player_user.player.pk

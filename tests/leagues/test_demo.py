@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from leagues.models import Fixture, League, Registration, Team
+from leagues.models import DirectoryPost, Fixture, League, Registration, Team, Venue
 from marker.permissions import allowed, is_secretary
 
 pytestmark = pytest.mark.django_db
@@ -89,3 +89,21 @@ def test_demo_match_nights_leave_a_bagatelle_match_in_play():
         season__league__slug="chester", result_confirmed_at__isnull=False
     )
     assert all(f.home_sections is not None for f in played)
+
+
+def test_the_demo_venues_are_in_the_directory_with_a_join_a_team_post(client):
+    """Where to play: every demo pub with its town, tables, league night and map link, and
+    one published "Join a team" post (docs/directory.md)."""
+    call_command("demo_league")
+    call_command("demo_league")  # a second run adds nothing
+    venues = Venue.objects.filter(teams__season__league__slug__in=["norwich", "chester"])
+    assert venues.exists()
+    for venue in venues.distinct():
+        assert venue.town and venue.latitude is not None, venue.name
+        assert venue.game_tables.exists() and venue.nights.exists(), venue.name
+    html = client.get("/where-to-play/", {"q": "Fat Cat"}).content.decode()
+    assert "The Fat Cat" in html and "one in the back room" in html
+    assert "https://www.openstreetmap.org/?mlat=" in html
+    post = DirectoryPost.objects.get()
+    assert (post.kind, post.status) == ("join_team", "published")
+    assert post.title in client.get("/where-to-play/posts/").content.decode()

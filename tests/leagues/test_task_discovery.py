@@ -42,6 +42,7 @@ def test_a_fresh_worker_process_discovers_every_task_under_its_name():
         "frames.ratings.tasks.sweep_ratings",
         "frames.stats.tasks.record_frame_stats",
         "frames.stats.tasks.sync_frame_stats",
+        "leagues.directory.tasks.expire_posts",
         "leagues.imports.run_import",
         "leagues.invitations.send_invitation",
         "leagues.publishing.publish_tables",

@@ -16,12 +16,16 @@ A third, small 4-pin league, the Great Yarmouth & District 4-Pin League (four te
 Red Lion fielding A and B teams), and the Norfolk County Bar Billiards Association above
 it and Norwich, whose competitions officer is `county`: the county championship across
 the two leagues is `demo_competitions`'.
+
+Where to play (docs/directory.md): every demo pub gets its town, coordinates, tables and
+league night, and The Adam and Eve's captain has a published "Join a team" post.
 """
 
 from __future__ import annotations
 
 import random
-from datetime import date, timedelta
+from datetime import date, time, timedelta
+from decimal import Decimal
 from functools import cache
 
 from django.contrib.auth import get_user_model
@@ -30,8 +34,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from leagues.directory import services as directory
 from leagues.fixtures import services as fixture_services
 from leagues.models import (
+    DirectoryPost,
     Division,
     League,
     LeagueRole,
@@ -39,6 +45,7 @@ from leagues.models import (
     OrganisationRole,
     Player,
     Season,
+    Team,
     Venue,
 )
 from leagues.teams import services as team_services
@@ -103,6 +110,7 @@ class Command(BaseCommand):
                 League.objects.filter(slug=slug).delete()
             build(seed=seed)
         build_demo_organisation()
+        build_demo_directory()
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo leagues loaded. Log in as admin, secretary, captain, referee, "
@@ -321,3 +329,82 @@ DEMO_LEAGUES = [
     (CHESTER_SLUG, build_demo_bagatelle_league),
     (YARMOUTH_SLUG, build_demo_yarmouth_league),
 ]
+
+
+# --------------------------------------------------------------- where to play (directory)
+
+#: The demo pubs' towns and (approximate) coordinates, and notes on their tables.
+DIRECTORY: dict[str, tuple[str, str, str, str]] = {
+    "The Adam and Eve": ("Norwich", "52.63380", "1.30170", ""),
+    "The Wig and Pen": ("Norwich", "52.63350", "1.29950", ""),
+    "The Fat Cat": ("Norwich", "52.62920", "1.27950", "one in the back room"),
+    "The Kings Head": ("Norwich", "52.63650", "1.29750", "shared by the A and B teams"),
+    "The Plasterers Arms": ("Norwich", "52.63600", "1.30050", ""),
+    "The Rosary Tavern": ("Norwich", "52.62900", "1.31400", ""),
+    "The White Lion": ("Norwich", "52.63700", "1.29000", ""),
+    "The Duke of Wellington": ("Norwich", "52.64450", "1.29350", "one upstairs"),
+    "The Murderers": ("Norwich", "52.62650", "1.29450", ""),
+    "The Coach and Horses": ("Norwich", "52.62750", "1.31250", ""),
+    "The Boathouse": ("Chester", "53.18750", "-2.88250", "by the river window"),
+    "The Albion Inn": ("Chester", "53.18850", "-2.88650", ""),
+    "The Pied Bull": ("Chester", "53.19350", "-2.89250", ""),
+    "The Old Harkers Arms": ("Chester", "53.18800", "-2.88500", ""),
+    "The Red Lion": ("Great Yarmouth", "52.60300", "1.72200", "shared by the A and B teams"),
+    "The Feathers": ("Great Yarmouth", "52.60850", "1.72650", ""),
+    "The Mariners Tavern": ("Great Yarmouth", "52.60400", "1.72900", ""),
+}
+
+
+def build_demo_directory(*, now=None) -> None:
+    """Each demo pub's town, coordinates, tables (the game of the league playing there)
+    and league night; and one published "Join a team" post (kept if there is one)."""
+    now = now or timezone.now()
+    admin = _user("admin", "Ada", "Admin", site_admin=True)
+    teams = (
+        Team.objects.filter(season__league__slug__in=[slug for slug, _ in DEMO_LEAGUES])
+        .select_related("venue", "season__league")
+        .order_by("season__league_id", "name")
+    )
+    for team in teams:
+        venue, league = team.venue, team.season.league
+        town, lat, lon, notes = DIRECTORY.get(venue.name, ("", "", "", ""))
+        if town and not venue.town:
+            directory.venue_details_set(
+                venue=venue,
+                actor=admin,
+                town=town,
+                address=venue.address,
+                notes="Visiting teams welcome; ask at the bar for the balls.",
+                latitude=Decimal(lat),
+                longitude=Decimal(lon),
+            )
+        directory.venue_table_set(
+            venue=venue, actor=admin, game_id=team.season.game_id, count=venue.tables, notes=notes
+        )
+        directory.venue_night_set(
+            venue=venue,
+            actor=admin,
+            weekday=league.match_night,
+            starts_at=time(19, 30),
+            note=f"{league.name}: league night",
+        )
+    wanted = (
+        Team.objects.filter(season__league__slug="norwich", captain__username="captain")
+        .select_related("season__league")
+        .first()
+    )
+    if wanted is None or DirectoryPost.objects.filter(team=wanted).exists():
+        return
+    team = wanted
+    post = directory.post_create(
+        league=team.season.league,
+        kind=DirectoryPost.Kind.JOIN_TEAM,
+        team=team,
+        actor=team.captain,
+        title="Two players wanted for Tuesday nights",
+        body="The Adam and Eve plays 4-pin bar billiards on Tuesdays from 7.30pm. Beginners "
+        "welcome: we will show you the rules and lend you a cue.",
+        now=now,
+    )
+    secretary = get_user_model().objects.get(username="secretary")
+    directory.post_publish(post=post, actor=secretary, now=now)
