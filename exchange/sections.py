@@ -69,6 +69,7 @@ from leagues.models import (
     Transfer,
     Venue,
 )
+from marker.api_inputs import digits
 from marker.personal_data import former_name
 
 
@@ -422,7 +423,7 @@ def _honour_source(values: dict[str, Any], keys: dict[str, dict[int, int]]) -> N
     (so recording the honour again still replaces its line)."""
     prefix, _, old = str(values.get("source") or "").partition(":")
     label = _HONOUR_SOURCES.get(prefix)
-    if label is not None and old.isdigit():
+    if label is not None and digits(old):
         new = keys.get(label, {}).get(int(old))
         if new is not None:
             values["source"] = f"{prefix}:{new}"

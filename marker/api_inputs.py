@@ -100,6 +100,12 @@ class Pagination(pagination.LimitOffsetPagination):
     max_limit = 500
 
 
+def digits(text: str) -> bool:
+    """Whether `text` is 1 to 19 ASCII digits: what `int()` reads and a bigint holds.
+    (`str.isdigit` also takes "²" and other digits `int()` refuses, a 500.)"""
+    return _DIGITS.fullmatch(text) is not None
+
+
 def int_param(request: Request, name: str) -> int | None:
     """A query parameter that names an id: None when absent or empty, else a whole number
     from 1 to 2⁶³−1, or a 400 (`bad_parameter`)."""

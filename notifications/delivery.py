@@ -23,6 +23,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from marker.api_inputs import digits
+
 from . import vapid
 from .events import Event
 from .models import Delivery, Notification, PushSubscription, Recipient
@@ -153,7 +155,7 @@ def send_push(delivery: Delivery) -> None:
         if status is None or status == 429 or status >= 500:
             after = None
             retry_after = getattr(response, "headers", {}).get("Retry-After") if response else None
-            if retry_after and str(retry_after).isdigit():
+            if retry_after and digits(str(retry_after)):
                 after = timedelta(seconds=int(retry_after))
             raise Backoff(f"push: {status or exc}"[:300], after) from exc
         raise  # a request the service refuses (400, 403, 413): a fault of ours, given up

@@ -28,6 +28,7 @@ from leagues.models import (
 )
 from leagues.organisations import selectors as organisation_selectors
 from leagues.serializers import ErrorSerializer
+from marker.api_inputs import digits
 from marker.errors import DomainError
 from rules import registry
 
@@ -301,7 +302,7 @@ class LeagueRatingsView(_Public):
         games = selectors.league_games(league)
         game_id = _game(request, games[0], games)
         raw = request.query_params.get("min_frames", "0")
-        if not raw.isdigit():
+        if not digits(raw):
             raise DomainError("bad_value", "min_frames is a whole number.", field="min_frames")
         provisional = request.query_params.get("provisional", "show")
         if provisional not in ("show", "hide"):

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from leagues import selectors as league_selectors
 from leagues.models import AvailabilityAnswer, AwayDates, Fixture, Player, Season
+from marker.api_inputs import digits
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
@@ -169,7 +170,7 @@ def my_availability(request):
 
 
 def _int(value: str | None) -> int:
-    if value is None or not value.isdigit() or len(value) > 18:
+    if value is None or not digits(value) or len(value) > 18:
         raise Http404
     return int(value)
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from leagues.models import DirectoryPost, League, PostConversation, Team, Venue
+from marker.api_inputs import digits
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
@@ -126,7 +127,7 @@ def venue_edit(request: HttpRequest, pk: int) -> HttpResponse:
                     return redirect(request.path)
             elif part == "night-remove":
                 day = request.POST.get("weekday", "")
-                if day.isdigit():
+                if digits(day):
                     services.venue_night_remove(venue=venue, actor=request.user, weekday=int(day))
                     return redirect(request.path)
         except DomainError as exc:

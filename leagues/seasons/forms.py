@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 from leagues.models import Season
+from marker.api_inputs import digits
 from rules import registry
 from rules.core import Game
 from rules.house import HouseRule, house_rules
@@ -39,7 +40,7 @@ class NumberListField(forms.Field):
             return None
         numbers = []
         for part in parts:
-            if not part.isdigit() or len(part) > 6:
+            if not digits(part) or len(part) > 6:
                 raise forms.ValidationError(
                     f"“{part[:20]}” is not a whole number: give numbers separated by commas."
                 )

@@ -40,6 +40,7 @@ from leagues.seasons import services as season_services
 from leagues.seasons.forms import SeasonRulesForm
 from leagues.tables.selectors import provisional_table
 from leagues.views import form_error
+from marker.api_inputs import digits
 from marker.errors import DomainError
 from marker.formats import effective_format
 from marker.permissions import require_perm
@@ -241,7 +242,7 @@ def _int_field(data, key: str, *, default: int = 0) -> int:
     value = (data.get(key) or "").strip()
     if not value:
         return default
-    if not value.isdigit() or len(value) > 3:
+    if not digits(value) or len(value) > 3:
         raise DomainError("bad_value", "Give a whole number of teams.", field="boundaries")
     return int(value)
 
@@ -251,9 +252,9 @@ def _rollover_input(data, season: Season) -> tuple[dict[int, int], dict[int, int
     secretary's adjustments (`team_<team id>` → a division id), from a GET or a POST."""
     boundaries, placements = {}, {}
     for key in data:
-        if key.startswith("n_") and key[2:].isdigit():
+        if key.startswith("n_") and digits(key[2:]):
             boundaries[int(key[2:][:18])] = _int_field(data, key)
-        elif key.startswith("team_") and key[5:].isdigit():
+        elif key.startswith("team_") and digits(key[5:]):
             placements[int(key[5:][:18])] = _int_field(data, key)
     return boundaries, placements
 

@@ -42,6 +42,7 @@ from leagues.models import (
 from leagues.teams import eligibility_services
 from leagues.teams import services as team_services
 from leagues.views import accept_invitation, form_error, team_url
+from marker.api_inputs import digits
 from marker.errors import DomainError
 from marker.permissions import require_perm
 
@@ -122,7 +123,7 @@ def _roster_page(
 ) -> HttpResponse:
     """The roster page: as asked for, or again (400) after a command that did not go."""
     removed = None
-    if request.method == "GET" and request.GET.get("removed", "").isdigit():
+    if request.method == "GET" and digits(request.GET.get("removed", "")):
         removed = (
             Registration.objects.filter(
                 pk=int(request.GET["removed"][:18]),

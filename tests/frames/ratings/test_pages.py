@@ -310,10 +310,12 @@ def test_api_answers_and_errors(night, league):
     assert body[0]["history"][-1]["mu"] == pytest.approx(body[0]["mu"])
     table = client.get(reverse("api-league-ratings", args=[league.season.league_id])).json()
     assert table[0]["rank"] == 1
-    bad = client.get(
-        reverse("api-league-ratings", args=[league.season.league_id]), {"min_frames": "x"}
-    )
-    assert bad.status_code == 400 and bad.json()["error"] == "bad_value" and bad.json()["message"]
+    for raw in ("x", "²", "1" * 40):  # "²" is a digit to str.isdigit, not to int()
+        bad = client.get(
+            reverse("api-league-ratings", args=[league.season.league_id]), {"min_frames": raw}
+        )
+        assert bad.status_code == 400 and bad.json()["error"] == "bad_value", raw
+        assert bad.json()["message"]
     assert client.get(reverse("api-player-ratings", args=[999999])).status_code == 404
     holes = client.get(reverse("api-player-hole-map", args=[h.pk])).json()
     assert holes["drawable"] and holes["total"] == 5
