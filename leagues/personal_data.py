@@ -568,6 +568,7 @@ NOT_PERSONAL: dict[str, str] = {
     "leagues.Notice.created_by": "who posted a notice (an account, scrubbed on theirs)",
     "leagues.League.name": "a league's name",
     "leagues.Organisation.name": "a county's or association's name",
+    "leagues.Organisation.ranked_games": "the game ids an organisation ranks",
     "leagues.Season.name": "a season's name",
     "leagues.Season.game_options": "the game's options (numbers and switches)",
     "leagues.Season.tie_breakers": "the order of the table's tie-breakers",

@@ -30,12 +30,16 @@ MEMBERS = CAPTAINS | RESULTS_OFFICERS | {PLAYER}
 
 
 def setup(ctx) -> None:
-    from frames.models import Match
+    from frames.models import Frame, Match
 
     fixture = Fixture.objects.get(
         home=ctx.league.teams[0], away=ctx.league.teams[1], division=ctx.league.premier
     )
     match = Match.objects.get(fixture=fixture)  # opened and drawn by matrix_match
+    # The player role referees a frame of the match (the draw's rotation may not pick
+    # them: say so here, on a frame the walk's referee changes leave alone).
+    last = Frame.objects.filter(match=match).order_by("-number")[:1].get()
+    Frame.objects.filter(pk=last.pk).update(referee=ctx.league.player_user.player)
     data = phone_jpeg()
     ctx.card_match = match
     ctx.card_photo = card_photos.card_photo_add(

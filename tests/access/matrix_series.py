@@ -7,7 +7,7 @@ from __future__ import annotations
 from leagues.models import Organisation
 from series import services
 
-from .base import COMPETITIONS_OFFICERS, EVERYONE, NOBODY, Rule
+from .base import COMPETITIONS_OFFICERS, EVERYONE, SITE_ADMIN_ONLY, Rule
 
 
 def setup(ctx) -> None:
@@ -38,7 +38,12 @@ ACCESS = {
     "series-create-league": Rule(
         kwargs=league, get=COMPETITIONS_OFFICERS, post=COMPETITIONS_OFFICERS
     ),
-    "series-create-organisation": Rule(kwargs=organisation, get=NOBODY, post=NOBODY),
+    "series-create-organisation": Rule(
+        kwargs=organisation,
+        get=SITE_ADMIN_ONLY,
+        post=SITE_ADMIN_ONLY,
+        note="an organisation's officers too (not a role of this matrix)",
+    ),
     "series-detail": Rule(kwargs=series),
     "series-events": Rule(kwargs=series),
     "series-edit": Rule(kwargs=series, get=COMPETITIONS_OFFICERS, post=COMPETITIONS_OFFICERS),
